@@ -1,0 +1,76 @@
+// The authoring model the engine compiles: what storage loads and what the editor edits. Ids are strings
+// (database ids are serialised), names of variables and formulas follow SPEC §5.
+import type { NodeType } from './entity-types.ts'
+import type { DataType } from './types/index.ts'
+
+export interface AdviceSetModel {
+  id: string
+  name: string
+  /** In run order. */
+  rules: RuleModel[]
+  /** The dictionary: variables and formulas this advice set uses. */
+  entities: EntityModel[]
+  /** Rules of other advice sets that Rule Call nodes here call. */
+  externalRules?: RuleModel[]
+}
+
+export interface RuleModel {
+  id: string
+  name: string
+  adviceSetId: string
+  /** Root nodes in sibling order. */
+  nodes: NodeModel[]
+}
+
+export interface SourceRef {
+  id: string
+  name: string
+  uri?: string
+}
+
+/**
+ * One rule-tree node. Which fields matter depends on `type`:
+ * - condition: `expression` (a condition);
+ * - conditionAlways: nothing;
+ * - inputRequest: `variable` (asked for) and `question` (a template);
+ * - variableAssignment: `expression`, an assignment statement such as `{{Total}} += {{Fee}}`;
+ * - formula: `variable` (the formula's name) and `expression`: from here on, for the rest of the run, the formula
+ *   is computed by this expression instead of its dictionary definition;
+ * - advice: `headline` and `text` (templates), `tags` (slugs: assumption, example, collapse, follow-on), `sources`;
+ * - ruleCall: `calledRuleId`; ruleExit: nothing;
+ * - apiCall: `apiId` and `variable` (receives the value the caller's port returns).
+ * Children of a condition run when it is true; children of every other node run after it.
+ */
+export interface NodeModel {
+  id: string
+  type: NodeType
+  children: NodeModel[]
+  expression?: string
+  variable?: string
+  headline?: string
+  text?: string
+  question?: string
+  calledRuleId?: string
+  apiId?: string
+  tags?: string[]
+  sources?: SourceRef[]
+}
+
+export interface EntityModel {
+  id: string
+  name: string
+  kind: 'variable' | 'formula'
+  /** Variables: how answers are coerced and formatted. Formulas: how results are formatted. */
+  dataType?: DataType
+  options?: string[]
+  isClosedSet?: boolean
+  displayFormat?: string
+  /** Raw like an input (coerced with the data type); used when nobody set the variable. */
+  defaultValue?: unknown
+  /** Formulas: the expression that computes them. */
+  expression?: string
+  isSystem?: boolean
+  /** Constants always hold their default value; inputs and assignments cannot change them. */
+  isConstant?: boolean
+  description?: string
+}
