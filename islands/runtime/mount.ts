@@ -1,0 +1,42 @@
+// Mounts every `[data-island]` element whose code is known, replacing its server-rendered fallback.
+import { createRoot } from 'react-dom/client'
+import { flushSync } from 'react-dom'
+import type { IslandDefinition, IslandRegistry } from '../shared/define-island.ts'
+
+function readProps(element: HTMLElement, name: string): unknown {
+  try {
+    return JSON.parse(element.dataset.props ?? '{}')
+  } catch (error) {
+    throw new Error(`Could not parse props of island ${name}`, { cause: error })
+  }
+}
+
+function mountIsland(element: HTMLElement, name: string, island: IslandDefinition): void {
+  const content = island.render(readProps(element, name))
+  const root = createRoot(element)
+  // Rendering synchronously means `data-island-state="mounted"` is only set once the island's DOM is in place.
+  flushSync(() => root.render(content))
+  element.dataset.islandState = 'mounted'
+}
+
+/** Returns false when an island with known code failed to mount; islands without code keep their fallback. */
+export function mountIslands(root: ParentNode, registry: IslandRegistry): boolean {
+  let allMounted = true
+  for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
+    const name = element.dataset.island ?? ''
+    if (element.dataset.islandState === 'mounted') continue
+    const island = registry[name]
+    if (!island) {
+      console.debug(`Unknown island: ${name}`)
+      continue
+    }
+    try {
+      mountIsland(element, name, island)
+    } catch (error) {
+      console.error(`Island ${name} failed to mount`, error)
+      element.dataset.islandState = 'failed'
+      allMounted = false
+    }
+  }
+  return allMounted
+}

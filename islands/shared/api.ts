@@ -1,0 +1,54 @@
+// The only way islands talk to the server: same-origin fetch with the session cookie and the CSRF header.
+// Failed calls throw an ApiError carrying the server's message (`{ error: { status, name, message } }`).
+import { isRecord } from './guards.ts'
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+
+  constructor(message: string, readonly status: number) {
+    super(message)
+  }
+}
+
+export interface ApiRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Sent as a JSON body. */
+  json?: unknown
+  /** Sent as an url-encoded form body. */
+  form?: Record<string, string>
+}
+
+function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? ''
+}
+
+function requestBody(request: ApiRequest): { body?: BodyInit, contentType?: string } {
+  if (request.form) return { body: new URLSearchParams(request.form) }
+  if (request.json !== undefined) return { body: JSON.stringify(request.json), contentType: 'application/json' }
+  return {}
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  const fallback = `${response.status} ${response.statusText}`.trim()
+  try {
+    const body: unknown = await response.json()
+    if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') return body.error.message
+  } catch {
+    // Not JSON (a proxy error page, say): the status line is all there is to tell.
+  }
+  return fallback
+}
+
+export async function callApi(url: string, request: ApiRequest = {}): Promise<unknown> {
+  const { body, contentType } = requestBody(request)
+  const headers: Record<string, string> = { 'accept': 'application/json', 'x-csrf-token': csrfToken() }
+  if (contentType) headers['content-type'] = contentType
+  const response = await fetch(url, {
+    method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    credentials: 'same-origin',
+  })
+  if (!response.ok) throw new ApiError(await errorMessage(response), response.status)
+  return response.status === 204 ? null : response.json()
+}

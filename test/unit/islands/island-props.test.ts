@@ -1,0 +1,29 @@
+import t from 'tap'
+import { parseInlineEditorProps } from '../../../islands/inline-editor/props.ts'
+import { parseNotificationsProps } from '../../../islands/notifications/props.ts'
+import { InvalidPropsError } from '../../../islands/shared/define-island.ts'
+
+t.test('inline-editor props as the profile page renders them', async (t) => {
+  const props = parseInlineEditorProps({
+    action: '/api/user/7', method: 'PATCH',
+    fields: [
+      { name: 'name', label: 'Name', value: 'Ada Admin', editor: 'input', required: true, maxLength: 120 },
+      { name: 'title', label: 'About', value: '', editor: 'textarea', maxLength: 2000 },
+    ],
+  })
+  t.equal(props.method, 'PATCH')
+  t.match(props.fields[0], { name: 'name', label: 'Name', editor: 'input', required: true, maxLength: 120 })
+  t.match(props.fields[1], { name: 'title', editor: 'textarea', required: false })
+})
+
+t.test('inline-editor props without action or with a field lacking a value are refused', async (t) => {
+  t.throws(() => parseInlineEditorProps({ fields: [] }), InvalidPropsError)
+  t.throws(() => parseInlineEditorProps({ action: '/x', fields: [{ name: 'name' }] }), InvalidPropsError)
+})
+
+t.test('notifications props: flash messages, unknown types shown as info', async (t) => {
+  t.same(parseNotificationsProps({}), { flash: [] })
+  t.match(parseNotificationsProps({ flash: [{ type: 'error', text: 'Nope' }, { type: 'odd', text: 'x' }] }).flash,
+    [{ type: 'error', text: 'Nope' }, { type: 'info', text: 'x' }])
+  t.throws(() => parseNotificationsProps({ flash: [{ type: 'info' }] }), InvalidPropsError)
+})
