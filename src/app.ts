@@ -1,0 +1,54 @@
+// The whole app as a Fastify plugin tree, used by main.ts and by the tests.
+import path from 'node:path'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import formbody from '@fastify/formbody'
+import staticFiles from '@fastify/static'
+import type { Config } from './config.ts'
+import type { Db } from './db/client.ts'
+import { createMailer, type Mailer } from './services/mailer.ts'
+import type { Deps } from './services/context.ts'
+import sessionPlugin from './http/plugins/session.ts'
+import securityPlugin from './http/plugins/security.ts'
+import viewPlugin from './http/plugins/view.ts'
+import errorsPlugin from './http/plugins/errors.ts'
+import authPlugin from './http/plugins/auth.ts'
+import { pageRoutes } from './http/pages/index.ts'
+import { apiRoutes } from './http/api/index.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config
+  db: Db
+  mailer?: Mailer
+  logger?: FastifyServerOptions['logger']
+}
+
+const STATIC_DIR = path.resolve(import.meta.dirname, '../static')
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: opts.config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  })
+  const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
+  const deps: Deps = { db: opts.db, mailer, config: opts.config }
+  app.decorate('deps', deps)
+
+  await app.register(securityPlugin)
+  await app.register(formbody)
+  await app.register(staticFiles, { root: STATIC_DIR, prefix: '/static/', decorateReply: false, maxAge: '1h' })
+  await app.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
+  await app.register(viewPlugin, { cache: true })
+  await app.register(authPlugin, { deps })
+  await app.register(errorsPlugin)
+  await app.register(pageRoutes)
+  await app.register(apiRoutes, { prefix: '/api' })
+  return app
+}

@@ -1,0 +1,84 @@
+// Environment → typed, validated config. Start-up stops with one clear line per problem.
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import path from 'node:path'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+export interface Config {
+  port: number
+  host: string
+  baseUrl: string
+  dataDir: string
+  /** Absent → embedded PGlite under dataDir. */
+  databaseUrl?: string
+  sessionSecret: string
+  /** Absent → mail is written to dataDir/outbox and its link logged. */
+  smtpUrl?: string
+  logLevel: LogLevel
+  meiliUrl?: string
+  meiliKey?: string
+  /** True when BASE_URL is https: cookies get the Secure flag. */
+  secureCookies: boolean
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'))
+  }
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const MIN_SECRET_LENGTH = 32
+
+type Env = Record<string, string | undefined>
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const port = parsePort(env.PORT ?? '3000', problems)
+  const host = env.HOST ?? '127.0.0.1'
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) problems.push(`BASE_URL must be an http(s) URL, got "${baseUrl}"`)
+  const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+  }
+  const smtpUrl = env.SMTP_URL || undefined
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://')
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const meiliUrl = env.MEILI_URL || undefined
+  if (meiliUrl && !/^https?:\/\//.test(meiliUrl)) problems.push('MEILI_URL must be an http(s) URL')
+
+  let sessionSecret = env.SESSION_SECRET
+  if (sessionSecret !== undefined && sessionSecret.length < MIN_SECRET_LENGTH) {
+    problems.push(`SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters`)
+  } else if (sessionSecret === undefined && databaseUrl) {
+    problems.push('SESSION_SECRET is required when DATABASE_URL is set (at least 32 characters)')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  sessionSecret ??= embeddedSessionSecret(dataDir)
+
+  return {
+    port, host, baseUrl, dataDir, databaseUrl, sessionSecret, smtpUrl, logLevel, meiliUrl,
+    meiliKey: env.MEILI_KEY || undefined,
+    secureCookies: baseUrl.startsWith('https://'),
+  }
+}
+
+function parsePort(raw: string, problems: string[]): number {
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a whole number 0–65535, got "${raw}"`)
+  return port
+}
+
+/** Embedded mode keeps one generated secret in DATA_DIR so sessions survive restarts. */
+function embeddedSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  return secret
+}

@@ -1,0 +1,62 @@
+// One Drizzle type over both drivers: PGlite (embedded default) and postgres.js (DATABASE_URL).
+import path from 'node:path'
+import { mkdirSync } from 'node:fs'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import * as schema from './schema/index.ts'
+
+export type Schema = typeof schema
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+
+export interface Database {
+  db: Db
+  driver: 'pglite' | 'postgres'
+  migrate(): Promise<void>
+  close(): Promise<void>
+  /** PGlite only: the whole data directory as a gzipped tarball (tests load it instead of migrating again). */
+  dump?(): Promise<Blob>
+}
+
+const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target.url) : openPglite(target)
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: postgres } = await import('postgres')
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  const client = postgres(url, { max: 10, onnotice: () => {} })
+  const db = drizzle(client, { schema }) as unknown as Db
+  return {
+    db,
+    driver: 'postgres',
+    migrate: () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.end({ timeout: 5 }),
+  }
+}
+
+async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true })
+  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir })
+  const db = drizzle(client, { schema }) as unknown as Db
+  return {
+    db,
+    driver: 'pglite',
+    migrate: async () => { await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }) },
+    close: () => client.close(),
+    dump: () => client.dumpDataDir('gzip'),
+  }
+}
+
+/** Where the embedded database lives inside DATA_DIR. */
+export function embeddedDataDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite')
+}

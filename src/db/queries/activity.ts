@@ -1,0 +1,38 @@
+import { and, desc, eq, gte } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { activity, users, type AuditAction, type AuditSource } from '../schema/index.ts'
+
+export interface InsertActivityParams {
+  ownerId: string
+  actorId: number | null
+  impersonatorId: number | null
+  source: AuditSource
+  action: AuditAction
+  entityType: string
+  entityId: string
+  before: unknown
+  after: unknown
+}
+
+export async function insertActivity(db: Db, p: InsertActivityParams): Promise<void> {
+  await db.insert(activity).values({ ...p, before: p.before ?? null, after: p.after ?? null })
+}
+
+export interface ListActivityParams {
+  ownerId: string
+  since: Date
+  limit: number
+}
+
+/** Newest first, with the acting user's name (null for the server). */
+export async function listActivity(db: Db, p: ListActivityParams) {
+  return db.select({
+    id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+    before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source,
+    actorId: activity.actorId, actorName: users.name,
+  }).from(activity)
+    .leftJoin(users, eq(users.id, activity.actorId))
+    .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since)))
+    .orderBy(desc(activity.createdAt), desc(activity.id))
+    .limit(p.limit)
+}

@@ -1,0 +1,125 @@
+// Sign-in, sign-up, sign-out and the password pages (SPEC §2 Auth row).
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  authenticate, changePassword, isLinkTokenUsable, requestPasswordReset, setPasswordWithToken, signUp,
+} from '../../services/users.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { accountLimiter } from '../plugins/account-limiter.ts'
+import { keptValues, renderFormError, safeNext } from './forms.ts'
+
+const FORM_LIMIT = { max: 10, timeWindow: 60_000 }
+const tokenParams = { type: 'object', properties: { token: { type: 'string', maxLength: 200 } }, required: ['token'] } as const
+type Body = Record<string, unknown>
+
+function emailKey(request: FastifyRequest): string | undefined {
+  const email = (request.body as Body | undefined)?.email
+  return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : undefined
+}
+
+async function signIn(request: FastifyRequest, userId: number): Promise<void> {
+  await request.session.regenerate()
+  request.session.userId = userId
+}
+
+export async function authPages(app: FastifyInstance) {
+  // Per IP (onRequest, config) and per account (preHandler, once the body names the account).
+  const perAccount = accountLimiter({ max: FORM_LIMIT.max, windowMs: FORM_LIMIT.timeWindow, keyOf: emailKey })
+
+  app.get('/login', async (request, reply) => {
+    const next = (request.query as Body).next
+    if (request.user) return reply.redirect(safeNext(next))
+    return reply.page('auth/sign-in', { title: 'Sign in', next: typeof next === 'string' ? next : '' })
+  })
+
+  app.post('/login', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    const next = (request.query as Body).next
+    const user = await authenticate(app.deps, { email: body.email, password: body.password })
+    if (!user) {
+      reply.code(401)
+      return reply.page('auth/sign-in', { title: 'Sign in', values: keptValues(body), next: typeof next === 'string' ? next : '',
+        formError: 'The e-mail address or password is not correct.' })
+    }
+    await signIn(request, user.id)
+    return reply.redirect(safeNext(next), 303)
+  })
+
+  app.get('/signup', async (request, reply) => {
+    if (request.user) return reply.redirect('/')
+    return reply.page('auth/sign-up', { title: 'Sign up' })
+  })
+
+  app.post('/signup', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const user = await signUp(app.deps, { name: body.name, email: body.email, password: body.password, company: body.company })
+      await signIn(request, user.id)
+      reply.flash({ type: 'success', text: `Welcome to Advice Studio, ${user.name}.` })
+      return reply.redirect('/', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'auth/sign-up', { title: 'Sign up', values: keptValues(body) })
+    }
+  })
+
+  app.get('/logout', async (_request, reply) => reply.page('auth/sign-out', { title: 'Sign out' }))
+
+  app.post('/logout', async (request, reply) => {
+    await request.session.destroy()
+    return reply.redirect('/login', 303)
+  })
+
+  app.get('/password/forgot', async (_request, reply) => reply.page('auth/password-forgot', { title: 'Forgot password' }))
+
+  app.post('/password/forgot', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      await requestPasswordReset(app.deps, { email: body.email })
+      return reply.page('auth/password-forgot', { title: 'Forgot password', sent: true, values: keptValues(body) })
+    } catch (error) {
+      return renderFormError(reply, error, 'auth/password-forgot', { title: 'Forgot password', values: keptValues(body) })
+    }
+  })
+
+  for (const purpose of ['reset', 'setup'] as const) {
+    app.get(`/password/${purpose}`, async (_request, reply) => reply.redirect('/password/forgot'))
+
+    app.get(`/password/${purpose}/:token`, { schema: { params: tokenParams } }, async (request, reply) => {
+      const { token } = request.params as { token: string }
+      const usable = await isLinkTokenUsable(app.deps, purpose, token)
+      if (!usable) reply.code(410)
+      return reply.page('auth/password-token', { title: 'Choose a password', purpose, token, usable })
+    })
+
+    app.post(`/password/${purpose}/:token`, { schema: { params: tokenParams }, config: { rateLimit: FORM_LIMIT } }, async (request, reply) => {
+      const { token } = request.params as { token: string }
+      const body = (request.body ?? {}) as Body
+      try {
+        await setPasswordWithToken(app.deps, purpose, token, { password: body.password, confirm: body.confirm })
+        reply.flash({ type: 'success', text: 'Your password is saved. Sign in with it now.' })
+        return reply.redirect('/login', 303)
+      } catch (error) {
+        return renderFormError(reply, error, 'auth/password-token', { title: 'Choose a password', purpose, token, usable: true })
+      }
+    })
+  }
+
+  const passwordEdit = (pageName: string, action: string) => ({
+    get: async (_request: FastifyRequest, reply: import('fastify').FastifyReply) =>
+      reply.page('auth/password-edit', { title: 'Change password', pageName, action }),
+    post: async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const body = (request.body ?? {}) as Body
+      try {
+        await changePassword(app.deps, actorOf(request), { current: body.current, password: body.password, confirm: body.confirm }, request.session.sessionId)
+        reply.flash({ type: 'success', text: 'Password changed. Your other sessions were signed out.' })
+        return reply.redirect('/profile', 303)
+      } catch (error) {
+        return renderFormError(reply, error, 'auth/password-edit', { title: 'Change password', pageName, action })
+      }
+    },
+  })
+  for (const [path, pageName] of [['/password/edit', 'password-reset'], ['/profile/password', 'user-page']] as const) {
+    const handlers = passwordEdit(pageName, path)
+    app.get(path, { preHandler: requireUser }, handlers.get)
+    app.post(path, { preHandler: requireUser, config: { rateLimit: FORM_LIMIT } }, handlers.post)
+  }
+}

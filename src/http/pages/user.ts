@@ -1,0 +1,92 @@
+// Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  getProfile, inviteUser, listEveryUser, listOwnersForAdmin, listTeam, ownerName, updateProfile,
+} from '../../services/users.ts'
+import { isProviderAdmin } from '../../services/context.ts'
+import { dateFormatter } from '../format.ts'
+import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+type Body = Record<string, unknown>
+const idQuery = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } as const
+
+function profileIdOf(request: FastifyRequest): number {
+  return (request.query as { id?: number }).id ?? request.user!.id
+}
+
+export async function userPages(app: FastifyInstance) {
+  app.get('/profile', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const profile = await getProfile(app.deps, actor, profileIdOf(request))
+    const canEdit = profile.id === actor.userId || (actor.role === 'admin' && profile.ownerId === actor.ownerId) || isProviderAdmin(actor)
+    const editorProps = {
+      action: `/api/user/${profile.id}`, method: 'PATCH',
+      fields: [
+        { name: 'name', label: 'Name', value: profile.name, editor: 'input', required: true, maxLength: 120 },
+        { name: 'title', label: 'About', value: profile.title, editor: 'textarea', maxLength: 2000 },
+      ],
+    }
+    return reply.page('user/profile', { title: 'Profile', profile, canEdit, editorProps, ownerName: await ownerName(app.deps, profile.ownerId) })
+  })
+
+  app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
+    const profile = await getProfile(app.deps, actorOf(request), profileIdOf(request))
+    return reply.page('user/profile-edit', { title: 'Edit profile', profileId: profile.id, values: { name: profile.name, title: profile.title } })
+  })
+
+  app.post('/profile/edit', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    const profileId = profileIdOf(request)
+    try {
+      await updateProfile(app.deps, actorOf(request), profileId, { name: body.name, title: body.title ?? '' })
+      reply.flash({ type: 'success', text: 'Profile saved.' })
+      return reply.redirect(profileId === request.user!.id ? '/profile' : `/profile?id=${profileId}`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'user/profile-edit', { title: 'Edit profile', profileId, values: keptValues(body) })
+    }
+  })
+
+  app.get('/user/team', { preHandler: requireUser }, async (request, reply) => {
+    const actor = actorOf(request)
+    return reply.page('user/team', { title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId) })
+  })
+
+  const invitePage = { pageName: 'user-page', heading: 'Invite a team member', action: '/user/new', cancel: '/user/team' }
+  app.get('/user/new', { preHandler: requireRole('admin') }, async (_request, reply) =>
+    reply.page('user/invite', { title: 'Invite', ...invitePage }))
+
+  app.post('/user/new', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role })
+      reply.flash({ type: 'success', text: `Invitation sent to ${invited.email}.` })
+      return reply.redirect('/user/team', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'user/invite', { title: 'Invite', ...invitePage, values: keptValues(body) })
+    }
+  })
+
+  app.get('/admin/users', { preHandler: requireProviderAdmin }, async (request, reply) => {
+    const users = await listEveryUser(app.deps, actorOf(request))
+    return reply.page('admin/users', { title: 'Users', users, formatDate: dateFormatter(request.user!.preferences.tz) })
+  })
+
+  const adminNewPage = async (request: FastifyRequest) => ({
+    pageName: 'admin-users-new', heading: 'Add a user', action: '/admin/users/new', cancel: '/admin/users',
+    owners: await listOwnersForAdmin(app.deps, actorOf(request)),
+  })
+  app.get('/admin/users/new', { preHandler: requireProviderAdmin }, async (request, reply) =>
+    reply.page('user/invite', { title: 'Add a user', ...(await adminNewPage(request)) }))
+
+  app.post('/admin/users/new', { preHandler: requireProviderAdmin }, async (request, reply: FastifyReply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role, ownerId: body.ownerId })
+      reply.flash({ type: 'success', text: `Invitation sent to ${invited.email}.` })
+      return reply.redirect('/admin/users', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'user/invite', { title: 'Add a user', ...(await adminNewPage(request)), values: keptValues(body) })
+    }
+  })
+}

@@ -1,0 +1,61 @@
+// Who is asking: loads the signed-in user from the session; guards for pages and /api routes.
+import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import type { UserRow } from '../../db/queries/users.ts'
+import type { UserRole } from '../../db/schema/index.ts'
+import { getCurrentUser } from '../../services/users.ts'
+import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
+import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null
+    /** Set whenever `user` is; what services receive as the acting party. */
+    actor: Actor | null
+  }
+}
+
+export function isApiRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith('/api/') || request.url === '/api'
+}
+
+export default fp(async function authPlugin(app, opts: { deps: Deps }) {
+  app.decorateRequest('user', null)
+  app.decorateRequest('actor', null)
+  app.addHook('onRequest', async (request) => {
+    const userId = request.session?.userId
+    if (typeof userId !== 'number') return
+    const user = await getCurrentUser(opts.deps, userId)
+    if (!user) { delete request.session.userId; return }
+    request.user = user
+    request.actor = { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId: request.session.impersonatorId ?? null }
+  })
+}, { name: 'auth', dependencies: ['session'] })
+
+/** Pages redirect to the sign-in form; /api answers 401. */
+export const requireUser: preHandlerAsyncHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
+  if (request.user) return
+  if (isApiRequest(request) || request.method !== 'GET') throw new UnauthorizedError()
+  return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`)
+}
+
+export function requireRole(...roles: UserRole[]): preHandlerAsyncHookHandler {
+  return async function (request, reply) {
+    await requireUser.call(this, request, reply)
+    if (reply.sent) return
+    if (!roles.includes(request.user!.role)) throw new ForbiddenError()
+  }
+}
+
+/** The provider-wide admin area (all users, support, export). */
+export const requireProviderAdmin: preHandlerAsyncHookHandler = async function (request, reply) {
+  await requireUser.call(this, request, reply)
+  if (reply.sent) return
+  if (!isProviderAdmin(request.actor!)) throw new ForbiddenError()
+}
+
+/** For handlers behind requireUser: the actor, typed as present. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new UnauthorizedError()
+  return request.actor
+}

@@ -1,0 +1,60 @@
+// One error handler: HTML pages get an error page, /api gets { error: { status, name, message } }. 5xx never leak.
+import fp from 'fastify-plugin'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { DomainError } from '../../services/errors.ts'
+import { isApiRequest } from './auth.ts'
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+}
+
+function statusOf(error: FastifyError | DomainError): number {
+  if (error instanceof DomainError) return error.status
+  const status = (error as FastifyError).statusCode
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
+}
+
+function messageOf(error: FastifyError | DomainError, status: number): string {
+  if (status >= 500) return 'Something went wrong on our side. Please try again.'
+  if ((error as FastifyError).code === 'FST_CSRF_INVALID_TOKEN' || (error as FastifyError).code === 'FST_CSRF_MISSING_SECRET') {
+    return 'This form has expired or was sent from elsewhere. Reload the page and try again.'
+  }
+  if ((error as FastifyError).validation) return validationMessage(error as FastifyError)
+  return error.message
+}
+
+/** Names the field: "body/email must match format \"email\"" becomes "email: must match format \"email\"". */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0]
+  if (!first) return error.message
+  const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
+    (first.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input'
+  return `${field}: ${first.message ?? 'is not valid'}`
+}
+
+export async function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  const name = STATUS_NAMES[status] ?? 'Error'
+  reply.code(status)
+  if (isApiRequest(request) || !request.headers.accept?.includes('text/html') && request.method !== 'GET') {
+    return reply.send({ error: { status, name, message } })
+  }
+  try {
+    return reply.type('text/html; charset=utf-8').send(await reply.page('errors/error', { title: name, status, name, message }))
+  } catch (renderError) {
+    request.log.error({ err: renderError }, 'error page failed to render')
+    return reply.type('text/plain; charset=utf-8').send(`${status} ${name}: ${message}`)
+  }
+}
+
+export default fp(async function errorsPlugin(app) {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = statusOf(error)
+    if (status >= 500) request.log.error({ err: error, method: request.method, url: request.url, params: request.params }, 'request failed')
+    else request.log.info({ code: (error as FastifyError).code, status, url: request.url }, error.message)
+    return sendError(request, reply, status, messageOf(error, status))
+  })
+  app.setNotFoundHandler(async (request, reply) => {
+    return sendError(request, reply, 404, isApiRequest(request) ? `No route ${request.method} ${request.url.split('?')[0]}` : 'This page does not exist.')
+  })
+}, { name: 'errors', dependencies: ['view'] })

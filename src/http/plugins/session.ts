@@ -1,0 +1,57 @@
+// Cookies, server-side sessions and CSRF protection on every state-changing request.
+import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
+import session from '@fastify/session'
+import csrf from '@fastify/csrf-protection'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Db } from '../../db/client.ts'
+import { createSessionStore } from './session-store.ts'
+
+export interface Flash {
+  type: 'info' | 'success' | 'warning' | 'error'
+  heading?: string
+  text: string
+}
+
+declare module 'fastify' {
+  interface Session {
+    userId?: number
+    /** The provider admin behind an impersonated session. */
+    impersonatorId?: number
+    flash?: Flash[]
+  }
+  interface FastifyContextConfig {
+    /** False on routes authenticated by API key rather than the session cookie (no CSRF there). */
+    csrf?: boolean
+  }
+  interface FastifyReply {
+    flash(message: Flash): void
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
+
+export default fp(async function sessionPlugin(app, opts: { db: Db; secret: string; secure: boolean }) {
+  await app.register(cookie)
+  await app.register(session, {
+    secret: opts.secret,
+    cookieName: 'sid',
+    store: createSessionStore(opts.db),
+    saveUninitialized: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: opts.secure, path: '/', maxAge: SESSION_TTL_MS },
+  })
+  await app.register(csrf, { sessionPlugin: '@fastify/session' })
+
+  // In preHandler, not onRequest: form bodies carry the token and are parsed only by then.
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false) return done()
+    app.csrfProtection(request, reply, done)
+  })
+
+  app.decorateReply('flash', function flash(this: FastifyReply, message: Flash) {
+    const list = this.request.session.flash ?? []
+    list.push(message)
+    this.request.session.flash = list
+  })
+}, { name: 'session', dependencies: [] })

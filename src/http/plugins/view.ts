@@ -1,0 +1,56 @@
+// Eta views. reply.page() renders a page with what every layout needs (CSRF token, user, flash, app context).
+import path from 'node:path'
+import fp from 'fastify-plugin'
+import view from '@fastify/view'
+import { Eta } from 'eta'
+import type { FastifyReply } from 'fastify'
+
+declare module 'fastify' {
+  interface FastifyReply {
+    page(template: string, data?: Record<string, unknown>): Promise<string>
+  }
+}
+
+const VIEWS_DIR = path.resolve(import.meta.dirname, '../../../views')
+
+export interface PageData {
+  title: string
+  [key: string]: unknown
+}
+
+export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
+  const eta = new Eta({ views: VIEWS_DIR, cache: opts.cache, autoEscape: true })
+  await app.register(view, { engine: { eta }, root: VIEWS_DIR })
+
+  app.decorateReply('page', async function page(this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
+    const request = this.request
+    const user = request.user
+    const flash = request.session?.flash ?? []
+    if (request.session?.flash) delete request.session.flash
+    const appContext = {
+      currentUser: user ? { id: user.id, ownerId: user.ownerId, role: user.role, name: user.name, preferences: user.preferences } : null,
+      currentRule: data.currentRule ?? null,
+      currentAdviceSet: data.currentAdviceSet ?? null,
+    }
+    const html = await this.viewAsync(template, {
+      title: 'Advice Studio',
+      ...data,
+      csrfToken: this.generateCsrf(),
+      user,
+      impersonating: Boolean(request.session?.impersonatorId),
+      flash,
+      appContextJson: jsonForScript(appContext),
+      notificationsProps: JSON.stringify({ flash }),
+      path: request.url.split('?')[0],
+      errors: data.errors ?? {},
+      values: data.values ?? {},
+    })
+    this.type('text/html; charset=utf-8')
+    return html
+  })
+}, { name: 'view', dependencies: ['session'] })
+
+/** JSON safe to place inside <script type="application/json">: no "</script>" or "<!--" can close it. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+}

@@ -1,0 +1,54 @@
+// Start-up only: config, database and migrations, first-run content, island bundles, listen, close on signals.
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import { embeddedDataDir, openDatabase } from './db/client.ts'
+import { buildApp } from './app.ts'
+import { seedFirstRun } from './services/demo.ts'
+
+const LOADER_BUNDLE = path.resolve(import.meta.dirname, '../static/build/loader.js')
+
+function configOrExit(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    for (const problem of error.problems) console.error(`config: ${problem}`)
+    process.exit(1)
+  }
+}
+
+async function main() {
+  const config = configOrExit()
+  if (!existsSync(LOADER_BUNDLE)) {
+    const { buildIslands } = await import('../scripts/build-islands.ts')
+    await buildIslands()
+  }
+  const database = await openDatabase(config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
+  await database.migrate()
+  const app = await buildApp({ config, db: database.db })
+  const logins = await seedFirstRun(app.deps, { demo: !config.databaseUrl })
+  for (const login of logins) {
+    app.log.info(`first-run login (${login.role}, ${login.owner}): ${login.email} / ${login.password}`)
+  }
+  if (logins.length > 0) console.log(['', 'Sign in with:', ...logins.map((l) => `  ${l.email}  ${l.password}   (${l.role}, ${l.owner})`), 'These passwords are shown only now.', ''].join('\n'))
+
+  let closing = false
+  const close = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info(`${signal}: closing`)
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void close('SIGINT'))
+  process.on('SIGTERM', () => void close('SIGTERM'))
+
+  await app.listen({ port: config.port, host: config.host })
+  console.log(`Advice Studio is running at ${config.baseUrl} (${database.driver === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`)
+}
+
+await main()

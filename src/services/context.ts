@@ -1,0 +1,25 @@
+// What every service call receives: its dependencies and who is acting.
+import type { Db } from '../db/client.ts'
+import type { Mailer } from './mailer.ts'
+import type { UserRole } from '../db/schema/index.ts'
+import type { Config } from '../config.ts'
+
+export interface Deps {
+  db: Db
+  mailer: Mailer
+  config: Config
+}
+
+export interface Actor {
+  userId: number
+  ownerId: string
+  role: UserRole
+  /** The provider admin behind an impersonated session. */
+  impersonatorId: number | null
+}
+
+export const PROVIDER_OWNER_ID = 'TF'
+
+export function isProviderAdmin(actor: Actor): boolean {
+  return actor.ownerId === PROVIDER_OWNER_ID && actor.role === 'admin'
+}

@@ -1,0 +1,45 @@
+// A real app listening on a random port (PGlite), for browser tests.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { loadConfig } from '../../src/config.ts'
+import { buildApp } from '../../src/app.ts'
+import type { Db } from '../../src/db/client.ts'
+import type { UserRole } from '../../src/db/schema/index.ts'
+import { openTestDatabase } from './database.ts'
+import { createUser, type TestUser } from './factories.ts'
+
+const LOADER_BUNDLE = path.resolve(import.meta.dirname, '../../static/build/loader.js')
+
+export interface TestServer {
+  url: string
+  db: Db
+  createUser(opts?: { role?: UserRole; ownerId?: string; name?: string }): Promise<TestUser>
+  close(): Promise<void>
+}
+
+export async function startServer(): Promise<TestServer> {
+  if (!existsSync(LOADER_BUNDLE)) {
+    const { buildIslands } = await import('../../scripts/build-islands.ts')
+    await buildIslands()
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-e2e-'))
+  const database = await openTestDatabase()
+  const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456' })
+  const app = await buildApp({ config: probe, db: database.db, logger: false })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  const url = `http://127.0.0.1:${port}`
+  app.deps.config.baseUrl = url
+  return {
+    url,
+    db: database.db,
+    createUser: (opts) => createUser(database.db, opts),
+    close: async () => {
+      await app.close()
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
