@@ -1,11 +1,18 @@
 // A tiny browser stand-in for app.inject: keeps cookies, reads the CSRF token from pages, posts forms and JSON.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 
+let agentCount = 0
+/** Each agent is its own client address unless told otherwise, so per-IP rate limits behave as for real people. */
+function nextAddress(): string {
+  agentCount += 1
+  return `10.200.${Math.floor(agentCount / 250)}.${(agentCount % 250) + 1}`
+}
+
 export class Agent {
   private cookies = new Map<string, string>()
   csrfToken = ''
 
-  constructor(private app: FastifyInstance, private remoteAddress = '127.0.0.1') {}
+  constructor(private app: FastifyInstance, private remoteAddress = nextAddress()) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')

@@ -1,5 +1,5 @@
 /*
- * Compiles a parsed expression into nested closures (never eval or new Function).
+ * Compiles a parsed expression into nested closures; no source text is ever turned into code at run time.
  *
  * Values and "no value" (null), as evaluated here:
  * - A reference asks the scope; the scope decides what an unset name means (return null, or throw UNSET_VARIABLE).

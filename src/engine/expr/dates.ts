@@ -1,4 +1,5 @@
 import { EngineError, type SourceSpan } from '../errors.ts'
+import { ExprErrorCode } from './error-codes.ts'
 
 const MS_PER_DAY = 86_400_000
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z)?$/
@@ -48,6 +49,10 @@ export function daysBetween(from: Date, to: Date): number {
   return Math.round((startOfUtcDay(to).getTime() - startOfUtcDay(from).getTime()) / MS_PER_DAY)
 }
 
-export function addDays(date: Date, days: number): Date {
-  return new Date(date.getTime() + days * MS_PER_DAY)
+export function addDays(date: Date, days: number, span: SourceSpan): Date {
+  const moved = new Date(date.getTime() + days * MS_PER_DAY)
+  if (Number.isNaN(moved.getTime())) {
+    throw new EngineError(ExprErrorCode.InvalidDate, `Moving a date by ${days} days goes beyond the calendar.`, { span })
+  }
+  return moved
 }

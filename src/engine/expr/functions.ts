@@ -2,7 +2,7 @@ import { EngineError, type SourceSpan } from '../errors.ts'
 import { describeType, isBlank, valueToText, type Value } from '../value.ts'
 import { daysBetween, parseIsoDate, startOfUtcDay } from './dates.ts'
 import { ExprErrorCode } from './error-codes.ts'
-import { truth } from './operators.ts'
+import { finite, truth } from './operators.ts'
 import type { CompiledExpr, Scope } from './scope.ts'
 
 /** How a call is turned into a closure: it receives its compiled arguments (so if() can stay lazy). */
@@ -123,6 +123,8 @@ function roundTo(x: number, digits: number): number {
   const scale = 10 ** Math.abs(digits)
   // toPrecision(15) drops binary noise first, so round(1.005, 2) is 1.01 as a person expects, not 1.
   const scaled = Number((Math.abs(x) * (digits >= 0 ? scale : 1 / scale)).toPrecision(15))
+  // Beyond 1e15 a double has no fractional digits left to round.
+  if (!Number.isFinite(scaled) || scaled > 1e15) return x
   const rounded = Math.round(scaled)
   return Math.sign(x) * (digits >= 0 ? rounded / scale : rounded * scale) || 0
 }
@@ -161,7 +163,7 @@ const FUNCTIONS: FunctionDef[] = [
     build: all((values, span) => {
       let total = 0
       for (const item of flatten(values)) total += typeof item === 'number' ? item : wrongType('sum', 'only numbers', item, span)
-      return total
+      return finite(total, '+', span)
     }),
   },
   {

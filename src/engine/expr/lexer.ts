@@ -25,6 +25,8 @@ const ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', n: '\n
 /** Characters that cannot be part of a formula name but do appear in nested list literals such as `[[1, 2]]`. */
 const LIST_SYNTAX = /[[\],'"]/
 const MAX_DATE_LITERAL = 40
+/** Longer than any sensible formula name; `[[` further than this from `]]` starts a nested list. */
+const FORMULA_LOOKAHEAD = 300
 
 function fail(code: string, message: string, start: number, end: number): never {
   throw new EngineError(code, message, { span: { start, end } })
@@ -93,8 +95,10 @@ export class Lexer {
 
     if (two === '{{') return this.reference('variable', '}}')
     if (two === '[[') {
-      const close = src.indexOf(']]', start + 2)
-      if (close >= 0 && !LIST_SYNTAX.test(src.slice(start + 2, close))) return this.reference('formula', ']]')
+      // Only a short stretch is examined, so text with many "[[" that are nested lists is still read in linear time.
+      const inside = src.slice(start + 2, start + 2 + FORMULA_LOOKAHEAD)
+      const close = inside.indexOf(']]')
+      if (close >= 0 && !LIST_SYNTAX.test(inside.slice(0, close))) return this.reference('formula', ']]')
     }
     if (ch === '"' || ch === "'") return this.string(ch)
     if (ch === '#') return this.date()

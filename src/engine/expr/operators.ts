@@ -61,9 +61,9 @@ export function add(a: Value, b: Value, span: SourceSpan): Value {
   if (a === null || b === null) return null
   if (typeof a === 'number') {
     if (typeof b === 'number') return finite(a + b, '+', span)
-    if (b instanceof Date) return addDays(b, a)
+    if (b instanceof Date) return addDays(b, a, span)
   }
-  if (a instanceof Date && typeof b === 'number') return addDays(a, b)
+  if (a instanceof Date && typeof b === 'number') return addDays(a, b, span)
   return typeMismatch('+', a, b, span)
 }
 
@@ -71,7 +71,7 @@ export function subtract(a: Value, b: Value, span: SourceSpan): Value {
   if (a === null || b === null) return null
   if (typeof a === 'number' && typeof b === 'number') return finite(a - b, '-', span)
   if (a instanceof Date) {
-    if (typeof b === 'number') return addDays(a, -b)
+    if (typeof b === 'number') return addDays(a, -b, span)
     if (b instanceof Date) return daysBetween(b, a)
   }
   return typeMismatch('-', a, b, span)

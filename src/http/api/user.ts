@@ -25,9 +25,14 @@ export async function userApi(app: FastifyInstance) {
   })
 
   app.post('/create', {
-    schema: { body: { type: 'object', properties: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } }, required: ['email', 'name', 'role'] } },
+    schema: {
+      body: {
+        type: 'object', additionalProperties: false, required: ['email', 'name', 'role'],
+        properties: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, ownerId: { type: 'string' } },
+      },
+    },
   }, async (request, reply) => {
-    const body = request.body as { email: string; name: string; role: string }
+    const body = request.body as { email: string; name: string; role: string; ownerId?: string }
     const user = await inviteUser(app.deps, actorOf(request), body)
     reply.code(201)
     return { data: { user } }

@@ -28,6 +28,8 @@ function messageOf(error: FastifyError | DomainError, status: number): string {
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0]
   if (!first) return error.message
+  const extra = (first.params as { additionalProperty?: string })?.additionalProperty
+  if (extra) return `${extra}: is not an accepted field`
   const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
     (first.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input'
   return `${field}: ${first.message ?? 'is not valid'}`

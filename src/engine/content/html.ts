@@ -1,0 +1,153 @@
+import type { TemplateTag } from '../template/index.ts'
+import { escapeHtml, unescapeAttribute } from './escape.ts'
+import { markdown } from './markdown.ts'
+import { splitAtPlaceholders, withPlaceholders } from './placeholders.ts'
+import type { ResolvedTag, TagValues } from './resolved.ts'
+import { sanitizeRendered } from './sanitize.ts'
+import { fillUrl, IMAGE_SCHEMES, isSafeUrl, LINK_SCHEMES } from './urls.ts'
+
+/**
+ * HTML is built in two stages so that the costly part runs once per template: markdown is rendered and sanitized
+ * with placeholders standing for the tags (compileHtml), and each render only splices escaped values into the
+ * sanitized result (fillHtml). Values therefore never pass through markdown or the sanitizer, and need not:
+ * every value is escaped for the exact place it lands in (text, attribute, or URL checked for its scheme).
+ */
+type HtmlSegment =
+  | string
+  /** A value in running text: a chip, linked back to its question unless it already sits inside a link. */
+  | { slot: 'chip'; tag: number; linkable: boolean }
+  /** A value inside code: plain escaped text. */
+  | { slot: 'text'; tag: number }
+  /** A whole ` href="…"` / ` src="…"` with values in it, dropped when the filled URL is unsafe. */
+  | { slot: 'url'; attribute: string; pieces: Array<string | number>; schemes: readonly string[] }
+  /** A whole ` alt="…"` / ` title="…"` with values in it; in any other attribute (a fence's language class) a
+   * value keeps only letters, digits, - and _. */
+  | { slot: 'attribute'; attribute: string; pieces: Array<string | number>; wordsOnly: boolean }
+
+export interface HtmlTemplate {
+  tags: TemplateTag[]
+  segments: HtmlSegment[]
+}
+
+// sanitize-html writes well-formed markup: every attribute double-quoted, and "<", ">" and '"' escaped inside text
+// and attribute values, so a literal "<" always opens a tag and a literal '"' always closes a value.
+const HTML_TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g
+const ATTRIBUTE = /\s([a-zA-Z][a-zA-Z0-9-]*)="([^"]*)"/g
+const URL_ATTRIBUTES = new Set(['href', 'src'])
+const TEXT_ATTRIBUTES = new Set(['alt', 'title'])
+const NOT_A_WORD_CHARACTER = /[^\p{L}\p{Nd}_-]/gu
+
+export function compileHtml(text: string, links: boolean): HtmlTemplate {
+  const { source, tags, pattern } = withPlaceholders(text)
+  const html = sanitizeRendered(markdown.render(source), links)
+  const segments: HtmlSegment[] = []
+  let anchorDepth = 0
+  let codeDepth = 0
+
+  const pushText = (part: string): void => {
+    for (const piece of splitAtPlaceholders(part, pattern)) {
+      if (typeof piece === 'string') segments.push(piece)
+      else if (codeDepth > 0) segments.push({ slot: 'text', tag: piece })
+      else segments.push({ slot: 'chip', tag: piece, linkable: anchorDepth === 0 })
+    }
+  }
+
+  const pushTag = (name: string, attributes: string): void => {
+    segments.push(`<${name}`)
+    for (const [, attribute, value] of attributes.matchAll(ATTRIBUTE)) {
+      const pieces = splitAtPlaceholders(value!, pattern)
+      if (pieces.every((piece) => typeof piece === 'string')) segments.push(` ${attribute}="${value}"`)
+      else if (URL_ATTRIBUTES.has(attribute!)) {
+        const schemes = name === 'img' ? IMAGE_SCHEMES : LINK_SCHEMES
+        const decoded = pieces.map((piece) => (typeof piece === 'string' ? unescapeAttribute(piece) : piece))
+        segments.push({ slot: 'url', attribute: attribute!, pieces: decoded, schemes })
+      } else segments.push({ slot: 'attribute', attribute: attribute!, pieces, wordsOnly: !TEXT_ATTRIBUTES.has(attribute!) })
+    }
+    segments.push(attributes.trimEnd().endsWith('/') ? ' />' : '>')
+  }
+
+  let last = 0
+  for (const match of html.matchAll(HTML_TAG)) {
+    const [whole, closing, tagName, attributes] = match
+    pushText(html.slice(last, match.index))
+    const name = tagName!.toLowerCase()
+    const step = closing === '' ? 1 : -1
+    if (name === 'a') anchorDepth += step
+    if (name === 'code') codeDepth += step
+    if (closing === '' && attributes!.search(pattern) >= 0) pushTag(name, attributes!)
+    else segments.push(whole)
+    last = match.index + whole.length
+  }
+  pushText(html.slice(last))
+  return { tags, segments: mergeStrings(segments) }
+}
+
+function mergeStrings(segments: HtmlSegment[]): HtmlSegment[] {
+  const merged: HtmlSegment[] = []
+  for (const segment of segments) {
+    const previous = merged[merged.length - 1]
+    if (typeof segment === 'string' && typeof previous === 'string') merged[merged.length - 1] = previous + segment
+    else merged.push(segment)
+  }
+  return merged
+}
+
+export interface HtmlFillOptions {
+  /** Link each chip to the question that set it (html); off for htmlnolinks. */
+  backlinks: boolean
+  questionHref?: (questionNodeId: string) => string
+}
+
+export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFillOptions): string {
+  const formatted = values.map((resolved) => resolved?.formatted ?? '')
+  let html = ''
+  for (const segment of template.segments) {
+    if (typeof segment === 'string') {
+      html += segment
+      continue
+    }
+    switch (segment.slot) {
+      case 'chip': {
+        const tag = template.tags[segment.tag]!
+        const href = segment.linkable && opts.backlinks ? backlink(values[segment.tag], opts.questionHref) : undefined
+        html += chip(tag, values[segment.tag], href)
+        break
+      }
+      case 'text':
+        html += escapeHtml(formatted[segment.tag]!)
+        break
+      case 'url': {
+        const url = fillUrl(segment.pieces, formatted, segment.schemes)
+        if (url !== undefined) html += ` ${segment.attribute}="${escapeHtml(url)}"`
+        break
+      }
+      case 'attribute': {
+        const fill = (tag: number): string => {
+          const text = formatted[tag]!
+          return segment.wordsOnly ? text.replace(NOT_A_WORD_CHARACTER, '') : escapeHtml(text)
+        }
+        const value = segment.pieces.map((piece) => (typeof piece === 'string' ? piece : fill(piece))).join('')
+        html += ` ${segment.attribute}="${value}"`
+        break
+      }
+    }
+  }
+  return html
+}
+
+function backlink(resolved: ResolvedTag | undefined, questionHref: HtmlFillOptions['questionHref']): string | undefined {
+  if (resolved?.questionNodeId === undefined || questionHref === undefined) return undefined
+  const href = questionHref(resolved.questionNodeId)
+  return isSafeUrl(href, LINK_SCHEMES) ? href : undefined
+}
+
+/**
+ * A value as a chip. A missing tag shows its name in a `var-missing` chip, so an author previewing the advice sees
+ * which tag had no value instead of a silent gap; pages style it as a dashed outline.
+ */
+function chip(tag: TemplateTag, resolved: ResolvedTag | undefined, href: string | undefined): string {
+  const identity = `data-kind="${tag.kind}" data-var="${escapeHtml(tag.name)}"`
+  if (resolved === undefined) return `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>`
+  const span = `<span class="var-chip" ${identity}>${escapeHtml(resolved.formatted)}</span>`
+  return href === undefined ? span : `<a class="var-link" href="${escapeHtml(href)}">${span}</a>`
+}

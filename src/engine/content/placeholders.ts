@@ -1,0 +1,42 @@
+import { parseTemplate, type TemplateTag } from '../template/index.ts'
+
+/**
+ * Markdown is parsed once per template with every tag replaced by a placeholder; values go in afterwards, so a
+ * value can never be read as markdown or HTML. Placeholders are lowercase letters and digits: markdown, URL
+ * normalisation and punycode all leave such text alone. The marker grows until the template cannot contain it.
+ */
+export interface PlaceholderSource {
+  source: string
+  /** The tag behind each placeholder, by placeholder number. */
+  tags: TemplateTag[]
+  /** Matches one placeholder; group 1 is its number. Global: reset lastIndex or use matchAll/replace. */
+  pattern: RegExp
+}
+
+export function withPlaceholders(text: string): PlaceholderSource {
+  const lower = text.toLowerCase()
+  let marker = 'tagph'
+  while (lower.includes(marker)) marker += 'x'
+  const tags: TemplateTag[] = []
+  const source = parseTemplate(text)
+    .map((part) => {
+      if (part.kind === 'text') return part.text
+      tags.push({ kind: part.kind, name: part.name })
+      return `${marker}${tags.length - 1}q`
+    })
+    .join('')
+  return { source, tags, pattern: new RegExp(`${marker}(\\d+)q`, 'g') }
+}
+
+/** Splits text at placeholders: strings stay, each placeholder becomes its number. */
+export function splitAtPlaceholders(text: string, pattern: RegExp): Array<string | number> {
+  const pieces: Array<string | number> = []
+  let last = 0
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) pieces.push(text.slice(last, match.index))
+    pieces.push(Number(match[1]))
+    last = match.index + match[0].length
+  }
+  if (last < text.length) pieces.push(text.slice(last))
+  return pieces
+}

@@ -1,0 +1,136 @@
+// The compiled form of an advice set: expressions parsed once and turned into closures, names resolved to slots,
+// rule calls resolved to rules. Built by compile.ts, read by the runner.
+import type { EngineError, SourceSpan } from '../errors.ts'
+import type { CompiledExpr, Expr } from '../expr/index.ts'
+import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
+import type { NodeType } from '../entity-types.ts'
+import type { DataType } from '../types/index.ts'
+import type { Value } from '../value.ts'
+
+// Numeric node kinds keep the runner's dispatch a dense switch.
+export const KIND_CONDITION = 0
+export const KIND_ALWAYS = 1
+export const KIND_INPUT = 2
+export const KIND_ASSIGN = 3
+export const KIND_FORMULA = 4
+export const KIND_ADVICE = 5
+export const KIND_CALL = 6
+export const KIND_EXIT = 7
+export const KIND_API = 8
+
+export const KIND_OF: Readonly<Record<NodeType, number>> = {
+  condition: KIND_CONDITION,
+  conditionAlways: KIND_ALWAYS,
+  inputRequest: KIND_INPUT,
+  variableAssignment: KIND_ASSIGN,
+  formula: KIND_FORMULA,
+  advice: KIND_ADVICE,
+  ruleCall: KIND_CALL,
+  ruleExit: KIND_EXIT,
+  apiCall: KIND_API,
+}
+
+export type AdviceGroup = 'advice' | 'assumptions' | 'examples'
+
+/** What an advice node emits in decision mode; shared by every run, so it is frozen. */
+export interface AdviceItem {
+  readonly nodeId: string
+  readonly ruleId: string
+  readonly tags: readonly string[]
+  readonly sources: readonly SourceRef[]
+  /** Rendered in the requested content type (full-response mode), or absent in decision mode. */
+  readonly headline?: RenderedContent
+  readonly text?: RenderedContent
+  /** Headline_Custom's value when it replaced the headline. */
+  readonly customHeadline?: string
+}
+
+export type RenderedContent = string | { text: string; ranges: unknown[] }
+
+export interface CompiledAdvice {
+  readonly group: AdviceGroup
+  readonly headline: string
+  readonly text: string
+  readonly decisionItem: AdviceItem
+}
+
+export class CompiledNode {
+  children: CompiledNode[] = []
+  /** Condition, assignment value, formula-node expression or API-call nothing. */
+  expr: CompiledExpr | null = null
+  /** Parsed form of `expr`, kept for static checks and branch generation. */
+  ast: Expr | null = null
+  /** Variable slot (input request, assignment, API call) or formula index (formula node). */
+  slot = -1
+  called: CompiledRule | null = null
+  advice: CompiledAdvice | null = null
+  question = ''
+  apiId = ''
+  error: EngineError | null = null
+
+  constructor(
+    readonly id: string,
+    readonly type: NodeType,
+    readonly kind: number,
+    readonly ruleId: string,
+    readonly model: NodeModel,
+  ) {}
+}
+
+export interface CompiledRule {
+  readonly id: string
+  readonly name: string
+  readonly adviceSetId: string
+  readonly nodes: CompiledNode[]
+  readonly external: boolean
+}
+
+export interface VariableSlot {
+  readonly name: string
+  readonly entity: EntityModel | undefined
+  readonly dataType: DataType | undefined
+  readonly options: string[] | undefined
+  readonly displayFormat: string | undefined
+  /** Coerced dictionary default; undefined when there is none. */
+  readonly defaultValue: Value | undefined
+  readonly isSystem: boolean
+  readonly isConstant: boolean
+}
+
+export interface FormulaSlot {
+  readonly name: string
+  readonly entity: EntityModel | undefined
+  readonly expr: CompiledExpr | null
+  readonly ast: Expr | null
+  /** Why the formula cannot be computed (parse error, not in the dictionary). */
+  readonly error: EngineError | null
+  readonly dataType: DataType | undefined
+  readonly displayFormat: string | undefined
+}
+
+export interface CompileIssue {
+  /** The node, or the dictionary entity, the issue is about. */
+  nodeId: string
+  ruleId: string | null
+  entityName?: string
+  code: string
+  message: string
+  span?: SourceSpan
+}
+
+export interface CompiledAdviceSet {
+  readonly id: string
+  readonly name: string
+  readonly model: AdviceSetModel
+  /** Top-level rules in run order. */
+  readonly rules: CompiledRule[]
+  readonly ruleById: ReadonlyMap<string, CompiledRule>
+  readonly nodeById: ReadonlyMap<string, CompiledNode>
+  readonly variables: VariableSlot[]
+  readonly variableIndex: ReadonlyMap<string, number>
+  readonly formulas: FormulaSlot[]
+  readonly formulaIndex: ReadonlyMap<string, number>
+  /** A bare name means a formula when the dictionary knows it only as a formula; otherwise a variable. */
+  readonly bareFormulas: ReadonlySet<string>
+  readonly errors: CompileIssue[]
+}

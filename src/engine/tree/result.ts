@@ -1,0 +1,171 @@
+// The shape evaluate() returns. Formatting values is the costly part of a result and decisions rarely need it,
+// so `valueFormatted` and the variables map are computed on first read (and by toJSON).
+import type { ApiContext } from '../entity-types.ts'
+import type { SourceRef } from '../model.ts'
+import { formatValue } from '../format/index.ts'
+import type { DataType } from '../types/index.ts'
+import type { Value } from '../value.ts'
+import type { AdviceItem, CompiledAdviceSet, FormulaSlot, VariableSlot } from './compiled.ts'
+import type { RenderedContent } from './compiled.ts'
+
+export interface ResultError {
+  nodeId: string
+  ruleId: string
+  code: string
+  message: string
+  /** The variable whose missing value made the rule incomplete. */
+  variable?: string
+  /** The error that stopped the rule, for INCOMPLETE_ADVICE and RULE_FAILED. */
+  cause?: { code: string; message: string }
+}
+
+export interface CurrentFocus {
+  nodeId: string
+  ruleId: string
+  variable: string
+  question: RenderedContent
+  dataType?: DataType
+  options?: string[]
+  defaultValue?: Value
+  /** Set when an answer was given but could not be used. */
+  error?: { code: string; message: string }
+}
+
+export interface PendingApiCall {
+  nodeId: string
+  ruleId: string
+  apiId: string
+  variable: string
+}
+
+export interface TraceEntry {
+  nodeId: string
+  type: string
+  /** The node's value: a condition's outcome, an assigned or answered value; null for the others. */
+  value: Value
+  /** Time spent in the node and everything it ran, nanoseconds (timer resolution permitting). */
+  durationNs: number
+}
+
+export interface VariableResult {
+  value: Value
+  valueFormatted: string
+  isSystem: boolean
+  isConstant: boolean
+}
+
+export function inferDataType(value: Value): DataType {
+  if (typeof value === 'number') return 'number'
+  if (typeof value === 'boolean') return 'boolean'
+  if (value instanceof Date) return 'date'
+  if (Array.isArray(value)) return 'array'
+  return 'freetext'
+}
+
+export function formatSlot(value: Value, slot: VariableSlot | FormulaSlot): string {
+  return formatValue(value, slot.dataType ?? inferDataType(value), slot.displayFormat)
+}
+
+export class AnsweredInput {
+  private formatted: string | undefined
+
+  constructor(
+    readonly nodeId: string,
+    readonly ruleId: string,
+    readonly variable: string,
+    readonly question: RenderedContent,
+    readonly value: Value,
+    private readonly slot: VariableSlot,
+  ) {}
+
+  get valueFormatted(): string {
+    this.formatted ??= formatSlot(this.value, this.slot)
+    return this.formatted
+  }
+
+  toJSON(): object {
+    const { nodeId, ruleId, variable, question, value, valueFormatted } = this
+    return { nodeId, ruleId, variable, question, value, valueFormatted }
+  }
+}
+
+export class EngineResult {
+  readonly adviceSet: { id: string; name: string }
+  readonly inputRequests: AnsweredInput[] = []
+  currentFocus: CurrentFocus | undefined = undefined
+  readonly advice: AdviceItem[] = []
+  readonly assumptions: AdviceItem[] = []
+  readonly examples: AdviceItem[] = []
+  readonly errors: ResultError[] = []
+  readonly pendingApiCalls: PendingApiCall[] = []
+  trace: TraceEntry[] | undefined = undefined
+  private variableMap: Record<string, VariableResult> | undefined
+
+  constructor(
+    private readonly compiled: CompiledAdviceSet,
+    /** Final value of each variable slot; undefined = never set. */
+    private readonly values: Array<Value | undefined>,
+    readonly context: ApiContext,
+  ) {
+    this.adviceSet = { id: compiled.id, name: compiled.name }
+  }
+
+  /** True when nothing is left to ask or fetch. */
+  get done(): boolean {
+    return this.currentFocus === undefined && this.pendingApiCalls.length === 0
+  }
+
+  /** Every variable that holds a value at the end of the run. */
+  get variables(): Record<string, VariableResult> {
+    if (this.variableMap) return this.variableMap
+    const map: Record<string, VariableResult> = {}
+    const slots = this.compiled.variables
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!
+      const value = this.values[i] ?? (slot.isConstant ? slot.defaultValue : undefined)
+      if (value === undefined) continue
+      map[slot.name] = {
+        value,
+        valueFormatted: formatSlot(value, slot),
+        isSystem: slot.isSystem,
+        isConstant: slot.isConstant,
+      }
+    }
+    this.variableMap = map
+    return map
+  }
+
+  /** Sources of the emitted items, first mention first, each once. */
+  get sources(): SourceRef[] {
+    const seen = new Set<string>()
+    const sources: SourceRef[] = []
+    for (const list of [this.advice, this.assumptions, this.examples]) {
+      for (const item of list) {
+        for (const source of item.sources) {
+          if (seen.has(source.id)) continue
+          seen.add(source.id)
+          sources.push(source)
+        }
+      }
+    }
+    return sources
+  }
+
+  toJSON(): object {
+    return {
+      adviceSet: this.adviceSet,
+      context: this.context,
+      done: this.done,
+      inputRequests: this.inputRequests.map((answer) => answer.toJSON()),
+      ...(this.currentFocus ? { currentFocus: this.currentFocus } : {}),
+      advice: this.advice,
+      assumptions: this.assumptions,
+      examples: this.examples,
+      variables: this.variables,
+      sources: this.sources,
+      errors: this.errors,
+      pendingApiCalls: this.pendingApiCalls,
+      ...(this.trace ? { trace: this.trace } : {}),
+    }
+  }
+}
