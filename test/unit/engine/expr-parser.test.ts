@@ -194,6 +194,33 @@ t.test('limits: length and depth', async (t) => {
   t.equal(parseError('2^'.repeat(300) + '1').code, 'EXPRESSION_TOO_DEEP')
 })
 
+t.test('hostile inputs at the length limit are rejected or parsed quickly', async (t) => {
+  const inputs = [
+    '('.repeat(10_000),
+    '[['.repeat(5_000),
+    '([[x] ]) + '.repeat(900) + ']]',
+    '{{'.repeat(5_000),
+    '"' + '\\'.repeat(4_999) + '"',
+    'a'.repeat(10_000),
+    '1+'.repeat(4_999) + '1',
+    '-'.repeat(10_000),
+    '#'.repeat(10_000),
+    'x.match(/' + 'a'.repeat(9_988) + '/)',
+    '[' + '1,'.repeat(4_998) + '1]',
+  ]
+  for (const source of inputs) {
+    t.equal(source.length <= 10_000, true, `input of ${source.length} characters`)
+    const started = performance.now()
+    try {
+      parseExpression(source)
+    } catch (error) {
+      t.ok(error instanceof EngineError, 'only EngineError')
+    }
+    const elapsed = performance.now() - started
+    t.ok(elapsed < 50, `${JSON.stringify(source.slice(0, 12))}... took ${elapsed.toFixed(1)} ms`)
+  }
+})
+
 t.test('condition mode rejects assignment operators with a clear message', async (t) => {
   const single = parseError('{{Age}} = 18', 'condition')
   t.equal(single.code, 'PARSE_ASSIGNMENT_IN_CONDITION')
