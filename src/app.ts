@@ -1,6 +1,6 @@
 // The whole app as a Fastify plugin tree, used by main.ts and by the tests.
 import path from 'node:path'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import formbody from '@fastify/formbody'
 import staticFiles from '@fastify/static'
 import type { Config } from './config.ts'
@@ -26,6 +26,8 @@ export interface BuildAppOptions {
   db: Db
   mailer?: Mailer
   logger?: FastifyServerOptions['logger']
+  /** Sees every route as it is registered (the page-marker test walks all page routes with it). */
+  onRoute?: (route: RouteOptions) => void
 }
 
 const STATIC_DIR = path.resolve(import.meta.dirname, '../static')
@@ -33,7 +35,7 @@ const STATIC_DIR = path.resolve(import.meta.dirname, '../static')
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: opts.config.logLevel },
-    trustProxy: true,
+    trustProxy: opts.config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     // Unknown properties are refused with their name rather than silently dropped.
@@ -42,6 +44,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
   const deps: Deps = { db: opts.db, mailer, config: opts.config }
   app.decorate('deps', deps)
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
 
   await app.register(securityPlugin)
   await app.register(formbody)

@@ -20,6 +20,8 @@ export interface Config {
   meiliKey?: string
   /** True when BASE_URL is https: cookies get the Secure flag. */
   secureCookies: boolean
+  /** Trust X-Forwarded-* (client address for rate limits, https detection) — only behind your own proxy. */
+  trustProxy: boolean
 }
 
 export class ConfigError extends Error {
@@ -48,6 +50,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://')
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const trustProxy = (env.TRUST_PROXY ?? 'false').toLowerCase()
+  if (!['true', 'false'].includes(trustProxy)) problems.push('TRUST_PROXY must be true or false')
   const meiliUrl = env.MEILI_URL || undefined
   if (meiliUrl && !/^https?:\/\//.test(meiliUrl)) problems.push('MEILI_URL must be an http(s) URL')
 
@@ -64,6 +68,7 @@ export function loadConfig(env: Env = process.env): Config {
     port, host, baseUrl, dataDir, databaseUrl, sessionSecret, smtpUrl, logLevel, meiliUrl,
     meiliKey: env.MEILI_KEY || undefined,
     secureCookies: baseUrl.startsWith('https://'),
+    trustProxy: trustProxy === 'true',
   }
 }
 

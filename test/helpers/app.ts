@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
 import { loadConfig, type Config } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
 import type { Database } from '../../src/db/client.ts'
@@ -18,14 +18,15 @@ export interface TestContext {
 
 interface Teardown { teardown(fn: () => unknown): void }
 
-export async function buildTestApp(t: Teardown, env: Record<string, string> = {}): Promise<TestContext> {
+export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BASE_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', ...env,
   })
   const database = await openTestDatabase()
-  const app = await buildApp({ config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false })
+  const app = await buildApp({ config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute })
+  opts.beforeReady?.(app)
   await app.ready()
   t.teardown(async () => {
     await app.close()

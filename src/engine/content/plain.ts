@@ -155,8 +155,8 @@ class PlainWriter {
       const opens = RANGE_OPENERS[token.type]
       if (opens !== undefined) {
         this.flush()
-        const href = opens === 'link' ? token.attrGet('href') ?? undefined : undefined
-        this.open.push({ start: this.text.length, end: this.text.length, kind: opens, ...(href === undefined ? {} : { hrefText: href }) })
+        const href = opens === 'link' ? token.attrGet('href') : null
+        this.open.push({ start: this.text.length, end: this.text.length, kind: opens, ...(href === null ? {} : { hrefText: String(href) }) })
       } else if (RANGE_CLOSERS.has(token.type)) {
         const range = this.open.pop()
         if (range !== undefined && this.text.length > range.start) this.ranges.push({ ...range, end: this.text.length })

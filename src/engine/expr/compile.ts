@@ -22,7 +22,7 @@
  */
 import { EngineError, type SourceSpan } from '../errors.ts'
 import { describeType, valueToText, valuesEqual, type Value } from '../value.ts'
-import type { BinaryExpr, Expr, MethodExpr } from './ast.ts'
+import type { BinaryExpr, Expr, MethodExpr, RefKind } from './ast.ts'
 import { ExprErrorCode } from './error-codes.ts'
 import { findFunction } from './functions.ts'
 import { MAX_MATCH_SUBJECT_LENGTH } from './limits.ts'
@@ -57,23 +57,21 @@ function fold(run: CompiledExpr, children: Compiled[], pure = true): Compiled {
   }
 }
 
-function compileNode(expr: Expr): Compiled {
+function compileNode(expr: Expr, bind: BindReference): Compiled {
   switch (expr.type) {
     case 'literal':
       return constant(expr.value)
     case 'regex':
       return constant(expr.pattern)
-    case 'ref': {
-      const { kind, name } = expr
-      return { run: (scope) => scope.lookup(kind, name), constant: false }
-    }
+    case 'ref':
+      return { run: bind(expr.kind, expr.name), constant: false }
     case 'array': {
-      const items = expr.items.map(compileNode)
+      const items = expr.items.map((item) => compileNode(item, bind))
       const runs = items.map((item) => item.run)
       return fold((scope) => runs.map((run) => run(scope)), items)
     }
     case 'unary': {
-      const operand = compileNode(expr.operand)
+      const operand = compileNode(expr.operand, bind)
       const run = operand.run
       const span = expr.span
       if (expr.op === '!') return fold((scope) => !truth(run(scope), '!', span), [operand])
@@ -83,21 +81,21 @@ function compileNode(expr: Expr): Compiled {
       }, [operand])
     }
     case 'binary':
-      return compileBinary(expr)
+      return compileBinary(expr, bind)
     case 'call': {
       const def = findFunction(expr.name)
       if (def === undefined) throw new EngineError(ExprErrorCode.UnknownFunction, `There is no function called ${expr.name}.`, { span: expr.span })
-      const args = expr.args.map(compileNode)
+      const args = expr.args.map((arg) => compileNode(arg, bind))
       return fold(def.build(args.map((arg) => arg.run), expr.span), args, def.pure)
     }
     case 'method':
-      return compileMethod(expr)
+      return compileMethod(expr, bind)
   }
 }
 
-function compileBinary(expr: BinaryExpr): Compiled {
-  const left = compileNode(expr.left)
-  const right = compileNode(expr.right)
+function compileBinary(expr: BinaryExpr, bind: BindReference): Compiled {
+  const left = compileNode(expr.left, bind)
+  const right = compileNode(expr.right, bind)
   const l = left.run
   const r = right.run
   const span = expr.span
@@ -226,10 +224,10 @@ function matchSubject(value: Value, span: SourceSpan): string | null {
   return subject
 }
 
-function compileMethod(expr: MethodExpr): Compiled {
-  const target = compileNode(expr.target)
+function compileMethod(expr: MethodExpr, bind: BindReference): Compiled {
+  const target = compileNode(expr.target, bind)
   const argExpr = expr.args[0]!
-  const arg = compileNode(argExpr)
+  const arg = compileNode(argExpr, bind)
   const t = target.run
   const a = arg.run
   const span = expr.span
@@ -272,6 +270,19 @@ function compileMethod(expr: MethodExpr): Compiled {
   }, [target, arg])
 }
 
-export function compileExpression(expr: Expr): CompiledExpr {
-  return compileNode(expr).run
+/** Produces the closure that reads one reference; the default asks the scope each time. */
+export type BindReference = (kind: RefKind, name: string) => CompiledExpr
+
+export interface CompileOptions {
+  /**
+   * Lets a caller that knows its names ahead of time (a compiled advice set) bind each reference once, e.g. to a slot
+   * in an array, instead of a name lookup on every evaluation.
+   */
+  bindReference?: BindReference
+}
+
+const lookupInScope: BindReference = (kind, name) => (scope) => scope.lookup(kind, name)
+
+export function compileExpression(expr: Expr, opts?: CompileOptions): CompiledExpr {
+  return compileNode(expr, opts?.bindReference ?? lookupInScope).run
 }

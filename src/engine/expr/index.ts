@@ -14,7 +14,7 @@ export type {
   UnaryOp,
 } from './ast.ts'
 export { parseAssignment, type Assignment, type AssignmentOp } from './assignment.ts'
-export { compileExpression } from './compile.ts'
+export { compileExpression, type BindReference, type CompileOptions } from './compile.ts'
 export { ExprErrorCode } from './error-codes.ts'
 export { FUNCTION_NAMES } from './functions.ts'
 export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, MAX_MATCH_SUBJECT_LENGTH } from './limits.ts'

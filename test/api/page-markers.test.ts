@@ -1,0 +1,61 @@
+// Every registered page route renders a page whose <main> starts with the SPEC page marker (DESIGN page-name table).
+import t from 'tap'
+import { buildTestApp } from '../helpers/app.ts'
+import { Agent } from '../helpers/agent.ts'
+import { createOwner, createUser } from '../helpers/factories.ts'
+
+/** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
+const EXPECTED: Record<string, string> = {
+  '/': 'index',
+  '/login': 'sign-in',
+  '/signup': 'sign-up',
+  '/logout': 'auth-logout',
+  '/password/forgot': 'password-reset',
+  '/password/reset/:token': 'password-reset',
+  '/password/setup/:token': 'password-reset',
+  '/password/edit': 'password-reset',
+  '/profile': 'user-page',
+  '/profile/edit': 'user-page',
+  '/profile/password': 'user-page',
+  '/user/new': 'user-page',
+  '/user/team': 'user-page',
+  '/admin/users': 'admin-users',
+  '/admin/users/new': 'admin-users-new',
+}
+/** Routes that only redirect (to a page that is itself checked). */
+const REDIRECTS = new Set(['/password/reset', '/password/setup'])
+/** Pages that need no sign-in and render for visitors (sign-in pages redirect signed-in users away). */
+const VISITOR_PAGES = new Set(['/login', '/signup'])
+
+const pageRoutes: string[] = []
+const { app, database } = await buildTestApp(t, {}, {
+  onRoute: (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.includes('GET') && !route.url.startsWith('/api') && !route.url.startsWith('/static') && route.url !== '*' && route.url !== '/*') {
+      pageRoutes.push(route.url)
+    }
+  },
+})
+
+const provider = await createOwner(database.db, { id: 'TF', name: 'Advice Studio' })
+const admin = await createUser(database.db, { ownerId: provider, role: 'admin' })
+const signedIn = new Agent(app)
+await signedIn.signIn(admin.email, admin.password)
+
+t.test('every page route is in the expected table', async (t) => {
+  for (const url of pageRoutes) {
+    t.ok(url in EXPECTED || REDIRECTS.has(url), `${url} has an expected page name`)
+  }
+})
+
+for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u))) {
+  t.test(`${url} starts its <main> with data-page="${EXPECTED[url]}"`, async (t) => {
+    const agent = VISITOR_PAGES.has(url) ? new Agent(app) : signedIn
+    const res = await agent.get(url.replace(':token', 'not-a-real-token'))
+    t.ok(res.statusCode === 200 || res.statusCode === 410, `renders (status ${res.statusCode})`)
+    t.match(res.headers['content-type'], /text\/html/)
+    const main = /<main\b[^>]*>/.exec(res.body)?.[0]
+    t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
+    t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
+  })
+}

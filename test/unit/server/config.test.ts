@@ -1,0 +1,44 @@
+import t from 'tap'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { ConfigError, loadConfig } from '../../../src/config.ts'
+
+const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'config-test-'))
+
+t.test('defaults: embedded mode with a generated session secret kept in DATA_DIR', async (t) => {
+  const dir = dataDir()
+  const config = loadConfig({ DATA_DIR: dir })
+  t.equal(config.port, 3000)
+  t.equal(config.databaseUrl, undefined)
+  t.equal(config.baseUrl, 'http://localhost:3000')
+  t.equal(config.secureCookies, false)
+  t.equal(config.logLevel, 'info')
+  t.equal(config.sessionSecret.length, 64)
+  t.equal(readFileSync(path.join(dir, 'session-secret'), 'utf8').trim(), config.sessionSecret)
+  t.equal(loadConfig({ DATA_DIR: dir }).sessionSecret, config.sessionSecret, 'the same secret on the next start')
+})
+
+t.test('https BASE_URL makes cookies Secure', async (t) => {
+  t.equal(loadConfig({ DATA_DIR: dataDir(), BASE_URL: 'https://advice.example/' }).secureCookies, true)
+})
+
+t.test('invalid config: one clear line per problem', async (t) => {
+  const error = t.throws(() => loadConfig({
+    PORT: 'eighty', BASE_URL: 'advice.example', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SMTP_URL: 'mail.example',
+  })) as unknown as ConfigError
+  t.ok(error instanceof ConfigError)
+  t.same(error.problems, [
+    'PORT must be a whole number 0–65535, got "eighty"',
+    'BASE_URL must be an http(s) URL, got "advice.example"',
+    'DATABASE_URL must start with postgres:// or postgresql://',
+    'SMTP_URL must start with smtp:// or smtps://',
+    'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    'SESSION_SECRET is required when DATABASE_URL is set (at least 32 characters)',
+  ])
+})
+
+t.test('a short SESSION_SECRET is refused', async (t) => {
+  const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'short' })) as unknown as ConfigError
+  t.same(error.problems, ['SESSION_SECRET must be at least 32 characters'])
+})
