@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { embeddedDataDir, openDatabase } from './db/client.ts'
 import { buildApp } from './app.ts'
 import { seedFirstRun } from './services/demo.ts'
+import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/sessions.ts'
 
 const LOADER_BUNDLE = path.resolve(import.meta.dirname, '../static/build/loader.js')
 
@@ -34,6 +35,10 @@ async function main() {
     app.log.info(`first-run login (${login.role}, ${login.owner}): ${login.email} / ${login.password}`)
   }
   if (logins.length > 0) console.log(['', 'Sign in with:', ...logins.map((l) => `  ${l.email}  ${l.password}   (${l.role}, ${l.owner})`), 'These passwords are shown only now.', ''].join('\n'))
+
+  const sweep = () => sweepExpiredSessions(app.deps).catch((err) => app.log.error({ err }, 'session sweep failed'))
+  await sweep()
+  setInterval(sweep, SESSION_SWEEP_INTERVAL_MS).unref()
 
   let closing = false
   const close = async (signal: string) => {

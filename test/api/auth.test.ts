@@ -169,3 +169,14 @@ t.test('per-account limit: 11 attempts on one account from different addresses',
   }
   t.equal(last, 429)
 })
+
+t.test('expired sessions are swept and no longer sign anyone in', async (t) => {
+  const { sweepExpiredSessions } = await import('../../src/services/sessions.ts')
+  const user = await createUser(database.db)
+  const a = new Agent(app)
+  await a.signIn(user.email, user.password)
+  await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id))
+  t.equal((await a.get('/profile')).statusCode, 302, 'an expired session is not honoured')
+  await sweepExpiredSessions(app.deps)
+  t.equal((await database.db.select().from(sessions).where(eq(sessions.userId, user.id))).length, 0)
+})
