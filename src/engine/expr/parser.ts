@@ -6,6 +6,17 @@
  * - each failure needs a stable code and a message a non-programmer can act on ("Use == to compare ...");
  * - it ships in the browser bundle for live validation, where a dependency would be dead weight.
  *
+ * The language:
+ * - numbers `12`, `3.25`, `1e6` (a minus sign before a number makes a negative literal); text in '...' or "..." with
+ *   the escapes \\ \' \" \n \t \r \/ \uXXXX; `true`/`false` (any case); dates between hash signs, `#2024-05-01#`
+ *   (a calendar day, kept as UTC midnight) or `#2024-05-01T10:30Z#`; lists `[a, b]` (write `[ [1]]` for a list whose
+ *   first item is a list: `[[...]]` around a name is a formula).
+ * - `{{Var}}` variable, `[[Formula]]` formula, a bare `Name` (the scope decides what it means). Names follow SPEC §5.
+ *   A word that starts with a digit is a number only if all of it is one (`2`, `2.5`, `1e6`); otherwise it is a name
+ *   (`2abc`, `12_months`), and `2.5abc` is an error. The words true, false, and, or, not are never bare names.
+ * - calls of the standard library (functions.ts), case-insensitive: `round({{X}}, 2)`, `if(c, a, b)`, `today()`.
+ * - `x.match(/pattern/flags)` or `x.match("pattern")`, flags among i m s u; `x.includes(value)`.
+ *
  * Precedence, loosest first: `||`/or, `&&`/and, `== != <>`, `< > <= >=`, `+ -`, `* /`, prefix `- ! not`, `^`
  * (right-associative, so 2^3^2 is 2^(3^2), and -2^2 is -(2^2)), then `.match()`/`.includes()`. Comparisons do not
  * chain: `a < b < c` is an error that suggests `a < b && b < c`.
@@ -80,8 +91,6 @@ function describeToken(token: Token): string {
       return `[[${token.name}]]`
     case 'regex':
       return 'a pattern'
-    case 'name':
-      return `"${token.text}"`
     default:
       return `"${token.text}"`
   }

@@ -296,3 +296,27 @@ t.test('a regex literal is compiled once, not per evaluation', async (t) => {
   }
   t.equal(constructed, 0)
 })
+
+t.test('a caller can bind references once instead of looking them up on every evaluation', async (t) => {
+  const slots: Value[] = [20, 40_000]
+  const bound: string[] = []
+  const compiled = compileExpression(parseExpression('{{Age}} >= 18 && {{Income}} < 50000'), {
+    bindReference(kind, name) {
+      bound.push(`${kind}:${name}`)
+      const slot = name === 'Age' ? 0 : 1
+      return () => slots[slot]!
+    },
+  })
+  t.same(bound, ['variable:Age', 'variable:Income'], 'each reference is bound at compile time')
+  const scope = scopeOf({})
+  t.equal(compiled(scope), true)
+  slots[1] = 60_000
+  t.equal(compiled(scope), false)
+  t.same(bound.length, 2, 'evaluation binds nothing more')
+})
+
+t.test('moving a date beyond the calendar is an error, not an invalid date', async (t) => {
+  const error = runError('{{Start}} + 1e12')
+  t.equal(error.code, 'INVALID_DATE')
+  t.same(error.span, { start: 0, end: 16 })
+})
