@@ -14,14 +14,37 @@ export function unescapeAttribute(text: string): string {
   return text.replace(SANITIZED_ENTITIES, (_, name: string) => ENTITY_TEXT[name]!)
 }
 
-const MARKDOWN_SPECIALS = /[!-/:-@[-`{-~]/g
 const LINE_BREAKS_AND_RUNS = /\s+/g
+// Characters that open or close inline markdown anywhere: escapes, code, emphasis, links, HTML, entities, tables,
+// strikethrough. Others only matter at the start of a line, where a value may land.
+const INLINE_SPECIALS = /[\\`*_[\]<>&|~]/g
+const LINE_START_SPECIAL = /^([#+\-=]|\d+(?=[.)]))/
+const CODE_FENCE_CHARACTERS = /[`~]/g
+const URL_BREAKERS = /[()]/g
 
 /**
- * A value made inert for markdown: CommonMark lets every ASCII punctuation character be backslash-escaped, so
- * escaping all of them means no value can open emphasis, a link, a heading, a list, HTML or an entity. Line
- * breaks become spaces, because a value cannot know where its line starts (a leading "    " would be code).
+ * A value made inert for markdown text: CommonMark lets ASCII punctuation be backslash-escaped, so the characters
+ * that could start markup are. Line breaks become spaces, because a value cannot know where its line starts
+ * (a leading "    " would be code, "# " a heading).
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(LINE_BREAKS_AND_RUNS, ' ').trim().replace(MARKDOWN_SPECIALS, '\\$&')
+  const flat = text.replace(LINE_BREAKS_AND_RUNS, ' ').trim().replace(INLINE_SPECIALS, '\\$&')
+  return flat.replace(LINE_START_SPECIAL, (start) => (/^\d/.test(start) ? `${start}\\` : `\\${start}`))
+}
+
+/** A value inside a code span or block, where backslashes show as typed: only what could end the code goes. */
+export function escapeMarkdownCode(text: string): string {
+  return text.replace(LINE_BREAKS_AND_RUNS, ' ').replace(CODE_FENCE_CHARACTERS, "'")
+}
+
+/** A value inside a link or image destination: percent-encoded, so spaces and brackets cannot end it. */
+export function escapeMarkdownUrl(text: string): string {
+  return encodeURI(wellFormed(text.trim())).replace(URL_BREAKERS, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** Replaces unpaired surrogates, which make encodeURI and encodeURIComponent throw. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD')
 }

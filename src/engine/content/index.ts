@@ -5,7 +5,7 @@ import { compileHtml, fillHtml, type HtmlTemplate } from './html.ts'
 import { BoundedMemo } from './memo.ts'
 import { compilePlain, fillAttributed, fillText, type AttributedString, type PlainTemplate } from './plain.ts'
 import type { ResolvedTag } from './resolved.ts'
-import { fillMarkdown, fillRaw } from './source.ts'
+import { fillMarkdown, fillRaw, markdownContexts, type MarkdownContext } from './source.ts'
 
 export type { AttributedString } from './plain.ts'
 export type { ResolvedTag } from './resolved.ts'
@@ -31,6 +31,7 @@ const templates = new BoundedMemo<TemplatePart[]>(MEMO_LIMIT)
 const htmlTemplates = new BoundedMemo<HtmlTemplate>(MEMO_LIMIT)
 const htmlNoLinkTemplates = new BoundedMemo<HtmlTemplate>(MEMO_LIMIT)
 const plainTemplates = new BoundedMemo<PlainTemplate>(MEMO_LIMIT)
+const markdownTemplates = new BoundedMemo<MarkdownContext[]>(MEMO_LIMIT)
 
 /**
  * Renders advice text, a headline or a question in one content type. Markdown is rendered by markdown-it with
@@ -56,7 +57,7 @@ export function renderContent(
     case 'attrstring':
       return { body: fillAttributed(plainTemplates.get(text, () => compilePlain(text)), values, opts?.questionHref), missing }
     case 'markdown':
-      return { body: fillMarkdown(parts, values), missing }
+      return { body: fillMarkdown(parts, markdownTemplates.get(text, () => markdownContexts(text)), values), missing }
     case 'raw':
       return { body: fillRaw(parts, values), missing }
   }

@@ -10,7 +10,7 @@ export type RangeKind = 'variable' | 'formula' | 'bold' | 'italic' | 'link'
 export interface AttributedString {
   /** Plain text: markdown markup removed, values in place. */
   text: string
-  /** Offsets and lengths in UTF-16 code units (JavaScript string indexes), sorted by start, outer ranges first. */
+  /** Offsets and lengths in UTF-16 code units (JavaScript string indexes), sorted by start, enclosing ranges first. */
   ranges: Array<{ start: number; length: number; kind: RangeKind; name?: string; href?: string }>
 }
 
@@ -82,6 +82,9 @@ interface WrittenRange {
   kind: 'bold' | 'italic' | 'link'
   hrefText?: string
 }
+
+/** Among ranges over the same text, markup encloses values. */
+const KIND_ORDER: Record<RangeKind, number> = { link: 0, bold: 1, italic: 2, variable: 3, formula: 4 }
 
 const RANGE_OPENERS: Record<string, 'bold' | 'italic' | 'link'> = { strong_open: 'bold', em_open: 'italic', link_open: 'link' }
 const RANGE_CLOSERS = new Set(['strong_close', 'em_close', 'link_close'])
@@ -227,7 +230,7 @@ export function fillAttributed(
       if (href !== undefined) ranges.push({ start, length, kind: 'link', href })
     }
   }
-  ranges.sort((a, b) => a.start - b.start || b.length - a.length)
+  ranges.sort((a, b) => a.start - b.start || b.length - a.length || KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
   return { text, ranges }
 }
 

@@ -1,3 +1,5 @@
+import { wellFormed } from './escape.ts'
+
 // Browsers skip control characters and spaces while reading a URL's scheme ("java\tscript:"), so we do too.
 const IGNORED_IN_SCHEME = /[\u0000-\u0020\u007f-\u009f]/g
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i
@@ -18,7 +20,7 @@ export function isSafeUrl(url: string, schemes: readonly string[]): boolean {
 export function fillUrl(pieces: ReadonlyArray<string | number>, values: ReadonlyArray<string>, schemes: readonly string[]): string | undefined {
   const single = pieces.length === 1 && typeof pieces[0] === 'number'
   const url = pieces
-    .map((piece) => (typeof piece === 'string' ? piece : single ? values[piece]!.trim() : encodeURIComponent(values[piece]!)))
+    .map((piece) => (typeof piece === 'string' ? piece : single ? values[piece]!.trim() : encodeURIComponent(wellFormed(values[piece]!))))
     .join('')
   return isSafeUrl(url, schemes) ? url : undefined
 }
