@@ -12,7 +12,7 @@ function filesUnder(dir: string): string[] {
   )
 }
 
-export function findForbidden(text: string): string | undefined {
+function findForbidden(text: string): string | undefined {
   return FORBIDDEN.find((pattern) => pattern.test(text))?.source
 }
 
