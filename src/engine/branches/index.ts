@@ -11,7 +11,7 @@ import type { ApiPort } from '../tree/options.ts'
 import type { Atom } from '../checks/constraints.ts'
 import { byVariable } from '../checks/constraints.ts'
 import { contradiction, stableVariables, usableAtoms } from '../checks/reachability.ts'
-import { candidatesFor, isInputVariable } from './input-values.ts'
+import { candidatesFor, inputVariables } from './input-values.ts'
 import type { Candidate } from './input-values.ts'
 import { countPaths, forEachPath } from './paths.ts'
 import type { TreePath } from './paths.ts'
@@ -90,6 +90,7 @@ class AnswerSearch {
   private readonly maxAttempts: number
   private readonly verify: boolean
   private readonly apiPort: ApiPort
+  private readonly inputSlots: number[]
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
@@ -100,6 +101,7 @@ class AnswerSearch {
     this.maxAttempts = options.maxAttempts ?? DEFAULT_ATTEMPTS
     this.verify = options.verify !== false
     this.apiPort = options.apiPort ?? NO_API_VALUE
+    this.inputSlots = inputVariables(compiled)
     // Every comparison anywhere, true or false side, so answers for variables off the path can avoid exits.
     const atoms: Atom[] = []
     for (const node of compiled.nodeById.values()) atoms.push(...usableAtoms(compiled, node, this.stable).atoms)
@@ -155,10 +157,8 @@ class AnswerSearch {
   /** Candidate answers for every input variable, or undefined when a path-constrained one has none. */
   private choices(pathAtoms: Map<string, Atom[]>): Array<{ name: string; candidates: Candidate[] }> | undefined {
     const out: Array<{ name: string; candidates: Candidate[] }> = []
-    const variables = this.compiled.variables
-    for (let i = 0; i < variables.length; i++) {
-      const slot = variables[i]!
-      if (!isInputVariable(slot, i)) continue
+    for (const index of this.inputSlots) {
+      const slot = this.compiled.variables[index]!
       const candidates = candidatesFor(slot, pathAtoms.get(slot.name) ?? [], this.allAtoms.get(slot.name) ?? [], this.now)
       if (candidates.length === 0) {
         if (pathAtoms.has(slot.name)) return undefined

@@ -14,8 +14,25 @@ export interface Candidate {
   value: Value
 }
 
-export function isInputVariable(slot: VariableSlot, index: number): boolean {
-  return index >= RESERVED_SLOTS && !slot.isConstant
+/**
+ * Variables a branch gives answers for: not reserved, not constant, and not only ever computed (a variable that
+ * assignments or API calls set and no question asks comes from the run, not from the caller).
+ */
+export function inputVariables(compiled: CompiledAdviceSet): number[] {
+  const asked = new Set<number>()
+  const computed = new Set<number>()
+  for (const node of compiled.nodeById.values()) {
+    if (node.slot < 0) continue
+    if (node.type === 'inputRequest') asked.add(node.slot)
+    else if (node.type === 'variableAssignment' || node.type === 'apiCall') computed.add(node.slot)
+  }
+  const out: number[] = []
+  compiled.variables.forEach((slot, index) => {
+    if (index < RESERVED_SLOTS || slot.isConstant) return
+    if (computed.has(index) && !asked.has(index)) return
+    out.push(index)
+  })
+  return out
 }
 
 /** Candidates for one variable, in preference order: those fitting `pathAtoms` first (only those, if any). */

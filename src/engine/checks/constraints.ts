@@ -114,8 +114,9 @@ export function byVariable(atoms: readonly Atom[]): Map<string, Atom[]> {
 }
 
 /**
- * Values worth trying for a variable constrained by `atoms`: each constant, its neighbours (±1, ±0.5 for
- * numbers, ±1 day for dates) and midpoints, in a fixed order so the search is deterministic.
+ * Values worth trying for a variable constrained by `atoms`: each constant, its neighbours (one step in the
+ * constant's last decimal place, then half a step; one day for dates) and midpoints, in a fixed order so the
+ * search is deterministic.
  */
 export function candidateValues(atoms: readonly Atom[]): AtomValue[] {
   const seen = new Set<string>()
@@ -137,13 +138,13 @@ export function candidateValues(atoms: readonly Atom[]): AtomValue[] {
   for (const atom of atoms) if (atom.op === '==') add(atom.value)
   for (const n of numbers) add(n)
   for (const n of numbers) {
-    add(n + 1)
-    add(n - 1)
+    add(n + step(n))
+    add(n - step(n))
   }
   for (let i = 0; i + 1 < numbers.length; i++) add((numbers[i]! + numbers[i + 1]!) / 2)
   for (const n of numbers) {
-    add(n + 0.5)
-    add(n - 0.5)
+    add(n + step(n) / 2)
+    add(n - step(n) / 2)
   }
   const day = 86_400_000
   for (const d of dates) add(new Date(d))
@@ -157,6 +158,13 @@ export function candidateValues(atoms: readonly Atom[]): AtomValue[] {
     if (typeof atom.value === 'string') add(atom.value)
   }
   return out
+}
+
+/** 1 for whole numbers, else one unit in the last decimal place written (0.05 → 0.01), so neighbours look like the constant. */
+function step(n: number): number {
+  if (Number.isInteger(n)) return 1
+  const decimals = Math.min((String(n).split('.')[1] ?? '').length, 10)
+  return 10 ** -decimals
 }
 
 /** The first candidate that satisfies every atom, or undefined when the atoms contradict each other. */
