@@ -15,6 +15,8 @@ declare module 'fastify' {
   }
 }
 
+const SESSION_REFRESH_MS = 24 * 60 * 60 * 1000
+
 export function isApiRequest(request: FastifyRequest): boolean {
   return request.url.startsWith('/api/') || request.url === '/api'
 }
@@ -28,6 +30,10 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
     const user = await getCurrentUser(opts.deps, userId)
     if (!user) { delete request.session.userId; return }
     request.user = user
+    if (Date.now() - (request.session.refreshedAt ?? 0) > SESSION_REFRESH_MS) {
+      request.session.refreshedAt = Date.now()
+      request.session.touch()
+    }
     request.actor = { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId: request.session.impersonatorId ?? null }
   })
 }, { name: 'auth', dependencies: ['session'] })

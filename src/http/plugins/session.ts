@@ -19,6 +19,8 @@ declare module 'fastify' {
     /** The provider admin behind an impersonated session. */
     impersonatorId?: number
     flash?: Flash[]
+    /** When the expiry was last pushed forward (see authPlugin): a day's grain keeps reads from writing. */
+    refreshedAt?: number
   }
   interface FastifyContextConfig {
     /** False on routes authenticated by API key rather than the session cookie (no CSRF there). */
@@ -39,6 +41,8 @@ export default fp(async function sessionPlugin(app, opts: { db: Db; secret: stri
     cookieName: 'sid',
     store: createSessionStore(opts.db),
     saveUninitialized: false,
+    // Not rolling: a rolling session writes to the store on every request. The auth plugin extends it daily instead.
+    rolling: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: opts.secure, path: '/', maxAge: SESSION_TTL_MS },
   })
   await app.register(csrf, { sessionPlugin: '@fastify/session' })
