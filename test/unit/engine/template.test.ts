@@ -96,3 +96,21 @@ t.test('findUndefinedTags reports unknown variables and formulas once each', asy
   t.same(findUndefinedTags('{{name}}', known), [{ kind: 'variable', name: 'name' }], 'names are case-sensitive')
   t.same(findUndefinedTags('{{not a tag}}', known), [], 'text that is not a tag is not reported')
 })
+
+t.test('template, types and format bundle for the browser, without the content renderer', async (t) => {
+  const { build } = await import('esbuild')
+  for (const entry of ['template', 'types', 'format']) {
+    const result = await build({
+      entryPoints: [`src/engine/${entry}/index.ts`],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    })
+    const inputs = Object.keys(result.metafile.inputs)
+    t.same(result.errors, [], `${entry} bundles for the browser (no Node built-ins)`)
+    t.notOk(inputs.some((input) => /markdown-it|sanitize-html|htmlparser2|postcss|engine\/content/.test(input)), `${entry} leaves content rendering out`)
+  }
+})
