@@ -84,7 +84,7 @@ export function Notifications({ flash }: NotificationsProps) {
         {alerts.map((alert) =>
           <AlertItem key={alert.id} alert={alert} onSlideUp={slideUpAlert} onClose={closeAlert} />)}
       </div>
-      <ol className="notifications" aria-live="polite" aria-label="Notifications">
+      <ol className="notification-stack" aria-live="polite" aria-label="Notifications">
         {notices.map((notice) => <NotificationItem key={notice.id} notice={notice} onClose={closeNotice} />)}
       </ol>
     </>
