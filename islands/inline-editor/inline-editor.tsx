@@ -151,7 +151,7 @@ export function InlineEditor({ action, method, fields: fieldProps }: InlineEdito
       })}
       {changed && (
         <div className="inline-editor__actions">
-          <button type="submit" className="inline-editor__save" disabled={!valid || saving}>Save</button>
+          <button type="submit" className="inline-editor__save primary" disabled={!valid || saving}>Save</button>
           <button type="button" className="inline-editor__reset" onClick={reset}>Reset</button>
         </div>
       )}

@@ -109,7 +109,7 @@ t.test('inline editor', { skip: chromiumMissing }, async (t) => {
     t.equal(await text(page, 'title').textContent(), 'Click to add', 'nothing was saved')
   })
 
-  t.test('an invalid field keeps the form from saving; fields carry the SPEC data attributes', async (t) => {
+  t.test('an invalid field keeps the form from saving; fields carry the SPEC data attributes; code can set a value', async (t) => {
     const page = await openProfile(t)
     const name = field(page, 'name')
     t.equal(await name.getAttribute('data-original-value'), 'Ada Admin')
@@ -133,5 +133,14 @@ t.test('inline editor', { skip: chromiumMissing }, async (t) => {
     await reload(t, page)
     t.equal(await text(page, 'name').textContent(), 'Ada Admin')
     t.notOk(sent, 'no save was sent')
+
+    await field(page, 'title').evaluate((node) =>
+      node.dispatchEvent(new CustomEvent('inline-editor:set-value', { bubbles: true, detail: { value: 'Set by code' } })))
+    t.equal(await text(page, 'title').textContent(), 'Set by code', 'code can set a value')
+    t.equal(await field(page, 'title').getAttribute('data-set-value'), 'true', 'and the field says so')
+    t.ok(await resetButton(page).isVisible(), 'a value set by code that differs reveals Reset')
+    await resetButton(page).click()
+    t.equal(await field(page, 'title').getAttribute('data-set-value'), 'false')
+    t.equal(await text(page, 'title').textContent(), 'Click to add')
   })
 })
