@@ -2,7 +2,7 @@
 // Browser code that only needs to parse templates imports ../template/index.ts and stays small.
 import { parseTemplate, type TagKind, type TemplatePart, type TemplateTag } from '../template/index.ts'
 import { compileHtml, fillHtml, type HtmlTemplate } from './html.ts'
-import { BoundedMemo } from './memo.ts'
+import { BoundedMemo } from '../format/bounded-memo.ts'
 import { compilePlain, fillAttributed, fillText, type AttributedString, type PlainTemplate } from './plain.ts'
 import type { ResolvedTag } from './resolved.ts'
 import { fillMarkdown, fillRaw, markdownContexts, type MarkdownContext } from './source.ts'

@@ -1,6 +1,7 @@
 /**
- * Templates are few and rendered often, so compiled forms are kept; the cap keeps a long-running server's memory
- * flat whatever texts pass through. When full, the entry stored longest ago goes first.
+ * A cache for pure work that repeats (compiled templates, formatted values). The cap keeps a long-running
+ * server's memory flat whatever passes through; when full it starts over, which costs one recompute per entry and
+ * avoids the bookkeeping of finer eviction (deleting a Map's oldest key one at a time degrades as holes pile up).
  */
 export class BoundedMemo<T> {
   private readonly entries = new Map<string, T>()
@@ -9,9 +10,9 @@ export class BoundedMemo<T> {
 
   get(key: string, compute: () => T): T {
     const found = this.entries.get(key)
-    if (found !== undefined) return found
+    if (found !== undefined || this.entries.has(key)) return found as T
     const value = compute()
-    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!)
+    if (this.entries.size >= this.limit) this.entries.clear()
     this.entries.set(key, value)
     return value
   }

@@ -1,8 +1,8 @@
-import type { NumbroFormat } from './numbro.ts'
 import type { DataType } from '../types/data-types.ts'
 import type { Value } from '../value.ts'
+import { BoundedMemo } from './bounded-memo.ts'
 import { formatDateWith } from './date-pattern.ts'
-import { formatNumberWith, parseNumberPattern } from './number-pattern.ts'
+import { formatNumberWith, parseNumberPattern, type NumberPattern } from './number-pattern.ts'
 
 /** What a value shows when its variable has no display format, or one that cannot be used. */
 export const DEFAULT_FORMATS = {
@@ -14,20 +14,13 @@ export const DEFAULT_FORMATS = {
   listSeparator: ', ',
 } as const
 
-const PATTERN_CACHE_LIMIT = 500
-const numberPatterns = new Map<string, NumbroFormat | undefined>()
-
-function numberPattern(pattern: string): NumbroFormat | undefined {
-  if (numberPatterns.has(pattern)) return numberPatterns.get(pattern)
-  // Patterns come from authors, so the cache is bounded rather than trusted to stay small.
-  if (numberPatterns.size >= PATTERN_CACHE_LIMIT) numberPatterns.clear()
-  const parsed = parseNumberPattern(pattern)
-  numberPatterns.set(pattern, parsed)
-  return parsed
-}
-
-const defaultNumber = numberPattern(DEFAULT_FORMATS.number)
-const defaultPercent = numberPattern(DEFAULT_FORMATS.percent)
+const PATTERN_LIMIT = 500
+// numbro takes a few microseconds per number and date-fns-tz more per date, while the same values are shown
+// again and again (every render of a session, every scenario run), so outputs are memoised too.
+const OUTPUT_LIMIT = 5000
+const numberPatterns = new BoundedMemo<NumberPattern | null>(PATTERN_LIMIT)
+const numberOutputs = new BoundedMemo<string>(OUTPUT_LIMIT)
+const dateOutputs = new BoundedMemo<string | null>(OUTPUT_LIMIT)
 
 /**
  * The `valueFormatted` of a value: numbers with a numeral-style pattern (`$0,0.00`, `0.0%`, `0o`, `0.0a`), dates
@@ -46,17 +39,22 @@ export function formatValue(value: Value, type: DataType, displayFormat?: string
     .join(DEFAULT_FORMATS.listSeparator)
 }
 
+function numberPattern(pattern: string): NumberPattern | null {
+  return numberPatterns.get(pattern, () => parseNumberPattern(pattern) ?? null)
+}
+
 function formatNumber(value: number, type: DataType, displayFormat: string | undefined): string {
-  const chosen = displayFormat === undefined ? undefined : numberPattern(displayFormat)
-  const fallback = type === 'percent' ? defaultPercent : defaultNumber
-  const format = chosen ?? fallback
-  return format === undefined ? String(value) : formatNumberWith(value, format)
+  const usable = displayFormat !== undefined && numberPattern(displayFormat) !== null
+  const pattern = usable ? displayFormat : type === 'percent' ? DEFAULT_FORMATS.percent : DEFAULT_FORMATS.number
+  return numberOutputs.get(`${pattern}\u0000${value}`, () => formatNumberWith(value, numberPattern(pattern)!))
 }
 
 function formatDate(value: Date, displayFormat: string | undefined): string {
+  const time = value.getTime()
+  if (Number.isNaN(time)) return ''
   if (displayFormat !== undefined) {
-    const formatted = formatDateWith(value, displayFormat)
-    if (formatted !== undefined) return formatted
+    const formatted = dateOutputs.get(`${displayFormat}\u0000${time}`, () => formatDateWith(value, displayFormat) ?? null)
+    if (formatted !== null) return formatted
   }
-  return formatDateWith(value, DEFAULT_FORMATS.date) ?? ''
+  return dateOutputs.get(`${DEFAULT_FORMATS.date}\u0000${time}`, () => formatDateWith(value, DEFAULT_FORMATS.date) ?? '')!
 }

@@ -9,7 +9,13 @@ import { numbro, type NumbroFormat } from './numbro.ts'
 //   a currency sign after, ")" closing the parenthesis. A space before a sign or suffix is kept in the output.
 const PATTERN = /^(\()?(\+)?(?:([$€£¥])( )?)?0(,0)?(?:\.(0+)|\.\[(0+)\]|\[\.\](0+))?(?:( )?([%ao]))?(?:( )?([$€£¥]))?(\))?$/
 
-export function parseNumberPattern(pattern: string): NumbroFormat | undefined {
+/** numbro options plus the one thing we do ourselves: accountants' parentheses around negatives. */
+export interface NumberPattern {
+  options: NumbroFormat
+  parentheses: boolean
+}
+
+export function parseNumberPattern(pattern: string): NumberPattern | undefined {
   const match = PATTERN.exec(pattern.trim())
   if (match === null) return undefined
   const [, open, plus, symbolBefore, spaceBefore, grouped, fixed, upTo, whenFraction, suffixSpace, suffix, spaceAfter, symbolAfter, close] = match
@@ -18,7 +24,7 @@ export function parseNumberPattern(pattern: string): NumbroFormat | undefined {
   const symbol = symbolBefore ?? symbolAfter
   if (symbol !== undefined && suffix === '%') return undefined
   const decimals = fixed ?? upTo ?? whenFraction ?? ''
-  return {
+  const options: NumbroFormat = {
     output: outputKind(symbol, suffix),
     thousandSeparated: grouped !== undefined,
     mantissa: decimals.length,
@@ -26,22 +32,23 @@ export function parseNumberPattern(pattern: string): NumbroFormat | undefined {
     optionalMantissa: whenFraction !== undefined,
     average: suffix === 'a',
     spaceSeparated: (spaceBefore ?? suffixSpace ?? spaceAfter) !== undefined,
-    negative: open === undefined ? 'sign' : 'parenthesis',
+    negative: 'sign',
     forceSign: plus !== undefined,
     ...(symbol === undefined ? {} : { currencySymbol: symbol, currencyPosition: symbolBefore === undefined ? 'postfix' : 'prefix' }),
   }
+  return { options, parentheses: open !== undefined }
 }
 
 // Doubles this large print in exponent form, which numbro mangles ("1e,+21").
 const LARGEST_PLAIN = 1e21
 
-export function formatNumberWith(value: number, format: NumbroFormat): string {
+export function formatNumberWith(value: number, pattern: NumberPattern): string {
   if (Number.isNaN(value)) return ''
   if (!(Math.abs(value) < LARGEST_PLAIN)) return String(value)
   // numbro picks the ordinal suffix from the unrounded value (1.5 -> "2th"); round first, as the digits are.
-  const signed = numbro(format.output === 'ordinal' ? Math.round(value) : value).format({ ...format, negative: 'sign' })
-  // numbro puts the parentheses inside the currency sign ("$(5)"); accountants write "($5)".
-  return format.negative === 'parenthesis' && signed.includes('-') ? `(${signed.replace('-', '')})` : signed
+  const signed = numbro(pattern.options.output === 'ordinal' ? Math.round(value) : value).format(pattern.options)
+  // numbro would put parentheses inside the currency sign ("$(5)"); accountants write "($5)".
+  return pattern.parentheses && signed.includes('-') ? `(${signed.replace('-', '')})` : signed
 }
 
 function outputKind(symbol: string | undefined, suffix: string | undefined): NumbroFormat['output'] {
