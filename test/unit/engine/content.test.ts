@@ -209,6 +209,23 @@ t.test('attributed ranges always slice to the value they name', async (t) => {
   )
 })
 
+t.test('markup ranges match those of the same text written without tags', async (t) => {
+  const pieces = fc.constantFrom('**', '*', '_', '[', '](https://x.test/)', '`', ' ', 'w', '\n', '\n\n', '- ', '# ', '{{A}}', '{{B}}')
+  // Letters and digits only: beside markup they behave exactly like the placeholders the compile uses.
+  const value = fc.stringMatching(/^[a-z0-9]{1,5}$/)
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 16 }), value, value, (parts, a, b) => {
+      const template = parts.join('')
+      const written = template.replaceAll('{{A}}', a).replaceAll('{{B}}', b)
+      const markup = (body: AttributedString) => body.ranges.filter((range) => range.name === undefined)
+      const fromTemplate = attributed(template, { A: { formatted: a }, B: { formatted: b } })
+      const fromText = attributed(written)
+      return fromTemplate.text === fromText.text && JSON.stringify(markup(fromTemplate)) === JSON.stringify(markup(fromText))
+    }),
+    { numRuns: 1500 },
+  )
+})
+
 t.test('values in link destinations', async (t) => {
   const values: Values = {
     Url: { formatted: 'https://good.test/a b' },
