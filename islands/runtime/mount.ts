@@ -24,8 +24,7 @@ export function mountIslands(root: ParentNode, registry: IslandRegistry): boolea
   let allMounted = true
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? ''
-    if (element.dataset.islandState === 'mounted') continue
-    const island = registry[name]
+    const island = Object.hasOwn(registry, name) ? registry[name] : undefined
     if (!island) {
       console.debug(`Unknown island: ${name}`)
       continue
