@@ -30,13 +30,26 @@ export function withPlaceholders(text: string): PlaceholderSource {
 
 /** Splits text at placeholders: strings stay, each placeholder becomes its number. */
 export function splitAtPlaceholders(text: string, pattern: RegExp): Array<string | number> {
+  return splitWithOffsets(text, pattern).pieces
+}
+
+/** As splitAtPlaceholders, with the offset in `text` where each piece starts. */
+export function splitWithOffsets(text: string, pattern: RegExp): { pieces: Array<string | number>; starts: number[] } {
   const pieces: Array<string | number> = []
+  const starts: number[] = []
   let last = 0
   for (const match of text.matchAll(pattern)) {
-    if (match.index > last) pieces.push(text.slice(last, match.index))
+    if (match.index > last) {
+      starts.push(last)
+      pieces.push(text.slice(last, match.index))
+    }
+    starts.push(match.index)
     pieces.push(Number(match[1]))
     last = match.index + match[0].length
   }
-  if (last < text.length) pieces.push(text.slice(last))
-  return pieces
+  if (last < text.length) {
+    starts.push(last)
+    pieces.push(text.slice(last))
+  }
+  return { pieces, starts }
 }

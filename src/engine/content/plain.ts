@@ -1,7 +1,7 @@
 import type { Token } from 'markdown-it'
 import type { TemplateTag } from '../template/index.ts'
 import { markdown } from './markdown.ts'
-import { splitAtPlaceholders, withPlaceholders } from './placeholders.ts'
+import { splitAtPlaceholders, splitWithOffsets, withPlaceholders } from './placeholders.ts'
 import type { TagValues } from './resolved.ts'
 import { fillUrl, isSafeUrl, LINK_SCHEMES } from './urls.ts'
 
@@ -42,29 +42,16 @@ export function compilePlain(text: string): PlainTemplate {
   const { source, tags, pattern } = withPlaceholders(text)
   const writer = new PlainWriter()
   writer.blocks(markdown.parse(source, {}))
-  const pieces: Array<string | number> = []
-  const pieceStarts: number[] = []
-  let last = 0
-  for (const match of writer.text.matchAll(pattern)) {
-    if (match.index > last) {
-      pieceStarts.push(last)
-      pieces.push(writer.text.slice(last, match.index))
-    }
-    pieceStarts.push(match.index)
-    pieces.push(Number(match[1]))
-    last = match.index + match[0].length
-  }
-  if (last < writer.text.length) {
-    pieceStarts.push(last)
-    pieces.push(writer.text.slice(last))
-  }
+  const { pieces, starts } = splitWithOffsets(writer.text, pattern)
+  // Range ends found while writing are offsets into the text with placeholders; re-anchor them to pieces.
+  // An end at a placeholder's start stays before its value; anything past a piece's end moves to the next piece.
   const boundary = (at: number): Boundary => {
-    let piece = pieceStarts.length
-    while (piece > 0 && pieceStarts[piece - 1]! > at) piece--
+    let piece = starts.length
+    while (piece > 0 && starts[piece - 1]! > at) piece--
     if (piece === 0) return { piece: 0, offset: 0 }
     const inside = pieces[piece - 1]!
-    if (typeof inside === 'number') return { piece: at === pieceStarts[piece - 1] ? piece - 1 : piece, offset: 0 }
-    const offset = at - pieceStarts[piece - 1]!
+    if (typeof inside === 'number') return { piece: at === starts[piece - 1] ? piece - 1 : piece, offset: 0 }
+    const offset = at - starts[piece - 1]!
     return offset >= inside.length ? { piece, offset: 0 } : { piece: piece - 1, offset }
   }
   const ranges = writer.ranges.map((range): MarkupRange => ({
