@@ -1,9 +1,21 @@
 // Domain errors carry a stable code; the HTTP layer maps them to a status.
 
 export class DomainError extends Error {
+  /** Extra facts for the client, sent inside the error object (e.g. the dependents of a blocked delete). */
+  details?: Record<string, unknown>
   constructor(readonly code: string, message: string, readonly status: number) {
     super(message)
     this.name = new.target.name
+  }
+}
+
+export interface Dependent { type: string; id: number | string; name: string; uri?: string }
+
+/** SPEC §8: a delete blocked by a dependency answers status 221 "Delete Not Allowed", listing what depends on it. */
+export class DeleteNotAllowedError extends DomainError {
+  constructor(readonly dependents: Dependent[], what: string) {
+    super('DELETE_NOT_ALLOWED', `${what} cannot be deleted while ${dependents.length === 1 ? 'this depends' : `these ${dependents.length} depend`} on it.`, 221)
+    this.details = { dependents }
   }
 }
 

@@ -22,6 +22,9 @@ export interface ListActivityParams {
   ownerId: string
   since: Date
   limit: number
+  entityType?: string
+  entityId?: string
+  action?: AuditAction
 }
 
 /** Newest first, with the acting user's name (null for the server). */
@@ -32,7 +35,15 @@ export async function listActivity(db: Db, p: ListActivityParams) {
     actorId: activity.actorId, actorName: users.name,
   }).from(activity)
     .leftJoin(users, eq(users.id, activity.actorId))
-    .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since)))
+    .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since),
+      p.entityType ? eq(activity.entityType, p.entityType) : undefined,
+      p.entityId ? eq(activity.entityId, p.entityId) : undefined,
+      p.action ? eq(activity.action, p.action) : undefined))
     .orderBy(desc(activity.createdAt), desc(activity.id))
     .limit(p.limit)
+}
+
+export async function findActivity(db: Db, id: number) {
+  const [row] = await db.select().from(activity).where(eq(activity.id, id)).limit(1)
+  return row
 }

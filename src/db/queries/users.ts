@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { owners, passwordTokens, users, type UserPreferences, type UserRole } from '../schema/index.ts'
 
@@ -101,4 +101,9 @@ export async function findUsablePasswordToken(db: Db, p: { tokenHash: string; pu
       isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, p.now)))
     .limit(1)
   return row
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users)
+  return row?.n ?? 0
 }

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { userApi } from './user.ts'
+import { adviceSetApi } from './adviceset.ts'
+import { tagsApi } from './tags.ts'
+import { activityApi } from './activity.ts'
+import { recentItemsApi } from './recent-items.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
+  await app.register(adviceSetApi, { prefix: '/adviceset' })
+  await app.register(tagsApi, { prefix: '/tags' })
+  await app.register(activityApi, { prefix: '/activity' })
+  await app.register(recentItemsApi, { prefix: '/recentitem' })
 }

@@ -5,7 +5,7 @@ import { DomainError } from '../../services/errors.ts'
 import { isApiRequest } from './auth.ts'
 
 const STATUS_NAMES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+  221: 'Delete Not Allowed', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
   413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
 }
 
@@ -35,14 +35,14 @@ function validationMessage(error: FastifyError): string {
   return `${field}: ${first.message ?? 'is not valid'}`
 }
 
-export async function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+export async function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string, details?: Record<string, unknown>) {
   const name = STATUS_NAMES[status] ?? 'Error'
   reply.code(status)
   if (isApiRequest(request) || !request.headers.accept?.includes('text/html') && request.method !== 'GET') {
-    return reply.send({ error: { status, name, message } })
+    return reply.send({ error: { status, name, message, ...details } })
   }
   try {
-    return reply.type('text/html; charset=utf-8').send(await reply.page('errors/error', { title: name, status, name, message }))
+    return reply.type('text/html; charset=utf-8').send(await reply.page('errors/error', { title: name, status, name, message, ...details }))
   } catch (renderError) {
     request.log.error({ err: renderError }, 'error page failed to render')
     return reply.type('text/plain; charset=utf-8').send(`${status} ${name}: ${message}`)
@@ -54,7 +54,7 @@ export default fp(async function errorsPlugin(app) {
     const status = statusOf(error)
     if (status >= 500) request.log.error({ err: error, method: request.method, url: request.url, params: request.params }, 'request failed')
     else request.log.info({ code: (error as FastifyError).code, status, url: request.url }, error.message)
-    return sendError(request, reply, status, messageOf(error, status))
+    return sendError(request, reply, status, messageOf(error, status), error instanceof DomainError ? error.details : undefined)
   })
   app.setNotFoundHandler(async (request, reply) => {
     return sendError(request, reply, 404, isApiRequest(request) ? `No route ${request.method} ${request.url.split('?')[0]}` : 'This page does not exist.')

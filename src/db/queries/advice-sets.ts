@@ -1,0 +1,191 @@
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { adviceCategories, adviceSets, owners, tagLinks, tags } from '../schema/index.ts'
+
+export type AdviceSetRow = typeof adviceSets.$inferSelect
+export type CategoryRow = typeof adviceCategories.$inferSelect
+
+/** Who may see what: null = everything (provider admins); otherwise own owner, the provider, public and starter sets. */
+export interface SetVisibility { ownerId: string; providerOwnerId: string; all: boolean }
+
+export interface ListAdviceSetsParams {
+  visibility: SetVisibility
+  categoryId?: number
+  tagId?: number
+  ownerId?: string
+  onlyPublic?: boolean
+  onlyStarter?: boolean
+  /** Only sets that are public or starters (the explore page). */
+  shared?: boolean
+  text?: string
+  sort: 'updated' | 'name' | 'created'
+  offset: number
+  limit: number
+}
+
+function visibleTo(v: SetVisibility): SQL | undefined {
+  if (v.all) return undefined
+  return or(eq(adviceSets.ownerId, v.ownerId), eq(adviceSets.ownerId, v.providerOwnerId), eq(adviceSets.isPublic, true), eq(adviceSets.isStarter, true))
+}
+
+const listColumns = {
+  id: adviceSets.id, ownerId: adviceSets.ownerId, ownerName: owners.name, categoryId: adviceSets.categoryId,
+  categoryName: adviceCategories.name, name: adviceSets.name, nameAlt: adviceSets.nameAlt,
+  description: adviceSets.description, isPublic: adviceSets.isPublic, isStarter: adviceSets.isStarter,
+  createdAt: adviceSets.createdAt, updatedAt: adviceSets.updatedAt,
+}
+export interface AdviceSetListRow {
+  id: number; ownerId: string; ownerName: string; categoryId: number | null; categoryName: string | null
+  name: string; nameAlt: string; description: string; isPublic: boolean; isStarter: boolean; createdAt: Date; updatedAt: Date
+}
+
+export async function listAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<{ rows: AdviceSetListRow[]; total: number }> {
+  const where = and(
+    isNull(adviceSets.deletedAt),
+    visibleTo(p.visibility),
+    p.categoryId !== undefined ? eq(adviceSets.categoryId, p.categoryId) : undefined,
+    p.ownerId !== undefined ? eq(adviceSets.ownerId, p.ownerId) : undefined,
+    p.onlyPublic ? eq(adviceSets.isPublic, true) : undefined,
+    p.onlyStarter ? eq(adviceSets.isStarter, true) : undefined,
+    p.shared ? or(eq(adviceSets.isPublic, true), eq(adviceSets.isStarter, true)) : undefined,
+    p.text ? or(ilike(adviceSets.name, `%${escapeLike(p.text)}%`), ilike(adviceSets.nameAlt, `%${escapeLike(p.text)}%`)) : undefined,
+    p.tagId !== undefined
+      ? sql`exists (select 1 from ${tagLinks} where ${tagLinks.tagId} = ${p.tagId} and ${tagLinks.entityType} = 'adviceset' and ${tagLinks.entityId} = ${adviceSets.id})`
+      : undefined,
+  )
+  const order = p.sort === 'name' ? [asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id)]
+    : p.sort === 'created' ? [desc(adviceSets.createdAt), desc(adviceSets.id)]
+    : [desc(adviceSets.updatedAt), desc(adviceSets.id)]
+  const rows = await db.select({ ...listColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
+    .from(adviceSets)
+    .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .leftJoin(adviceCategories, eq(adviceCategories.id, adviceSets.categoryId))
+    .where(where).orderBy(...order).limit(p.limit).offset(p.offset)
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? (p.offset > 0 ? await countAdviceSets(db, where) : 0) }
+}
+
+async function countAdviceSets(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceSets).where(where)
+  return row?.n ?? 0
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+export async function findAdviceSet(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<AdviceSetRow | undefined> {
+  const [row] = await db.select().from(adviceSets)
+    .where(and(eq(adviceSets.id, id), opts.includeDeleted ? undefined : isNull(adviceSets.deletedAt))).limit(1)
+  return row
+}
+
+export async function findAdviceSetsByIds(db: Db, ids: number[], visibility: SetVisibility): Promise<AdviceSetListRow[]> {
+  if (ids.length === 0) return []
+  const rows = await db.select(listColumns).from(adviceSets)
+    .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .leftJoin(adviceCategories, eq(adviceCategories.id, adviceSets.categoryId))
+    .where(and(inArray(adviceSets.id, ids), isNull(adviceSets.deletedAt), visibleTo(visibility)))
+  return rows
+}
+
+export async function listDeletedAdviceSets(db: Db, ownerId: string): Promise<AdviceSetRow[]> {
+  return db.select().from(adviceSets).where(and(eq(adviceSets.ownerId, ownerId), isNotNull(adviceSets.deletedAt)))
+    .orderBy(desc(adviceSets.deletedAt))
+}
+
+export type AdviceSetFields = Pick<AdviceSetRow, 'ownerId' | 'categoryId' | 'name' | 'nameAlt' | 'description' | 'isPublic' | 'isStarter'>
+
+export async function insertAdviceSet(db: Db, p: AdviceSetFields & { createdBy: number | null; id?: number }): Promise<AdviceSetRow> {
+  const [row] = await db.insert(adviceSets).values({ ...p, updatedBy: p.createdBy }).returning()
+  return row!
+}
+
+export async function updateAdviceSet(db: Db, id: number, p: Partial<AdviceSetFields> & { updatedBy: number | null; deletedAt?: Date | null }): Promise<AdviceSetRow> {
+  const [row] = await db.update(adviceSets).set({ ...p, updatedAt: new Date() }).where(eq(adviceSets.id, id)).returning()
+  return row!
+}
+
+export async function countAdviceSetsInCategory(db: Db, categoryId: number) {
+  return db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets)
+    .where(and(eq(adviceSets.categoryId, categoryId), isNull(adviceSets.deletedAt))).orderBy(asc(adviceSets.name))
+}
+
+/** Statistics for one owner's library (SPEC §7 adviceset stats). */
+export async function adviceSetStats(db: Db, visibility: SetVisibility) {
+  const [row] = await db.select({
+    total: sql<number>`count(*)`.mapWith(Number),
+    own: sql<number>`count(*) filter (where ${adviceSets.ownerId} = ${visibility.ownerId})`.mapWith(Number),
+    public: sql<number>`count(*) filter (where ${adviceSets.isPublic})`.mapWith(Number),
+    starter: sql<number>`count(*) filter (where ${adviceSets.isStarter})`.mapWith(Number),
+  }).from(adviceSets).where(and(isNull(adviceSets.deletedAt), visibleTo(visibility)))
+  return row!
+}
+
+// Categories ------------------------------------------------------------------------------------------------------
+
+export async function listCategories(db: Db, ownerIds: string[]): Promise<CategoryRow[]> {
+  return db.select().from(adviceCategories)
+    .where(and(inArray(adviceCategories.ownerId, ownerIds), isNull(adviceCategories.deletedAt)))
+    .orderBy(asc(sql`lower(${adviceCategories.name})`))
+}
+
+export async function findCategory(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<CategoryRow | undefined> {
+  const [row] = await db.select().from(adviceCategories)
+    .where(and(eq(adviceCategories.id, id), opts.includeDeleted ? undefined : isNull(adviceCategories.deletedAt))).limit(1)
+  return row
+}
+
+export async function insertCategory(db: Db, p: { ownerId: string; name: string; description: string }): Promise<CategoryRow> {
+  const [row] = await db.insert(adviceCategories).values(p).returning()
+  return row!
+}
+
+export async function updateCategory(db: Db, id: number, p: { name?: string; description?: string; deletedAt?: Date | null }): Promise<CategoryRow> {
+  const [row] = await db.update(adviceCategories).set({ ...p, updatedAt: new Date() }).where(eq(adviceCategories.id, id)).returning()
+  return row!
+}
+
+// Tags ------------------------------------------------------------------------------------------------------------
+
+export type TagRow = typeof tags.$inferSelect
+
+export async function listTags(db: Db, ownerIds: string[]): Promise<TagRow[]> {
+  return db.select().from(tags).where(and(inArray(tags.ownerId, ownerIds), isNull(tags.deletedAt)))
+    .orderBy(asc(sql`lower(${tags.label})`))
+}
+
+export async function findTag(db: Db, id: number): Promise<TagRow | undefined> {
+  const [row] = await db.select().from(tags).where(and(eq(tags.id, id), isNull(tags.deletedAt))).limit(1)
+  return row
+}
+
+export async function findTagsByIds(db: Db, ids: number[]): Promise<TagRow[]> {
+  return db.select().from(tags).where(inArray(tags.id, ids))
+}
+
+export async function findTagBySlug(db: Db, ownerId: string, slug: string): Promise<TagRow | undefined> {
+  const [row] = await db.select().from(tags).where(and(eq(tags.ownerId, ownerId), eq(tags.slug, slug))).limit(1)
+  return row
+}
+
+export async function insertTag(db: Db, p: { ownerId: string; slug: string; label: string; type: TagRow['type'] }): Promise<TagRow> {
+  const [row] = await db.insert(tags).values(p).returning()
+  return row!
+}
+
+/** Tag ids on each of the given entities. */
+export async function tagIdsFor(db: Db, entityType: string, entityIds: number[]): Promise<Map<number, number[]>> {
+  const result = new Map<number, number[]>()
+  if (entityIds.length === 0) return result
+  const rows = await db.select({ entityId: tagLinks.entityId, tagId: tagLinks.tagId }).from(tagLinks)
+    .where(and(eq(tagLinks.entityType, entityType), inArray(tagLinks.entityId, entityIds)))
+    .orderBy(asc(tagLinks.tagId))
+  for (const r of rows) result.set(r.entityId, [...(result.get(r.entityId) ?? []), r.tagId])
+  return result
+}
+
+/** Makes the entity's tags exactly `tagIds`. */
+export async function setTagLinks(db: Db, entityType: string, entityId: number, tagIds: number[]): Promise<void> {
+  await db.delete(tagLinks).where(and(eq(tagLinks.entityType, entityType), eq(tagLinks.entityId, entityId)))
+  if (tagIds.length > 0) await db.insert(tagLinks).values(tagIds.map((tagId) => ({ tagId, entityType, entityId })))
+}

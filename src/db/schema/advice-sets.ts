@@ -1,0 +1,72 @@
+import { pgTable, text, timestamp, serial, integer, boolean, index, pgEnum, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core'
+import { owners } from './owners.ts'
+import { users } from './users.ts'
+
+/** SPEC §3 "Advice Category (collection of advice sets)". */
+export const adviceCategories = pgTable('advice_categories', {
+  id: serial('id').primaryKey(),
+  ownerId: text('owner_id').notNull().references(() => owners.id),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [index('advice_categories_owner_idx').on(t.ownerId)])
+
+export const adviceSets = pgTable('advice_sets', {
+  id: serial('id').primaryKey(),
+  ownerId: text('owner_id').notNull().references(() => owners.id),
+  categoryId: integer('category_id').references(() => adviceCategories.id),
+  name: text('name').notNull(),
+  /** The name shown to partners and in search results (SPEC §2 "name_alt for advice sets"). */
+  nameAlt: text('name_alt').notNull().default(''),
+  description: text('description').notNull().default(''),
+  isPublic: boolean('is_public').notNull().default(false),
+  isStarter: boolean('is_starter').notNull().default(false),
+  createdBy: integer('created_by').references(() => users.id),
+  updatedBy: integer('updated_by').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  index('advice_sets_owner_idx').on(t.ownerId, t.deletedAt),
+  index('advice_sets_category_idx').on(t.categoryId),
+  index('advice_sets_updated_idx').on(t.updatedAt),
+])
+
+export const tagType = pgEnum('tag_type', ['advice_group', 'advice_type', 'label'])
+
+/** SPEC §3 tags. Provider tags (owner TF) are shared by everyone; owners may add their own. */
+export const tags = pgTable('tags', {
+  id: serial('id').primaryKey(),
+  ownerId: text('owner_id').notNull().references(() => owners.id),
+  slug: text('slug').notNull(),
+  label: text('label').notNull(),
+  type: tagType('type').notNull().default('label'),
+  description: text('description').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [uniqueIndex('tags_owner_slug_idx').on(t.ownerId, t.slug)])
+
+/** A tag on an advice set (and, later, on rules and rule nodes). */
+export const tagLinks = pgTable('tag_links', {
+  tagId: integer('tag_id').notNull().references(() => tags.id),
+  entityType: text('entity_type').notNull(),
+  entityId: integer('entity_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.tagId, t.entityType, t.entityId] }),
+  index('tag_links_entity_idx').on(t.entityType, t.entityId),
+])
+
+/** What a user opened lately (SPEC §7 recentitem). */
+export const recentItems = pgTable('recent_items', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  entityType: text('entity_type').notNull(),
+  entityId: integer('entity_id').notNull(),
+  viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('recent_items_user_entity_idx').on(t.userId, t.entityType, t.entityId),
+  index('recent_items_user_time_idx').on(t.userId, t.viewedAt),
+])
