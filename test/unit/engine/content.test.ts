@@ -192,7 +192,7 @@ t.test('attributed string ranges point at the right text', async (t) => {
   t.same(bare, { text: '', ranges: [] }, 'ranges over nothing are left out')
 })
 
-t.test('attributed ranges always slice to the value they name', async (t) => {
+t.test('attributed ranges always slice to the value they name', async () => {
   const pieces = fc.constantFrom('**', '*', '_', '[', '](https://x.test/)', '`', ' ', 'word', '\n', '\n\n', '- ', '# ', '{{A}}', '{{B}}', '[[C]]')
   const value = fc.string({ maxLength: 6 })
   fc.assert(
@@ -209,7 +209,7 @@ t.test('attributed ranges always slice to the value they name', async (t) => {
   )
 })
 
-t.test('markup ranges match those of the same text written without tags', async (t) => {
+t.test('markup ranges match those of the same text written without tags', async () => {
   const pieces = fc.constantFrom('**', '*', '_', '[', '](https://x.test/)', '`', ' ', 'w', '\n', '\n\n', '- ', '# ', '{{A}}', '{{B}}')
   // Letters and digits only: beside markup they behave exactly like the placeholders the compile uses.
   const value = fc.stringMatching(/^[a-z0-9]{1,5}$/)
@@ -357,7 +357,7 @@ t.test('hostile values never produce executable HTML, in any position', async (t
   t.match(html('{{V}} tagph0q', { V: { formatted: 'tagph0q' } }), '>tagph0q</span> tagph0q</p>', 'placeholder look-alikes are plain text')
 })
 
-t.test('random mixes of hostile markdown and values stay inert', async (t) => {
+t.test('random mixes of hostile markdown and values stay inert', async () => {
   const fragment = fc.constantFrom(...HOSTILE_SOURCES, '{{V}}', '[[F]]', '[a](', ')', '](', '![', '"', "'", '<', '>', '&', '`', '\n', ' ', '*', '_', 'x')
   fc.assert(
     fc.property(fc.array(fragment, { maxLength: 12 }), fc.constantFrom(...HOSTILE_VALUES), fc.string(), (parts, v, f) => {
@@ -383,7 +383,7 @@ t.test('markdown output: values are escaped for where they sit', async (t) => {
   t.equal(renderer.render(md('{{N}}')), '<p>1. not a list</p>\n')
 })
 
-t.test('escaped markdown values always read back as the same text', async (t) => {
+t.test('escaped markdown values always read back as the same text', async () => {
   const renderer = new MarkdownIt()
   const markdownish = fc.array(fc.constantFrom('*', '_', '`', '[', ']', '(', ')', '<', '>', '&', '#', '-', '+', '=', '|', '~', '!', '\\', '1', '.', ' ', 'a', '\n', 'amp;', 'http://x'), { maxLength: 12 })
   fc.assert(

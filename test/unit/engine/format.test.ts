@@ -154,7 +154,7 @@ const anyValue: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
   ),
 })).value
 
-t.test('formatting never throws, whatever the value and the pattern', async (t) => {
+t.test('formatting never throws, whatever the value and the pattern', async () => {
   const patternPieces = fc.constantFrom('0', ',', '.', '[', ']', '(', ')', '$', '%', 'a', 'o', ' ', '+', 'y', 'M', 'd', "'", 'D', 'Y', 'x', 'Q', 'E')
   const pattern = fc.oneof(fc.string(), fc.array(patternPieces, { maxLength: 12 }).map((parts) => parts.join('')))
   fc.assert(

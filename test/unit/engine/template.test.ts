@@ -50,7 +50,7 @@ t.test('extra brackets stay as text around the tag', async (t) => {
   t.same(parseTemplate('{{A]]'), [{ kind: 'text', text: '{{A]]' }], 'brackets must match')
 })
 
-t.test('templates recognise exactly the names the expression language accepts', async (t) => {
+t.test('templates recognise exactly the names the expression language accepts', async () => {
   const nameChars = fc.constantFrom('a', 'Z', '0', '9', '_', '?', '-', ' ', '.', 'é', 'ß', 'Ж', '٣', '½', '😀', '\t', '$')
   fc.assert(
     fc.property(fc.array(nameChars, { minLength: 1, maxLength: 8 }).map((chars) => chars.join('')), (name) => {
@@ -62,7 +62,7 @@ t.test('templates recognise exactly the names the expression language accepts', 
   )
 })
 
-t.test('parsing loses nothing: text and raw tags rebuild the input', async (t) => {
+t.test('parsing loses nothing: text and raw tags rebuild the input', async () => {
   const templateChars = fc.constantFrom('{', '}', '[', ']', 'A', '1', '_', '?', ' ', 'x', '\n', 'é')
   fc.assert(
     fc.property(fc.oneof(fc.string(), fc.array(templateChars, { maxLength: 40 }).map((c) => c.join(''))), (text) => {

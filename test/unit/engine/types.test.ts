@@ -78,7 +78,7 @@ t.test('a long bad answer is shortened in the message', async (t) => {
   if (!result.ok) t.ok(result.message.length < 120, result.message)
 })
 
-t.test('number text round-trips every finite double', async (t) => {
+t.test('number text round-trips every finite double', async () => {
   fc.assert(
     fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
       const result = coerceInput('number', String(n))
@@ -103,7 +103,7 @@ t.test('percent: the user types 4.2, the value is 0.042', async (t) => {
   rejects(t, 'percent', false, 'INPUT_INVALID_PERCENT', 'Enter a percentage as a number, like 4.2 for 4.2%.')
 })
 
-t.test('percent scaling is exact to the decimal typed', async (t) => {
+t.test('percent scaling is exact to the decimal typed', async () => {
   fc.assert(
     fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 0, max: 4 }), (units, places) => {
       const typed = (units / 10 ** places).toFixed(places)
@@ -153,7 +153,7 @@ t.test('date', async (t) => {
   rejects(t, 'date', 1711843200000, 'INPUT_INVALID_DATE', 'Enter a date as year-month-day, like 2024-03-31.')
 })
 
-t.test('every real calendar day is accepted and lands on UTC midnight', async (t) => {
+t.test('every real calendar day is accepted and lands on UTC midnight', async () => {
   fc.assert(
     fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (d) => {
       const iso = d.toISOString().slice(0, 10)
