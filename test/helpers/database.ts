@@ -1,7 +1,7 @@
 // Test databases. PGlite: one migrated template per run (dumped data dir), loaded per test file (~1 s, not ~3 s).
 // PostgreSQL (TEST_DRIVER=postgres + TEST_DATABASE_URL): one migrated template database, copied per test file.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
 import path from 'node:path'
 import os from 'node:os'
 import postgres from 'postgres'
@@ -9,7 +9,18 @@ import { openDatabase, type Database } from '../../src/db/client.ts'
 
 export type TestDriver = 'pglite' | 'postgres'
 export const TEMPLATE_DB = 'advice_studio_test_template'
-const PGLITE_TEMPLATE = process.env.TEST_PGLITE_TEMPLATE ?? path.join(os.tmpdir(), 'advice-studio-pglite-template.tar.gz')
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations')
+
+/** The template is named after the migrations it holds, so a new migration never meets a stale template. */
+function migrationsHash(): string {
+  const hash = createHash('sha256')
+  for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+    hash.update(file).update(readFileSync(path.join(MIGRATIONS_DIR, file)))
+  }
+  return hash.digest('hex').slice(0, 12)
+}
+
+const PGLITE_TEMPLATE = path.join(os.tmpdir(), `advice-studio-pglite-template-${migrationsHash()}.tar.gz`)
 
 export function testDriver(): TestDriver {
   return process.env.TEST_DRIVER === 'postgres' ? 'postgres' : 'pglite'
