@@ -32,9 +32,8 @@ function CloseButton({ label, onClose }: { label: string, onClose: () => void })
 function NotificationItem({ notice, onClose }: { notice: Notice, onClose: (id: number) => void }) {
   useTimeout(() => onClose(notice.id), notice.closeAfterMs)
   return (
-    <li className={`notification notification--${notice.type}`} data-type={notice.type}
-      role={notice.type === 'error' ? 'alert' : undefined}>
-      <div className="notification__body">
+    <li className={`notification notification--${notice.type}`} data-type={notice.type}>
+      <div className="notification__body" role={notice.type === 'error' ? 'alert' : undefined}>
         {notice.heading && <strong className="notification__heading">{notice.heading}</strong>}
         <p className="notification__text">{notice.text}</p>
       </div>

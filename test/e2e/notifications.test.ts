@@ -55,7 +55,7 @@ t.test('notifications', { skip: chromiumMissing }, async (t) => {
     await notify(page, { type: 'error', text: 'The save failed.' })
     const error = notice(page, 'The save failed.')
     await error.waitFor()
-    t.equal(await error.getAttribute('role'), 'alert', 'announced at once')
+    t.equal(await error.locator('.notification__body').getAttribute('role'), 'alert', 'announced at once')
     t.equal(await error.locator('.notification__heading').textContent(), 'Error')
     await page.clock.runFor(600_000)
     t.ok(await error.isVisible(), 'still there ten minutes later')
