@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify'
+import { activityPages } from './activity.ts'
+import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { homePages } from './home.ts'
+import { libraryPages } from './library.ts'
 import { userPages } from './user.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
   await app.register(authPages)
   await app.register(userPages)
+  await app.register(libraryPages)
+  await app.register(adviceSetPages)
+  await app.register(activityPages)
 }

@@ -1,0 +1,217 @@
+// Advice set pages (SPEC §2 Advice set row): new, show (and its header, sidebar and details fragments for islands),
+// edit, copy, transfer, tags, confirm-delete and delete. Rights are checked by the services on every call.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  ENTITY_ADVICE_SET, copyAdviceSet, createAdviceSet, deleteAdviceSet, getAdviceSet, setAdviceSetTag, transferAdviceSet,
+  updateAdviceSet, type AdviceSetInput,
+} from '../../services/advice-sets.ts'
+import { listVisibleCategories } from '../../services/categories.ts'
+import { isProviderAdmin, type Actor } from '../../services/context.ts'
+import { findDependents } from '../../services/dependents.ts'
+import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
+import { recordRecentItem } from '../../services/recent-items.ts'
+import { listVisibleTags } from '../../services/tags.ts'
+import { getProfile, listOwnersForAdmin } from '../../services/users.ts'
+import { canCreate } from '../../services/visibility.ts'
+import { idParamSchema, itemId } from '../api/ids.ts'
+import { dateFormatter } from '../format.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+type Body = Record<string, unknown>
+const idRoute = { preHandler: requireUser, schema: { params: idParamSchema } }
+
+function idOf(request: FastifyRequest): number {
+  return itemId((request.params as { id: string }).id)
+}
+
+/** A checkbox sends nothing when unticked; on a form that has it, that means "no". */
+function checkbox(body: Body, name: string): string {
+  return body[name] === undefined ? 'false' : String(body[name])
+}
+
+/** A user's name when the viewer may see that user; otherwise null (the page names the owner instead). */
+async function userName(app: FastifyInstance, actor: Actor, userId: number | null): Promise<string | null> {
+  if (userId === null) return null
+  try {
+    return (await getProfile(app.deps, actor, userId)).name
+  } catch (error) {
+    if (error instanceof NotFoundError) return null
+    throw error
+  }
+}
+
+async function ownCategories(app: FastifyInstance, actor: Actor, ownerId = actor.ownerId) {
+  return (await listVisibleCategories(app.deps, actor)).filter((c) => c.ownerId === ownerId)
+}
+
+/** What the show page and its fragments render. */
+async function showData(app: FastifyInstance, request: FastifyRequest, id: number) {
+  const actor = actorOf(request)
+  const set = await getAdviceSet(app.deps, actor, id)
+  const formatDate = dateFormatter(request.user!.preferences.tz)
+  const [allTags, createdByName, updatedByName, owners] = await Promise.all([
+    set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
+    userName(app, actor, set.createdBy),
+    userName(app, actor, set.updatedBy),
+    isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
+  ])
+  const onSet = new Set(set.tags.map((t) => t.id))
+  return {
+    title: set.name,
+    set,
+    canCopy: canCreate(actor),
+    canTransfer: isProviderAdmin(actor),
+    owners: owners.filter((o) => o.id !== set.ownerId),
+    tagChoices: allTags.filter((t) => !onSet.has(t.id)),
+    createdByName: createdByName ?? `a member of ${set.ownerName}`,
+    updatedByName: updatedByName ?? `a member of ${set.ownerName}`,
+    created: formatDate(set.createdAt),
+    updated: formatDate(set.updatedAt),
+    nameEditor: {
+      action: `/api/adviceset/${set.id}`, method: 'PATCH',
+      fields: [{ name: 'name', label: 'Name', value: set.name, editor: 'input', required: true, maxLength: 200 }],
+    },
+    currentAdviceSet: { id: set.id, name: set.name, ownerId: set.ownerId },
+  }
+}
+
+/** A sub-view for islands: the page's own partial, without the layout, escaped as everywhere else. */
+async function fragment(reply: FastifyReply, template: string, data: Record<string, unknown>) {
+  const html = await reply.viewAsync(template, { ...data, csrfToken: reply.generateCsrf(), user: reply.request.user, errors: {}, values: {} })
+  reply.type('text/html; charset=utf-8')
+  return html
+}
+
+async function formData(app: FastifyInstance, actor: Actor) {
+  return { categories: await ownCategories(app, actor) }
+}
+
+async function editData(app: FastifyInstance, request: FastifyRequest, id: number) {
+  const actor = actorOf(request)
+  const set = await getAdviceSet(app.deps, actor, id)
+  if (!set.canWrite) throw new ForbiddenError('You cannot change this advice set.')
+  return {
+    title: `Edit ${set.name}`,
+    set,
+    categories: await ownCategories(app, actor, set.ownerId),
+    editorProps: {
+      action: `/api/adviceset/${set.id}`, method: 'PATCH',
+      fields: [
+        { name: 'name', label: 'Name', value: set.name, editor: 'input', required: true, maxLength: 200 },
+        { name: 'nameAlt', label: 'Display name', value: set.nameAlt, editor: 'input', maxLength: 200 },
+        { name: 'description', label: 'Description', value: set.description, editor: 'textarea', maxLength: 5000 },
+      ],
+    },
+    values: { name: set.name, nameAlt: set.nameAlt, description: set.description, categoryId: set.categoryId ?? '', isPublic: set.isPublic, isStarter: set.isStarter },
+  }
+}
+
+async function deleteData(app: FastifyInstance, request: FastifyRequest, id: number) {
+  const set = await getAdviceSet(app.deps, actorOf(request), id)
+  if (!set.canWrite) throw new ForbiddenError('You cannot delete this advice set.')
+  return { title: `Delete ${set.name}`, set }
+}
+
+export async function adviceSetPages(app: FastifyInstance) {
+  app.get('/adviceset/new', { preHandler: requireUser }, async (request, reply) => {
+    const actor = actorOf(request)
+    if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets.')
+    return reply.page('adviceset/new', { title: 'New advice set', ...(await formData(app, actor)) })
+  })
+
+  app.post('/adviceset/new', { preHandler: requireUser }, async (request, reply) => {
+    const actor = actorOf(request)
+    const body = (request.body ?? {}) as Body
+    try {
+      const set = await createAdviceSet(app.deps, actor, {
+        name: body.name, nameAlt: body.nameAlt, description: body.description, categoryId: body.categoryId,
+        isPublic: checkbox(body, 'isPublic'), isStarter: checkbox(body, 'isStarter'),
+      })
+      reply.flash({ type: 'success', text: `Advice set “${set.name}” created.` })
+      return reply.redirect(`/adviceset/${set.id}/show`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'adviceset/new', { title: 'New advice set', ...(await formData(app, actor)), values: keptValues(body) })
+    }
+  })
+
+  app.get('/adviceset/:id/show', idRoute, async (request, reply) => {
+    const data = await showData(app, request, idOf(request))
+    await recordRecentItem(app.deps, actorOf(request), ENTITY_ADVICE_SET, data.set.id)
+    return reply.page('adviceset/show', data)
+  })
+  for (const [path, template] of [['header', '_header'], ['sidebar', '_sidebar'], ['modal/details', '_details']] as const) {
+    app.get(`/adviceset/:id/show/${path}`, idRoute, async (request, reply) =>
+      fragment(reply, `adviceset/${template}`, await showData(app, request, idOf(request))))
+  }
+
+  app.get('/adviceset/:id/edit', idRoute, async (request, reply) => reply.page('adviceset/edit', await editData(app, request, idOf(request))))
+
+  app.post('/adviceset/:id/edit', idRoute, async (request, reply) => {
+    const id = idOf(request)
+    const body = (request.body ?? {}) as Body
+    // The page has two forms: the texts, and the settings (category and sharing).
+    const input: AdviceSetInput = body.settings === '1'
+      ? { categoryId: body.categoryId, isPublic: checkbox(body, 'isPublic'), isStarter: checkbox(body, 'isStarter') }
+      : { name: body.name, nameAlt: body.nameAlt ?? '', description: body.description ?? '' }
+    try {
+      await updateAdviceSet(app.deps, actorOf(request), id, input)
+      reply.flash({ type: 'success', text: 'Advice set saved.' })
+      return reply.redirect(`/adviceset/${id}/show`, 303)
+    } catch (error) {
+      const data = await editData(app, request, id)
+      return renderFormError(reply, error, 'adviceset/edit', { ...data, values: { ...data.values, ...keptValues(body) } })
+    }
+  })
+
+  app.post('/adviceset/:id/copy', idRoute, async (request, reply) => {
+    const copy = await copyAdviceSet(app.deps, actorOf(request), idOf(request))
+    reply.flash({ type: 'success', text: `Copied into your library as “${copy.name}”.` })
+    return reply.redirect(`/adviceset/${copy.id}/show`, 303)
+  })
+
+  app.post('/adviceset/:id/transfer', idRoute, async (request, reply) => {
+    const id = idOf(request)
+    const body = (request.body ?? {}) as Body
+    try {
+      await transferAdviceSet(app.deps, actorOf(request), id, { ownerId: body.ownerId })
+      reply.flash({ type: 'success', text: 'Advice set transferred.' })
+      return reply.redirect(`/adviceset/${id}/show`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'adviceset/show', { ...(await showData(app, request, id)), values: keptValues(body) })
+    }
+  })
+
+  for (const [action, linked] of [['add', true], ['remove', false]] as const) {
+    app.post(`/adviceset/:id/tags/${action}`, idRoute, async (request, reply) => {
+      const id = idOf(request)
+      const body = (request.body ?? {}) as Body
+      try {
+        await setAdviceSetTag(app.deps, actorOf(request), id, itemId(body.tagId, 'tagId'), linked)
+      } catch (error) {
+        return renderFormError(reply, error, 'adviceset/show', { ...(await showData(app, request, id)), values: keptValues(body) })
+      }
+      reply.flash({ type: 'success', text: linked ? 'Tag added.' : 'Tag removed.' })
+      return reply.redirect(`/adviceset/${id}/show`, 303)
+    })
+  }
+
+  app.get('/adviceset/:id/confirm-delete', idRoute, async (request, reply) => {
+    const data = await deleteData(app, request, idOf(request))
+    return reply.page('adviceset/confirm-delete', { ...data, dependents: await findDependents(app.deps.db, ENTITY_ADVICE_SET, data.set.id) })
+  })
+
+  app.post('/adviceset/:id/delete', idRoute, async (request, reply) => {
+    const id = idOf(request)
+    const data = await deleteData(app, request, id)
+    try {
+      await deleteAdviceSet(app.deps, actorOf(request), id)
+    } catch (error) {
+      if (!(error instanceof DeleteNotAllowedError)) throw error
+      reply.code(221)
+      return reply.page('adviceset/confirm-delete', { ...data, dependents: error.dependents, message: error.message })
+    }
+    reply.flash({ type: 'success', text: `Advice set “${data.set.name}” deleted.` })
+    return reply.redirect(`/library?deleted=${id}`, 303)
+  })
+}

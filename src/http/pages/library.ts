@@ -1,0 +1,237 @@
+// The library pages (SPEC §2 Library row): cards, the dense classic table, the bulk editor, explore, and the
+// sidebar's category forms. Filters travel in the query string so every view can be linked and reloaded.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  CLASSIC_PAGE_SIZE, LIBRARY_PAGE_SIZE, bulkUpdateAdviceSets, getAdviceSetsByIds, listInactiveAdviceSets, listLibrary,
+  type BulkChanges, type LibraryEntry,
+} from '../../services/advice-sets.ts'
+import { createCategory, deleteCategory, getCategory, listVisibleCategories } from '../../services/categories.ts'
+import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor } from '../../services/context.ts'
+import { DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
+import { listRecent } from '../../services/recent-items.ts'
+import { listVisibleTags } from '../../services/tags.ts'
+import { listOwnersForAdmin, ownerName } from '../../services/users.ts'
+import { canCreate, canWriteOwned } from '../../services/visibility.ts'
+import { idParamSchema, itemId, itemIds } from '../api/ids.ts'
+import { dateFormatter } from '../format.ts'
+import { libraryFiltersFrom, libraryQuerySchema } from '../library-filters.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+type Query = Record<string, unknown>
+type Body = Record<string, unknown>
+
+const FILTER_KEYS = ['category', 'tag', 'owner', 'public', 'starter', 'q', 'sort'] as const
+const EXCERPT_LENGTH = 160
+
+const libraryQuery = {
+  ...libraryQuerySchema,
+  properties: { ...libraryQuerySchema.properties, deleted: { type: 'integer', minimum: 1 } },
+} as const
+
+/** A GET filter form sends "" for every "any" choice; the query schema wants those absent. */
+export async function dropEmptyQueryValues(request: FastifyRequest): Promise<void> {
+  const query = request.query as Query
+  for (const key of Object.keys(query)) if (query[key] === '') delete query[key]
+}
+
+/** The current filters as a query string, with some keys replaced (undefined removes a key). */
+export function filterQuery(query: Query, overrides: Query = {}): string {
+  const params = new URLSearchParams()
+  for (const key of [...FILTER_KEYS, 'page']) {
+    const value = key in overrides ? overrides[key] : query[key]
+    if (value !== undefined && value !== null && value !== '' && value !== false) params.set(key, String(value))
+  }
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…` : text
+}
+
+/** Owners the filter offers: everyone for provider admins, otherwise the own team and the provider. */
+async function ownerOptions(app: FastifyInstance, actor: Actor) {
+  if (isProviderAdmin(actor)) return listOwnersForAdmin(app.deps, actor)
+  const ids = [...new Set([actor.ownerId, PROVIDER_OWNER_ID])]
+  return Promise.all(ids.map(async (id) => ({ id, name: await ownerName(app.deps, id) })))
+}
+
+interface ListOptions { base: string; pageSize: number; shared?: boolean }
+
+/** Everything a library-style page shows: the entries of this page, filter choices and link builders. */
+export async function libraryData(app: FastifyInstance, request: FastifyRequest, o: ListOptions) {
+  const actor = actorOf(request)
+  const query = request.query as Query
+  const formatDate = dateFormatter(request.user!.preferences.tz)
+  const [result, categories, tags, owners] = await Promise.all([
+    listLibrary(app.deps, actor, { ...libraryFiltersFrom(query), pageSize: o.pageSize, shared: o.shared }),
+    listVisibleCategories(app.deps, actor),
+    listVisibleTags(app.deps, actor),
+    ownerOptions(app, actor),
+  ])
+  const entries = result.entries.map((entry: LibraryEntry) => ({
+    ...entry,
+    excerpt: excerpt(entry.description),
+    byline: entry.ownerId === actor.ownerId ? null : entry.ownerName,
+    updated: formatDate(entry.updatedAt),
+    created: formatDate(entry.createdAt),
+  }))
+  const hasFilters = FILTER_KEYS.some((key) => key !== 'sort' && query[key] !== undefined)
+  return {
+    entries, total: result.total, page: result.page, pageCount: result.pageCount, pageSize: result.pageSize,
+    filters: query, hasFilters, categories, tags, owners, base: o.base,
+    url: (overrides: Query = {}) => `${o.base}${filterQuery(query, overrides)}`,
+    /** The filters without the page, for links to the other library views. */
+    keep: filterQuery(query, { page: undefined }),
+    canCreate: canCreate(actor),
+  }
+}
+
+async function sidebarData(app: FastifyInstance, request: FastifyRequest, categories: Array<{ id: number; ownerId: string; name: string }>) {
+  const actor = actorOf(request)
+  const query = request.query as Query
+  const selected = categories.find((c) => c.id === query.category)
+  const deletedId = query.deleted as number | undefined
+  const deleted = deletedId === undefined ? undefined : (await listInactiveAdviceSets(app.deps, actor)).find((s) => s.id === deletedId)
+  return {
+    recent: await listRecent(app.deps, actor),
+    selectedCategory: selected ? { ...selected, canDelete: canWriteOwned(actor, selected.ownerId) } : null,
+    deletedSet: deleted ? { id: deleted.id, name: deleted.name } : null,
+  }
+}
+
+async function indexPage(app: FastifyInstance, request: FastifyRequest) {
+  const data = await libraryData(app, request, { base: '/library', pageSize: LIBRARY_PAGE_SIZE })
+  return { title: 'Library', ...data, ...(await sidebarData(app, request, data.categories)) }
+}
+
+// Bulk editor -------------------------------------------------------------------------------------------------------
+
+const FLAG_CHOICES = new Set(['', 'true', 'false'])
+const BULK_FIELDS = ['categoryId', 'addTagId', 'removeTagId', 'isPublic', 'isStarter']
+
+interface BulkRequest { ids: number[]; changes: BulkChanges }
+
+/** The bulk form as service input: "" means no change, category "none" clears the category. */
+function bulkRequestFrom(body: Body): BulkRequest {
+  const ids = itemIds(body.ids)
+  if (ids.length === 0) throw new ValidationError('ids', 'Select at least one advice set.')
+  const text = (key: string) => (typeof body[key] === 'string' ? body[key] : '')
+  const changes: BulkChanges = {}
+  if (text('categoryId') === 'none') changes.categoryId = null
+  else if (text('categoryId') !== '') changes.categoryId = text('categoryId')
+  if (text('addTagId') !== '') changes.addTagId = text('addTagId')
+  if (text('removeTagId') !== '') changes.removeTagId = text('removeTagId')
+  for (const flag of ['isPublic', 'isStarter'] as const) {
+    if (!FLAG_CHOICES.has(text(flag))) throw new ValidationError(flag, `${flag} must be yes, no or no change.`)
+    if (text(flag) !== '') changes[flag] = text(flag)
+  }
+  if (Object.keys(changes).length === 0) throw new ValidationError('changes', 'Choose at least one change to make.')
+  return { ids, changes }
+}
+
+/** What the confirmation page says will happen, in words. */
+async function describeBulk(app: FastifyInstance, actor: Actor, { changes }: BulkRequest): Promise<string[]> {
+  const [categories, tags] = await Promise.all([listVisibleCategories(app.deps, actor), listVisibleTags(app.deps, actor)])
+  const tagLabel = (field: string, raw: unknown) => {
+    const tag = tags.find((t) => String(t.id) === raw)
+    if (!tag) throw new ValidationError(field, 'Tag does not exist.')
+    return tag.label
+  }
+  const lines: string[] = []
+  if (changes.categoryId === null) lines.push('Remove the category')
+  else if (changes.categoryId !== undefined) {
+    const category = categories.find((c) => String(c.id) === changes.categoryId && c.ownerId === actor.ownerId)
+    if (!category) throw new ValidationError('categoryId', 'Category does not exist.')
+    lines.push(`Move to the category “${category.name}”`)
+  }
+  if (changes.addTagId !== undefined) lines.push(`Add the tag “${tagLabel('addTagId', changes.addTagId)}”`)
+  if (changes.removeTagId !== undefined) lines.push(`Remove the tag “${tagLabel('removeTagId', changes.removeTagId)}”`)
+  if (changes.isPublic !== undefined) lines.push(changes.isPublic === 'true' ? 'Make public' : 'Make not public')
+  if (changes.isStarter !== undefined) lines.push(changes.isStarter === 'true' ? 'Mark as starter' : 'Unmark as starter')
+  return lines
+}
+
+async function bulkEditorPage(app: FastifyInstance, request: FastifyRequest) {
+  const data = await libraryData(app, request, { base: '/library/bulkeditor', pageSize: CLASSIC_PAGE_SIZE })
+  const actor = actorOf(request)
+  return { title: 'Bulk editor', ...data, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
+}
+
+function selectedIdsOf(body: Body): string[] {
+  const raw = body.ids
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String)
+}
+
+export async function libraryPages(app: FastifyInstance) {
+  const listRoute = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: libraryQuery } }
+
+  app.get('/library', listRoute, async (request, reply) => reply.page('library/index', await indexPage(app, request)))
+
+  app.get('/library/classic', listRoute, async (request, reply) => {
+    const data = await libraryData(app, request, { base: '/library/classic', pageSize: CLASSIC_PAGE_SIZE })
+    return reply.page('library/classic', { title: 'Library', ...data })
+  })
+
+  app.get('/explore', listRoute, async (request, reply) => {
+    const data = await libraryData(app, request, { base: '/explore', pageSize: LIBRARY_PAGE_SIZE, shared: true })
+    return reply.page('library/explore', { title: 'Explore', ...data })
+  })
+
+  app.get('/library/bulkeditor', listRoute, async (request, reply) => reply.page('library/bulk-editor', await bulkEditorPage(app, request)))
+
+  app.post('/library/bulkeditor', listRoute, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    const actor = actorOf(request)
+    try {
+      const bulk = bulkRequestFrom(body)
+      const sets = await getAdviceSetsByIds(app.deps, actor, bulk.ids)
+      if (sets.length !== bulk.ids.length || sets.some((s) => !s.canWrite)) throw new ValidationError('ids', 'Some selected advice sets cannot be changed by you.')
+      return reply.page('library/bulk-confirm', {
+        title: 'Confirm bulk change', sets, changes: await describeBulk(app, actor, bulk), values: keptValues(body), ids: bulk.ids, fieldNames: BULK_FIELDS,
+      })
+    } catch (error) {
+      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
+    }
+  })
+
+  app.post('/library/bulkeditor/confirm', { preHandler: requireUser }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const bulk = bulkRequestFrom(body)
+      const { changed } = await bulkUpdateAdviceSets(app.deps, actorOf(request), bulk.ids, bulk.changes)
+      reply.flash({ type: 'success', text: `${changed} advice set${changed === 1 ? '' : 's'} changed.` })
+      return reply.redirect('/library/bulkeditor', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
+    }
+  })
+
+  // Categories (the library sidebar) ----------------------------------------------------------------------------------
+
+  app.post('/library/categories', { preHandler: requireUser }, async (request, reply: FastifyReply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const category = await createCategory(app.deps, actorOf(request), { name: body.name })
+      reply.flash({ type: 'success', text: `Category “${category.name}” created.` })
+      return reply.redirect(`/library?category=${category.id}`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'library/index', { ...(await indexPage(app, request)), values: keptValues(body) })
+    }
+  })
+
+  app.post('/library/categories/:id/delete', { preHandler: requireUser, schema: { params: idParamSchema } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const category = await getCategory(app.deps, actor, itemId((request.params as { id: string }).id))
+    try {
+      await deleteCategory(app.deps, actor, category.id)
+    } catch (error) {
+      if (!(error instanceof DeleteNotAllowedError)) throw error
+      reply.code(221)
+      return reply.page('library/category-blocked', { title: 'Delete not allowed', category, message: error.message, dependents: error.dependents })
+    }
+    reply.flash({ type: 'success', text: `Category “${category.name}” deleted.` })
+    return reply.redirect('/library', 303)
+  })
+}
