@@ -8,6 +8,7 @@ import type { AreaModule } from './areas/area.ts'
 
 // Areas whose pages have islands so far; pages of the other areas only get the shared islands.
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
+  ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),
 }
 

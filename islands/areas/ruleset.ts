@@ -1,0 +1,8 @@
+import { inlineEditorIsland } from '../inline-editor/index.ts'
+import type { IslandRegistry } from '../shared/define-island.ts'
+
+export { mountPage } from '../runtime.ts'
+
+export const islands: IslandRegistry = {
+  'inline-editor': inlineEditorIsland,
+}
