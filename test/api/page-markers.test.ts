@@ -3,6 +3,7 @@ import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
+import { createAdviceSet } from '../../src/services/advice-sets.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -21,6 +22,22 @@ const EXPECTED: Record<string, string> = {
   '/user/team': 'user-page',
   '/admin/users': 'admin-users',
   '/admin/users/new': 'admin-users-new',
+  '/library': 'rule-set-index',
+  '/library/classic': 'rule-set-index',
+  '/library/bulkeditor': 'bulk-editor',
+  '/explore': 'explore',
+  '/adviceset/new': 'rule-set-form',
+  '/adviceset/:id/show': 'rule-set-show',
+  '/adviceset/:id/edit': 'rule-set-form',
+  '/adviceset/:id/activity': 'rule-set-activity',
+  '/activity': 'rule-set-activity',
+  '/adviceset/:id/confirm-delete': 'rule-set-delete',
+}
+/** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
+const FRAGMENTS: Record<string, string> = {
+  '/adviceset/:id/show/header': 'ruleset-show-header',
+  '/adviceset/:id/show/sidebar': 'ruleset-show-sidebar',
+  '/adviceset/:id/show/modal/details': 'ruleset-show-details',
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
@@ -41,21 +58,33 @@ const provider = await createOwner(database.db, { id: 'TF', name: 'Advice Studio
 const admin = await createUser(database.db, { ownerId: provider, role: 'admin' })
 const signedIn = new Agent(app)
 await signedIn.signIn(admin.email, admin.password)
+const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
+const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
-    t.ok(url in EXPECTED || REDIRECTS.has(url), `${url} has an expected page name`)
+    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url), `${url} has an expected page name`)
   }
 })
 
-for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u))) {
+for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS))) {
   t.test(`${url} starts its <main> with data-page="${EXPECTED[url]}"`, async (t) => {
     const agent = VISITOR_PAGES.has(url) ? new Agent(app) : signedIn
-    const res = await agent.get(url.replace(':token', 'not-a-real-token'))
+    const res = await agent.get(concrete(url))
     t.ok(res.statusCode === 200 || res.statusCode === 410, `renders (status ${res.statusCode})`)
     t.match(res.headers['content-type'], /text\/html/)
     const main = /<main\b[^>]*>/.exec(res.body)?.[0]
     t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
     t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
+  })
+}
+
+for (const url of [...new Set(pageRoutes)].filter((u) => u in FRAGMENTS)) {
+  t.test(`${url} is a fragment whose root is data-fragment="${FRAGMENTS[url]}"`, async (t) => {
+    const res = await signedIn.get(concrete(url))
+    t.equal(res.statusCode, 200)
+    t.match(res.headers['content-type'], /text\/html/)
+    t.match(res.body, new RegExp(`^\\s*<section [^>]*data-fragment="${FRAGMENTS[url]}"`), 'the first element names the fragment')
+    t.notMatch(res.body, /<main\b|<html\b/, 'no page around it')
   })
 }
