@@ -1,8 +1,9 @@
 // Bundles islands/ into static/build/: loader.js (the page entry, no React), code-split chunks under chunks/
 // (the common runtime with React and the shared modules, one per area), islands.css and manifest.json.
-// `npm run build` runs it; the server imports buildIslands() when static/build/loader.js is missing.
+// `npm run build` runs it; start-up and the tests call buildIslandsIfStale().
 import { build } from 'esbuild'
 import type { OutputFile } from 'esbuild'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -99,4 +100,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(`${file.padEnd(40)} ${formatKb(bytes).padStart(10)} min  ${formatKb(gzipBytes).padStart(10)} gzip`)
   }
   console.log(`Islands built into ${path.relative(process.cwd(), BUILD_DIR) || '.'} in ${Math.round(performance.now() - started)} ms`)
+}
+
+const ISLAND_SOURCES = [path.join(ROOT, 'islands'), path.join(ROOT, 'src', 'engine'), path.join(ROOT, 'static', 'css', 'islands.css')]
+
+function newestSourceTime(): number {
+  return Math.max(...ISLAND_SOURCES.filter((source) => existsSync(source)).flatMap((source) => statSync(source).isDirectory()
+    ? readdirSync(source, { recursive: true, encoding: 'utf8' }).map((file) => statSync(path.join(source, file)).mtimeMs)
+    : [statSync(source).mtimeMs]))
+}
+
+/** Rebuilds when the bundles are missing or older than any island source (after an edit or a pull). */
+export async function buildIslandsIfStale(outdir = BUILD_DIR): Promise<boolean> {
+  const manifest = path.join(outdir, 'manifest.json')
+  if (existsSync(manifest) && statSync(manifest).mtimeMs >= newestSourceTime()) return false
+  await buildIslands(outdir)
+  return true
 }

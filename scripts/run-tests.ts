@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { prepareTemplates, type TestDriver } from '../test/helpers/database.ts'
+import { buildIslandsIfStale } from './build-islands.ts'
 
 interface SuiteResult { name: string; passed: number; failed: number; exitCode: number }
 
@@ -41,6 +42,8 @@ async function main() {
   const withPostgres = Boolean(process.env.TEST_DATABASE_URL)
   const drivers: TestDriver[] = withPostgres ? ['pglite', 'postgres'] : ['pglite']
   await prepareTemplates(drivers)
+  // Once here, so the browser test files never race to rebuild the bundles.
+  await buildIslandsIfStale()
 
   const results: SuiteResult[] = []
   results.push(await runTap('unit + api + browser (PGlite)', testFilesUnder('test'), { TEST_DRIVER: 'pglite' }))

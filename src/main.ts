@@ -1,13 +1,9 @@
 // Start-up only: config, database and migrations, first-run content, island bundles, listen, close on signals.
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { embeddedDataDir, openDatabase } from './db/client.ts'
 import { buildApp } from './app.ts'
 import { seedFirstRun } from './services/demo.ts'
 import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/sessions.ts'
-
-const LOADER_BUNDLE = path.resolve(import.meta.dirname, '../static/build/loader.js')
 
 function configOrExit(): Config {
   try {
@@ -21,10 +17,8 @@ function configOrExit(): Config {
 
 async function main() {
   const config = configOrExit()
-  if (!existsSync(LOADER_BUNDLE)) {
-    const { buildIslands } = await import('../scripts/build-islands.ts')
-    await buildIslands()
-  }
+  const { buildIslandsIfStale } = await import('../scripts/build-islands.ts')
+  if (await buildIslandsIfStale()) console.log('Built the browser islands into static/build/')
   const database = await openDatabase(config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
     : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })

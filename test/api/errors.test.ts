@@ -15,7 +15,7 @@ t.test('unknown page: an HTML 404 page', async (t) => {
   const res = await new Agent(app).get('/no/such/page')
   t.equal(res.statusCode, 404)
   t.match(res.headers['content-type'], /text\/html/)
-  t.match(res.body, '<main data-page="error">')
+  t.match(res.body, '<main data-page="dashboard-error">')
   t.match(res.body, 'This page does not exist.')
 })
 

@@ -1,8 +1,7 @@
 // Browser tests drive the system Chromium through playwright-core (no downloaded browsers on these machines).
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import path from 'node:path'
+import { existsSync } from 'node:fs'
 import { chromium } from 'playwright-core'
-import { BUILD_DIR, buildIslands } from '../../scripts/build-islands.ts'
+import { buildIslandsIfStale } from '../../scripts/build-islands.ts'
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -19,24 +18,10 @@ const CHROMIUM_ARGS = [
 
 interface Teardown { teardown(fn: () => unknown): void }
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
-const ISLAND_SOURCES = [path.join(ROOT, 'islands'), path.join(ROOT, 'static/css/islands.css')]
-
-function newestSourceTime(): number {
-  return Math.max(...ISLAND_SOURCES.flatMap((source) => statSync(source).isDirectory()
-    ? readdirSync(source, { recursive: true, encoding: 'utf8' }).map((file) => statSync(path.join(source, file)).mtimeMs)
-    : [statSync(source).mtimeMs]))
-}
-
-/** Browser tests must exercise the islands as they are now, not a bundle left over from before an edit. */
-async function ensureFreshIslands(): Promise<void> {
-  const manifest = path.join(BUILD_DIR, 'manifest.json')
-  if (!existsSync(manifest) || statSync(manifest).mtimeMs < newestSourceTime()) await buildIslands()
-}
-
 /** One browser per test file (with up-to-date island bundles); playwright gives it a fresh temporary profile. */
 export async function launchBrowser(t: Teardown): Promise<Browser> {
-  await ensureFreshIslands()
+  // Browser tests must exercise the islands as they are now, not a bundle left over from before an edit.
+  await buildIslandsIfStale()
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
   t.teardown(() => browser.close())
   return browser

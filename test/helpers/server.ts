@@ -1,5 +1,5 @@
 // A real app listening on a random port (PGlite), for browser tests.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../../src/config.ts'
@@ -7,9 +7,8 @@ import { buildApp } from '../../src/app.ts'
 import type { Db } from '../../src/db/client.ts'
 import type { UserRole } from '../../src/db/schema/index.ts'
 import { openTestDatabase } from './database.ts'
+import { buildIslandsIfStale } from '../../scripts/build-islands.ts'
 import { createUser, type TestUser } from './factories.ts'
-
-const LOADER_BUNDLE = path.resolve(import.meta.dirname, '../../static/build/loader.js')
 
 export interface TestServer {
   url: string
@@ -19,10 +18,7 @@ export interface TestServer {
 }
 
 export async function startServer(): Promise<TestServer> {
-  if (!existsSync(LOADER_BUNDLE)) {
-    const { buildIslands } = await import('../../scripts/build-islands.ts')
-    await buildIslands()
-  }
+  await buildIslandsIfStale()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-e2e-'))
   const database = await openTestDatabase()
   const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456' })

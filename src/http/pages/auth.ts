@@ -54,7 +54,7 @@ export async function authPages(app: FastifyInstance) {
     try {
       const user = await signUp(app.deps, { name: body.name, email: body.email, password: body.password, company: body.company })
       await signIn(request, user.id)
-      reply.flash({ type: 'success', text: `Welcome to Advice Studio, ${user.name}.` })
+      reply.flash({ type: 'info', text: `Welcome to Advice Studio, ${user.name}.` })
       return reply.redirect('/', 303)
     } catch (error) {
       return renderFormError(reply, error, 'auth/sign-up', { title: 'Sign up', values: keptValues(body) })
@@ -95,7 +95,7 @@ export async function authPages(app: FastifyInstance) {
       const body = (request.body ?? {}) as Body
       try {
         await setPasswordWithToken(app.deps, purpose, token, { password: body.password, confirm: body.confirm })
-        reply.flash({ type: 'success', text: 'Your password is saved. Sign in with it now.' })
+        reply.flash({ type: 'info', text: 'Your password is saved. Sign in with it now.' })
         return reply.redirect('/login', 303)
       } catch (error) {
         return renderFormError(reply, error, 'auth/password-token', { title: 'Choose a password', purpose, token, usable: true })
@@ -110,7 +110,7 @@ export async function authPages(app: FastifyInstance) {
       const body = (request.body ?? {}) as Body
       try {
         await changePassword(app.deps, actorOf(request), { current: body.current, password: body.password, confirm: body.confirm }, request.session.sessionId)
-        reply.flash({ type: 'success', text: 'Password changed. Your other sessions were signed out.' })
+        reply.flash({ type: 'info', text: 'Password changed. Your other sessions were signed out.' })
         return reply.redirect('/profile', 303)
       } catch (error) {
         return renderFormError(reply, error, 'auth/password-edit', { title: 'Change password', pageName, action })

@@ -40,7 +40,7 @@ export async function userPages(app: FastifyInstance) {
     const profileId = profileIdOf(request)
     try {
       await updateProfile(app.deps, actorOf(request), profileId, { name: body.name, title: body.title ?? '' })
-      reply.flash({ type: 'success', text: 'Profile saved.' })
+      reply.flash({ type: 'info', text: 'Profile saved.' })
       return reply.redirect(profileId === request.user!.id ? '/profile' : `/profile?id=${profileId}`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'user/profile-edit', { title: 'Edit profile', profileId, values: keptValues(body) })
@@ -60,7 +60,7 @@ export async function userPages(app: FastifyInstance) {
     const body = (request.body ?? {}) as Body
     try {
       const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role })
-      reply.flash({ type: 'success', text: `Invitation sent to ${invited.email}.` })
+      reply.flash({ type: 'info', text: `Invitation sent to ${invited.email}.` })
       return reply.redirect('/user/team', 303)
     } catch (error) {
       return renderFormError(reply, error, 'user/invite', { title: 'Invite', ...invitePage, values: keptValues(body) })
@@ -83,7 +83,7 @@ export async function userPages(app: FastifyInstance) {
     const body = (request.body ?? {}) as Body
     try {
       const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role, ownerId: body.ownerId })
-      reply.flash({ type: 'success', text: `Invitation sent to ${invited.email}.` })
+      reply.flash({ type: 'info', text: `Invitation sent to ${invited.email}.` })
       return reply.redirect('/admin/users', 303)
     } catch (error) {
       return renderFormError(reply, error, 'user/invite', { title: 'Add a user', ...(await adminNewPage(request)), values: keptValues(body) })
