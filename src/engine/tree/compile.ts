@@ -2,13 +2,16 @@
 // Problems are collected per node (and per dictionary entry) instead of thrown, so one bad node never hides the
 // rest of the set; the runner turns a node's error into an error item for its rule.
 import { EngineError } from '../errors.ts'
-import { compileExpression, parseAssignment, parseExpression, references } from '../expr/index.ts'
-import type { Expr } from '../expr/index.ts'
+import { compileExpression, parseAssignment, parseExpression } from '../expr/index.ts'
+import type { CompiledExpr, Expr, RefKind } from '../expr/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, RuleModel } from '../model.ts'
 import { coerceInput } from '../types/index.ts'
 import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
 import { adviceGroupOf } from './advice-group.ts'
+import { planCondition } from './condition-plan.ts'
+import { mainProgram, NO_PROGRAM, ruleProgram } from './program.ts'
+import { rawToValue } from './raw-value.ts'
 import { RESERVED_SLOT_TYPES } from './slots.ts'
 import {
   CompiledNode,
@@ -17,6 +20,7 @@ import {
   type CompiledAdviceSet,
   type CompiledRule,
   type FormulaSlot,
+  type SlotScope,
   type VariableSlot,
 } from './compiled.ts'
 
@@ -56,9 +60,13 @@ class Compiler {
       if (!this.ruleById.has(rule.id)) this.compileRule(rule, true)
     }
     this.resolveCalls()
+    const main = mainProgram(rules)
     return {
+      program: main.program,
+      ruleEnds: main.ruleEnds,
       id: this.model.id,
       name: this.model.name,
+      identity: Object.freeze({ id: this.model.id, name: this.model.name }),
       model: this.model,
       rules,
       ruleById: this.ruleById,
@@ -82,6 +90,7 @@ class Compiler {
       options: entity?.options,
       displayFormat: entity?.displayFormat,
       defaultValue: entity ? this.coerceDefault(entity, dataType) : undefined,
+      choiceAnswers: choiceAnswers(dataType, entity?.options),
       isSystem: isSystem || entity?.isSystem === true,
       isConstant: entity?.isConstant === true,
     }
@@ -138,8 +147,7 @@ class Compiler {
     }
     try {
       const ast = parseExpression(entity.expression, { mode: 'value' })
-      this.registerReferences(ast)
-      this.formulas[index] = { ...placeholder, ast, expr: compileExpression(ast) }
+      this.formulas[index] = { ...placeholder, ast, expr: this.compile(ast) }
     } catch (error) {
       const engineError = asEngineError(error)
       this.formulas[index] = { ...placeholder, error: engineError }
@@ -159,24 +167,36 @@ class Compiler {
     })
   }
 
-  /** Every name an expression reads gets a slot, so the scope's lookups never miss for compiled code. */
-  private registerReferences(ast: Expr): void {
-    const refs = references(ast)
-    for (const name of refs.variables) this.variableSlot(name)
-    for (const name of refs.formulas) this.formulaSlot(name)
-    for (const name of refs.bare) {
-      if (this.bareFormulas.has(name)) this.formulaSlot(name)
-      else this.variableSlot(name)
+  /** Binds each reference to its slot once, so evaluation reads an array instead of looking names up. */
+  private readonly bind = (kind: RefKind, name: string): CompiledExpr => {
+    if (kind === 'formula' || (kind === 'bare' && this.bareFormulas.has(name))) {
+      const index = this.formulaSlot(name)
+      return (scope) => (scope as SlotScope).formula(index)
     }
+    const slot = this.variableSlot(name)
+    return (scope) => (scope as SlotScope).variable(slot)
+  }
+
+  private compile(ast: Expr): CompiledExpr {
+    return compileExpression(ast, { bindReference: this.bind })
+  }
+
+  /** The variable slot a reference reads, when it reads a variable (not a formula). */
+  private readonly variableRef = (ref: Expr & { type: 'ref' }): number | undefined => {
+    if (ref.kind === 'formula' || (ref.kind === 'bare' && this.bareFormulas.has(ref.name))) return undefined
+    return this.variableSlot(ref.name)
   }
 
   private compileRule(rule: RuleModel, external: boolean): CompiledRule {
+    const nodes = rule.nodes.map((node) => this.compileNode(node, rule.id))
     const compiled: CompiledRule = {
       id: rule.id,
       name: rule.name,
       adviceSetId: rule.adviceSetId,
       external,
-      nodes: rule.nodes.map((node) => this.compileNode(node, rule.id)),
+      nodes,
+      // Laid out once calls are resolved: a call to a missing rule makes its node broken.
+      program: NO_PROGRAM,
     }
     this.ruleById.set(rule.id, compiled)
     return compiled
@@ -204,9 +224,9 @@ class Compiler {
     switch (model.type) {
       case 'condition': {
         const ast = parseExpression(required(model.expression, model, 'a condition'), { mode: 'condition' })
-        this.registerReferences(ast)
         node.ast = ast
-        node.expr = compileExpression(ast)
+        node.expr = this.compile(ast)
+        node.plan = planCondition(ast, this.variableRef)
         return
       }
       case 'inputRequest': {
@@ -228,18 +248,16 @@ class Compiler {
                 right: value,
                 span: value.span,
               }
-        this.registerReferences(ast)
         node.ast = ast
-        node.expr = compileExpression(ast)
+        node.expr = this.compile(ast)
         return
       }
       case 'formula': {
         const name = required(model.variable, model, 'the name of the formula it defines')
         node.slot = this.formulaSlot(name)
         const ast = parseExpression(required(model.expression, model, 'an expression'), { mode: 'value' })
-        this.registerReferences(ast)
         node.ast = ast
-        node.expr = compileExpression(ast)
+        node.expr = this.compile(ast)
         return
       }
       case 'advice': {
@@ -281,6 +299,7 @@ class Compiler {
       if (called) node.called = called
       else this.fail(node, new EngineError('UNKNOWN_RULE', `The called rule ${calledId} does not exist.`))
     }
+    for (const rule of this.ruleById.values()) rule.program = ruleProgram(rule.nodes)
   }
 
   private fail(node: CompiledNode, error: EngineError): void {
@@ -322,20 +341,13 @@ export function asEngineError(error: unknown): EngineError {
   throw error
 }
 
-/** Inputs without a declared data type keep their JSON kind; anything else is not a value. */
-export function rawToValue(raw: unknown): Value | undefined {
-  if (raw === null || typeof raw === 'number' || typeof raw === 'string' || typeof raw === 'boolean') {
-    return typeof raw === 'number' && !Number.isFinite(raw) ? undefined : raw
+/** What each option, written exactly as the author wrote it, coerces to (see inputs.ts). */
+function choiceAnswers(dataType: DataType | undefined, options: string[] | undefined): ReadonlyMap<string, Value> | undefined {
+  if ((dataType !== 'select' && dataType !== 'radio') || !options) return undefined
+  const answers = new Map<string, Value>()
+  for (const option of options) {
+    const coerced = coerceInput(dataType, option, { options })
+    if (coerced.ok && coerced.value !== null) answers.set(option, coerced.value)
   }
-  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? undefined : raw
-  if (Array.isArray(raw)) {
-    const items: Value[] = []
-    for (const item of raw) {
-      const value = rawToValue(item)
-      if (value === undefined) return undefined
-      items.push(value)
-    }
-    return items
-  }
-  return undefined
+  return answers
 }

@@ -1,11 +1,14 @@
 // The compiled form of an advice set: expressions parsed once and turned into closures, names resolved to slots,
 // rule calls resolved to rules. Built by compile.ts, read by the runner.
 import type { EngineError, SourceSpan } from '../errors.ts'
-import type { CompiledExpr, Expr } from '../expr/index.ts'
+import type { CompiledExpr, Expr, Scope } from '../expr/index.ts'
+import type { AttributedString } from '../content/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
 import type { NodeType } from '../entity-types.ts'
 import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
+import type { ConditionPlan } from './condition-plan.ts'
+import type { Program } from './program.ts'
 
 // Numeric node kinds keep the runner's dispatch a dense switch.
 export const KIND_CONDITION = 0
@@ -17,6 +20,8 @@ export const KIND_ADVICE = 5
 export const KIND_CALL = 6
 export const KIND_EXIT = 7
 export const KIND_API = 8
+/** A node that failed to compile: running it fails its rule. */
+export const KIND_BROKEN = 9
 
 export const KIND_OF: Readonly<Record<NodeType, number>> = {
   condition: KIND_CONDITION,
@@ -39,13 +44,14 @@ export interface AdviceItem {
   readonly tags: readonly string[]
   readonly sources: readonly SourceRef[]
   /** Rendered in the requested content type (full-response mode), or absent in decision mode. */
-  readonly headline?: RenderedContent
-  readonly text?: RenderedContent
+  readonly headline?: ContentBody
+  readonly text?: ContentBody
   /** Headline_Custom's value when it replaced the headline. */
   readonly customHeadline?: string
 }
 
-export type RenderedContent = string | { text: string; ranges: unknown[] }
+/** Rendered text: a string, or for the attributed-string content type, text with ranges. */
+export type ContentBody = string | AttributedString
 
 export interface CompiledAdvice {
   readonly group: AdviceGroup
@@ -60,6 +66,8 @@ export class CompiledNode {
   expr: CompiledExpr | null = null
   /** Parsed form of `expr`, kept for static checks and branch generation. */
   ast: Expr | null = null
+  /** Conditions only: the flat form of a simple condition (see condition-plan.ts). */
+  plan: ConditionPlan | null = null
   /** Variable slot (input request, assignment, API call) or formula index (formula node). */
   slot = -1
   called: CompiledRule | null = null
@@ -77,12 +85,21 @@ export class CompiledNode {
   ) {}
 }
 
+/** The scope compiled expressions of an advice set read from: references are bound to slots at compile time. */
+export interface SlotScope extends Scope {
+  variable(slot: number): Value
+  formula(index: number): Value
+}
+
 export interface CompiledRule {
   readonly id: string
   readonly name: string
   readonly adviceSetId: string
+  /** Root nodes, in sibling order. */
   readonly nodes: CompiledNode[]
   readonly external: boolean
+  /** How the runner runs this rule when another rule calls it (program.ts); set once calls are resolved. */
+  program: Program
 }
 
 export interface VariableSlot {
@@ -93,6 +110,8 @@ export interface VariableSlot {
   readonly displayFormat: string | undefined
   /** Coerced dictionary default; undefined when there is none. */
   readonly defaultValue: Value | undefined
+  /** Select and radio: the stored answer for each option spelled exactly as written. */
+  readonly choiceAnswers: ReadonlyMap<string, Value> | undefined
   readonly isSystem: boolean
   readonly isConstant: boolean
 }
@@ -121,9 +140,15 @@ export interface CompileIssue {
 export interface CompiledAdviceSet {
   readonly id: string
   readonly name: string
+  /** `{ id, name }`, shared by every result. */
+  readonly identity: { readonly id: string; readonly name: string }
   readonly model: AdviceSetModel
   /** Top-level rules in run order. */
   readonly rules: CompiledRule[]
+  /** The top-level rules laid out for the runner (program.ts). */
+  readonly program: Program
+  /** Where each top-level rule ends in `program`: a failed rule's run goes on from there. */
+  readonly ruleEnds: ReadonlyMap<string, number>
   readonly ruleById: ReadonlyMap<string, CompiledRule>
   readonly nodeById: ReadonlyMap<string, CompiledNode>
   readonly variables: VariableSlot[]

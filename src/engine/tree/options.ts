@@ -37,7 +37,10 @@ export interface EvaluateOptions {
   contentType?: ContentType
   /** Link target of a variable chip's backlink in html. */
   questionHref?: (questionNodeId: string) => string
-  /** Nodes one run may visit before it stops with STEP_LIMIT (rule calls can multiply work). Default 100,000. */
+  /**
+   * Nodes other than conditions one run may visit before it stops with STEP_LIMIT (rule calls can multiply
+   * work; conditions only choose among the other nodes, so they are not counted). Default 100,000.
+   */
   maxSteps?: number
   /** Nested rule calls allowed. Default 32. */
   maxCallDepth?: number

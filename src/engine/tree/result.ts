@@ -5,8 +5,7 @@ import type { SourceRef } from '../model.ts'
 import { formatValue } from '../format/index.ts'
 import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
-import type { AdviceItem, CompiledAdviceSet, FormulaSlot, VariableSlot } from './compiled.ts'
-import type { RenderedContent } from './compiled.ts'
+import type { AdviceGroup, AdviceItem, CompiledAdviceSet, ContentBody, FormulaSlot, VariableSlot } from './compiled.ts'
 
 export interface ResultError {
   nodeId: string
@@ -23,7 +22,7 @@ export interface CurrentFocus {
   nodeId: string
   ruleId: string
   variable: string
-  question: RenderedContent
+  question: ContentBody
   dataType?: DataType
   options?: string[]
   defaultValue?: Value
@@ -73,7 +72,7 @@ export class AnsweredInput {
     readonly nodeId: string,
     readonly ruleId: string,
     readonly variable: string,
-    readonly question: RenderedContent,
+    readonly question: ContentBody,
     readonly value: Value,
     private readonly slot: VariableSlot,
   ) {}
@@ -89,15 +88,19 @@ export class AnsweredInput {
   }
 }
 
+/** Shared by every result until something is added, so a run that adds nothing allocates nothing. */
+const NONE: never[] = Object.freeze([]) as never[]
+
 export class EngineResult {
   readonly adviceSet: { id: string; name: string }
-  readonly inputRequests: AnsweredInput[] = []
+  /** Answered input requests, in the order they were asked. */
+  inputRequests: readonly AnsweredInput[] = NONE
   currentFocus: CurrentFocus | undefined = undefined
-  readonly advice: AdviceItem[] = []
-  readonly assumptions: AdviceItem[] = []
-  readonly examples: AdviceItem[] = []
-  readonly errors: ResultError[] = []
-  readonly pendingApiCalls: PendingApiCall[] = []
+  advice: readonly AdviceItem[] = NONE
+  assumptions: readonly AdviceItem[] = NONE
+  examples: readonly AdviceItem[] = NONE
+  errors: readonly ResultError[] = NONE
+  pendingApiCalls: readonly PendingApiCall[] = NONE
   trace: TraceEntry[] | undefined = undefined
   private variableMap: Record<string, VariableResult> | undefined
 
@@ -107,7 +110,23 @@ export class EngineResult {
     private readonly values: Array<Value | undefined>,
     readonly context: ApiContext,
   ) {
-    this.adviceSet = { id: compiled.id, name: compiled.name }
+    this.adviceSet = compiled.identity
+  }
+
+  addInput(answer: AnsweredInput): void {
+    this.inputRequests = append(this.inputRequests, answer)
+  }
+
+  addItem(group: AdviceGroup, item: AdviceItem): void {
+    this[group] = append(this[group], item)
+  }
+
+  addError(error: ResultError): void {
+    this.errors = append(this.errors, error)
+  }
+
+  addPendingApiCall(call: PendingApiCall): void {
+    this.pendingApiCalls = append(this.pendingApiCalls, call)
   }
 
   /** True when nothing is left to ask or fetch. */
@@ -168,4 +187,10 @@ export class EngineResult {
       ...(this.trace ? { trace: this.trace } : {}),
     }
   }
+}
+
+function append<T>(list: readonly T[], item: T): readonly T[] {
+  if (list === NONE) return [item]
+  ;(list as T[]).push(item)
+  return list
 }

@@ -1,86 +1,127 @@
-// One evaluation of a compiled advice set. The Run is the expressions' Scope: it owns the variable values of this
+// One evaluation of a compiled advice set. The Run is the expressions' scope: it owns the variable values of this
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
-// invalidates, and walks the rule trees. Node outcomes are small integers so the hot path allocates nothing.
+// invalidates, and walks the rule trees. Node outcomes are small integers and decision mode allocates nothing
+// beyond the result, because a decision is expected to take about a microsecond.
 import { renderContent } from '../content/index.ts'
 import type { ContentType, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
-import type { CompiledExpr, Scope } from '../expr/index.ts'
+import type { CompiledExpr } from '../expr/index.ts'
 import type { RefKind } from '../expr/ast.ts'
-import { coerceInput } from '../types/index.ts'
 import { valueToText } from '../value.ts'
 import type { Value } from '../value.ts'
-import { rawToValue } from './compile.ts'
-import {
-  KIND_ADVICE,
-  KIND_ALWAYS,
-  KIND_API,
-  KIND_ASSIGN,
-  KIND_CALL,
-  KIND_CONDITION,
-  KIND_EXIT,
-  KIND_FORMULA,
-  KIND_INPUT,
-  type AdviceItem,
-  type CompiledAdviceSet,
-  type CompiledNode,
-  type CompiledRule,
-  type RenderedContent,
-  type VariableSlot,
-} from './compiled.ts'
+import * as kinds from './compiled.ts'
+import type { AdviceItem, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody, SlotScope, VariableSlot } from './compiled.ts'
+import * as programs from './program.ts'
+import type { Program } from './program.ts'
+import * as plans from './condition-plan.ts'
+import { coerceAnswer } from './inputs.ts'
 import type { ApiPort, EvaluateOptions } from './options.ts'
 import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import type { TraceEntry } from './result.ts'
-import { CONTEXT_SLOT, DATA_API_SOURCES_SLOT, EXAMPLE_NUMBER_SLOT, HEADLINE_SLOT, API_KEY_OWNER_SLOT, RESERVED_SLOTS } from './slots.ts'
+import * as slots from './slots.ts'
+
+// Module-level copies: imported bindings can cost a getter call per read under some loaders (tsx), and these
+// are read for every node.
+const CONDITION = kinds.KIND_CONDITION
+const INPUT = kinds.KIND_INPUT
+const ASSIGN = kinds.KIND_ASSIGN
+const FORMULA = kinds.KIND_FORMULA
+const ADVICE = kinds.KIND_ADVICE
+const CALL = kinds.KIND_CALL
+const EXIT = kinds.KIND_EXIT
+const API = kinds.KIND_API
+const BROKEN = kinds.KIND_BROKEN
+const LT = plans.PLAN_LT
+const GT = plans.PLAN_GT
+const LE = plans.PLAN_LE
+const GE = plans.PLAN_GE
+const EQ = plans.PLAN_EQ
+const NE = plans.PLAN_NE
+const IS_TRUE = plans.PLAN_IS_TRUE
+const IS_FALSE = plans.PLAN_IS_FALSE
+const OP_ATOM = programs.OP_ATOM
+const ATOM_LT = OP_ATOM + LT
+const ATOM_GT = OP_ATOM + GT
+const ATOM_LE = OP_ATOM + LE
+const ATOM_GE = OP_ATOM + GE
+const ATOM_EQ = OP_ATOM + EQ
+const ATOM_NE = OP_ATOM + NE
+const ATOM_IS_TRUE = OP_ATOM + IS_TRUE
+const ATOM_IS_FALSE = OP_ATOM + IS_FALSE
+const CONTEXT_SLOT = slots.CONTEXT_SLOT
+const EXAMPLE_NUMBER_SLOT = slots.EXAMPLE_NUMBER_SLOT
+const HEADLINE_SLOT = slots.HEADLINE_SLOT
+const API_KEY_OWNER_SLOT = slots.API_KEY_OWNER_SLOT
+const DATA_API_SOURCES_SLOT = slots.DATA_API_SOURCES_SLOT
+const RESERVED_SLOTS = slots.RESERVED_SLOTS
 
 const CONTINUE = 0
-const EXIT_RULE = 1
 const STOP = 2
+
+interface OpenEntry {
+  entry: TraceEntry
+  program: Program
+  /** Program index just past the node's subtree. */
+  end: number
+  started: number
+}
 
 const DEFAULT_MAX_STEPS = 100_000
 const DEFAULT_MAX_CALL_DEPTH = 32
-const NO_SOURCES: Value[] = []
+const NO_SOURCES: Value[] = Object.freeze([]) as unknown as Value[]
 
-export class Run implements Scope {
-  readonly now: Date
+export class Run implements SlotScope {
   private readonly values: Array<Value | undefined>
-  /** The input request that set each variable, for backlinks in rendered content. */
-  private readonly questionOf: Array<string | undefined>
+  private nowValue: Date | undefined
+  /** Full-response mode: the input request that set each variable (backlinks) and each value's formatted text. */
+  private readonly questionOf: Array<string | undefined> | null
+  private readonly formattedOf: Array<string | undefined> | null
   private formulaValue: Value[] | null = null
   private formulaEpoch: number[] | null = null
   private formulaBusy: Uint8Array | null = null
   private formulaOverride: Array<CompiledExpr | undefined> | null = null
+  /** Bumped by every write, so memoised formulas know they may be stale. */
   private epoch = 1
   private steps = 0
   private readonly maxSteps: number
   private readonly maxCallDepth: number
-  private readonly callStack: string[] = []
+  /** While rule calls run: the top-level rule, then each called rule; created on the first call. */
+  private callStack: string[] | null = null
   private readonly render: boolean
   private readonly contentType: ContentType
-  private readonly apiPort: ApiPort | undefined
   private readonly trace: TraceEntry[] | null
+  /** Trace: entries whose node's subtree is still running, innermost last. */
+  private readonly openEntries: OpenEntry[] | null
   /** The trace entry whose value the node being visited has not reported yet. */
   private openEntry: TraceEntry | null = null
   private currentNode: CompiledNode | null = null
   private unsetName = ''
   private readonly result: EngineResult
-  private readonly resolveTag = (kind: 'variable' | 'formula', name: string): ResolvedTag | undefined =>
-    this.resolveForContent(kind, name)
+  private readonly resolveTag: ((kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined) | null
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
     private readonly inputs: Record<string, unknown>,
     private readonly options: EvaluateOptions,
   ) {
-    this.now = options.now ?? new Date()
+    this.nowValue = options.now
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
     this.maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH
     this.render = options.render !== false
     this.contentType = options.contentType ?? 'text'
-    this.apiPort = options.apiPort
     this.trace = options.trace === true ? [] : null
+    this.openEntries = this.trace ? [] : null
     const count = compiled.variables.length
     this.values = new Array<Value | undefined>(count).fill(undefined)
-    this.questionOf = this.render ? new Array<string | undefined>(count).fill(undefined) : []
+    if (this.render) {
+      this.questionOf = new Array<string | undefined>(count).fill(undefined)
+      this.formattedOf = new Array<string | undefined>(count).fill(undefined)
+      this.resolveTag = (kind, name) => this.resolveForContent(kind, name)
+    } else {
+      this.questionOf = null
+      this.formattedOf = null
+      this.resolveTag = null
+    }
     const context = options.context ?? 'run'
     this.values[CONTEXT_SLOT] = context
     if (context === 'examples') this.values[EXAMPLE_NUMBER_SLOT] = options.exampleNumber ?? 1
@@ -90,24 +131,31 @@ export class Run implements Scope {
     if (this.trace) this.result.trace = this.trace
   }
 
+  /** The moment of the run; read by today() and date maths, so only then is the clock consulted. */
+  get now(): Date {
+    this.nowValue ??= new Date()
+    return this.nowValue
+  }
+
   execute(): EngineResult {
-    const rules = this.compiled.rules
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i]!
+    const program = this.compiled.program
+    let pc = 0
+    // The try sits outside the loop (re-entered after a failure) so the per-node path sets up no handler.
+    for (;;) {
       try {
-        this.callStack.length = 0
-        this.callStack.push(rule.id)
-        if (this.runNodes(rule.nodes) === STOP) break
+        this.runProgram(program, pc)
+        return this.result
       } catch (error) {
         if (!(error instanceof EngineError)) throw error
-        if (error.code === 'STEP_LIMIT') {
-          this.recordFailure(rule, error)
-          break
-        }
-        this.recordFailure(rule, error)
+        if (this.openEntries !== null) this.leave(null, CONTINUE)
+        const stack = this.callStack
+        const ruleId = stack !== null && stack.length > 0 ? stack[0]! : this.currentNode!.ruleId
+        this.recordFailure(this.compiled.ruleById.get(ruleId)!, error)
+        if (error.code === 'STEP_LIMIT') return this.result
+        if (stack !== null) stack.length = 0
+        pc = this.compiled.ruleEnds.get(ruleId)!
       }
     }
-    return this.result
   }
 
   lookup(kind: RefKind, name: string): Value {
@@ -117,7 +165,10 @@ export class Run implements Scope {
       return this.formula(index)
     }
     const slot = this.compiled.variableIndex.get(name)
-    if (slot === undefined) return this.unset(name)
+    return slot === undefined ? this.unset(name) : this.variable(slot)
+  }
+
+  variable(slot: number): Value {
     const value = this.values[slot]
     return value === undefined ? this.fromInputs(slot) : value
   }
@@ -131,7 +182,7 @@ export class Run implements Scope {
   private fromInputs(slot: number): Value {
     const info = this.compiled.variables[slot]!
     if (!info.isConstant && slot >= RESERVED_SLOTS) {
-      const answer = this.coerceAnswer(info)
+      const answer = coerceAnswer(info, this.inputs)
       if (answer !== undefined) {
         if (answer instanceof EngineError) throw answer
         this.values[slot] = answer
@@ -142,22 +193,7 @@ export class Run implements Scope {
     return this.unset(info.name)
   }
 
-  /** The input given for a variable: its value, an error when it cannot be used, undefined when there is none. */
-  private coerceAnswer(info: VariableSlot): Value | EngineError | undefined {
-    if (!Object.hasOwn(this.inputs, info.name)) return undefined
-    const raw = this.inputs[info.name]
-    if (raw === undefined || raw === null) return undefined
-    if (info.dataType === undefined) {
-      const value = rawToValue(raw)
-      if (value === undefined) return new EngineError('INVALID_INPUT', `The answer given for {{${info.name}}} is not a value.`)
-      return value === null ? undefined : value
-    }
-    const coerced = coerceInput(info.dataType, raw, info.options ? { options: info.options } : undefined)
-    if (!coerced.ok) return new EngineError(coerced.code, coerced.message)
-    return coerced.value === null ? undefined : coerced.value
-  }
-
-  private formula(index: number): Value {
+  formula(index: number): Value {
     let memo = this.formulaValue
     let epochs = this.formulaEpoch
     if (memo === null || epochs === null) {
@@ -186,24 +222,169 @@ export class Run implements Scope {
     return value
   }
 
-  private runNodes(nodes: CompiledNode[]): number {
-    for (let i = 0; i < nodes.length; i++) {
-      const outcome = this.trace === null ? this.visit(nodes[i]!) : this.visitTraced(nodes[i]!)
-      if (outcome !== CONTINUE) return outcome
-    }
-    return CONTINUE
+  private write(slot: number, value: Value | undefined): void {
+    this.values[slot] = value
+    this.epoch++
+    if (this.formattedOf !== null) this.formattedOf[slot] = undefined
   }
 
-  private visitTraced(node: CompiledNode): number {
+  /**
+   * Runs a program (program.ts) from `start`: a false condition or comparison jumps past its subtree, an exit
+   * goes on after its rule. Returns STOP when the run must stop (an open question or a pending API call).
+   */
+  private runProgram(program: Program, start: number): number {
+    const ops = program.ops
+    const nodes = program.nodes
+    const ends = program.ends
+    const nexts = program.nexts
+    const slots = program.slots
+    const numbers = program.numbers
+    const constants = program.constants
+    const count = ops.length
+    const values = this.values
+    const tracing = this.openEntries !== null
+    let pc = start
+    while (pc < count) {
+      const op = ops[pc]!
+      if (op >= OP_ATOM) {
+        if (tracing) {
+          pc = this.tracedCondition(program, pc)
+          continue
+        }
+        // One comparison of a planned condition; test() is the same check done in one call.
+        const slot = slots[pc]!
+        let a = values[slot]
+        if (a === undefined) {
+          this.currentNode = nodes[pc]!
+          a = this.fromInputs(slot)
+        }
+        switch (op) {
+          case ATOM_LT:
+            if (typeof a !== 'number') break
+            pc = a < numbers[pc]! ? pc + 1 : ends[pc]!
+            continue
+          case ATOM_GT:
+            if (typeof a !== 'number') break
+            pc = a > numbers[pc]! ? pc + 1 : ends[pc]!
+            continue
+          case ATOM_LE:
+            if (typeof a !== 'number') break
+            pc = a <= numbers[pc]! ? pc + 1 : ends[pc]!
+            continue
+          case ATOM_GE:
+            if (typeof a !== 'number') break
+            pc = a >= numbers[pc]! ? pc + 1 : ends[pc]!
+            continue
+          case ATOM_EQ: {
+            const c = constants[pc]
+            if (typeof a !== typeof c) break
+            pc = a === c ? pc + 1 : ends[pc]!
+            continue
+          }
+          case ATOM_NE: {
+            const c = constants[pc]
+            if (typeof a !== typeof c) break
+            pc = a !== c ? pc + 1 : ends[pc]!
+            continue
+          }
+          case ATOM_IS_TRUE:
+            if (a !== true && a !== false && a !== null) break
+            pc = a === true ? pc + 1 : ends[pc]!
+            continue
+          case ATOM_IS_FALSE:
+            if (a !== true && a !== false && a !== null) break
+            pc = a !== true ? pc + 1 : ends[pc]!
+            continue
+        }
+        // A value the plan does not cover: the compiled expression decides the whole condition.
+        const node = nodes[pc]!
+        this.currentNode = node
+        pc = node.expr!(this) === true ? nexts[pc]! : ends[pc]!
+        continue
+      }
+      const node = nodes[pc]!
+      this.currentNode = node
+      if (tracing) this.enter(program, pc, node)
+      if (op === CONDITION) {
+        const value = node.expr!(this)
+        this.report(value)
+        pc = value === true ? pc + 1 : ends[pc]!
+        continue
+      }
+      if (++this.steps > this.maxSteps) this.stepLimit()
+      switch (op) {
+        case INPUT:
+          if (!this.answer(node)) return this.leave(program, STOP)
+          break
+        case ASSIGN: {
+          const value = node.expr!(this)
+          this.report(value)
+          this.write(node.slot, value)
+          break
+        }
+        case FORMULA:
+          this.formulaOverride ??= new Array<CompiledExpr | undefined>(this.compiled.formulas.length).fill(undefined)
+          this.formulaOverride[node.slot] = node.expr!
+          this.epoch++
+          break
+        case ADVICE:
+          this.emit(node)
+          break
+        case CALL:
+          if (this.call(node.called!) === STOP) return this.leave(program, STOP)
+          break
+        case EXIT:
+          pc = nexts[pc]!
+          continue
+        case API:
+          if (!this.fetch(node)) return this.leave(program, STOP)
+          break
+        case BROKEN:
+          throw node.error!
+      }
+      pc++
+    }
+    return this.leave(program, CONTINUE)
+  }
+
+  /** Traced runs check a planned condition in one call, so its value can be reported; returns where to go on. */
+  private tracedCondition(program: Program, pc: number): number {
+    const node = program.nodes[pc]!
+    this.currentNode = node
+    this.enter(program, pc, node)
+    const value = this.test(node)
+    this.report(value)
+    return value === true ? program.nexts[pc]! : program.ends[pc]!
+  }
+
+  private stepLimit(): never {
+    throw new EngineError('STEP_LIMIT', `The run stopped after visiting ${this.maxSteps} nodes.`)
+  }
+
+  /** Trace: closes the entries of this program whose subtree ended before `pc`, then opens one for `node`. */
+  private enter(program: Program, pc: number, node: CompiledNode): void {
+    const open = this.openEntries!
+    for (let top = open[open.length - 1]; top !== undefined && top.program === program && top.end <= pc; top = open[open.length - 1]) {
+      this.close(open.pop()!)
+    }
     const entry: TraceEntry = { nodeId: node.id, type: node.type, value: null, durationNs: 0 }
     this.trace!.push(entry)
     this.openEntry = entry
-    const started = performance.now()
-    try {
-      return this.visit(node)
-    } finally {
-      entry.durationNs = Math.round((performance.now() - started) * 1e6)
+    open.push({ entry, program, end: program.ends[pc]!, started: performance.now() })
+  }
+
+  /** Trace: a program is left (null: all of them, after a failure); its open entries end now. */
+  private leave(program: Program | null, outcome: number): number {
+    const open = this.openEntries
+    if (open !== null) {
+      while (open.length > 0 && (program === null || open[open.length - 1]!.program === program)) this.close(open.pop()!)
+      if (program === null) this.openEntry = null
     }
+    return outcome
+  }
+
+  private close(open: OpenEntry): void {
+    open.entry.durationNs = Math.round((performance.now() - open.started) * 1e6)
   }
 
   private report(value: Value): void {
@@ -213,49 +394,61 @@ export class Run implements Scope {
     }
   }
 
-  private visit(node: CompiledNode): number {
-    if (++this.steps > this.maxSteps) {
-      throw new EngineError('STEP_LIMIT', `The run stopped after visiting ${this.maxSteps} nodes.`)
-    }
-    this.currentNode = node
-    if (node.error !== null) throw node.error
-    switch (node.kind) {
-      case KIND_CONDITION: {
-        const value = node.expr!(this)
-        this.report(value)
-        if (value !== true) return CONTINUE
-        break
+  /**
+   * A planned condition: each (slot, op, constant) in order, stopping at the first false one. Values the plan
+   * does not cover are handed to the compiled expression, which then decides the whole condition.
+   */
+  private test(node: CompiledNode): Value {
+    const { slots: planSlots, ops, numbers, constants } = node.plan!
+    const values = this.values
+    for (let i = 0; i < planSlots.length; i++) {
+      const slot = planSlots[i]!
+      let a = values[slot]
+      if (a === undefined) a = this.fromInputs(slot)
+      let holds: boolean
+      switch (ops[i]) {
+        case LT:
+          if (typeof a !== 'number') return node.expr!(this)
+          holds = a < numbers[i]!
+          break
+        case GT:
+          if (typeof a !== 'number') return node.expr!(this)
+          holds = a > numbers[i]!
+          break
+        case LE:
+          if (typeof a !== 'number') return node.expr!(this)
+          holds = a <= numbers[i]!
+          break
+        case GE:
+          if (typeof a !== 'number') return node.expr!(this)
+          holds = a >= numbers[i]!
+          break
+        case EQ: {
+          const c = constants[i]!
+          if (typeof a !== typeof c) return node.expr!(this)
+          holds = a === c
+          break
+        }
+        case NE: {
+          const c = constants[i]!
+          if (typeof a !== typeof c) return node.expr!(this)
+          holds = a !== c
+          break
+        }
+        case IS_TRUE:
+          if (a !== true && a !== false && a !== null) return node.expr!(this)
+          holds = a === true
+          break
+        case IS_FALSE:
+          if (a !== true && a !== false && a !== null) return node.expr!(this)
+          holds = a !== true
+          break
+        default:
+          return node.expr!(this)
       }
-      case KIND_ALWAYS:
-        break
-      case KIND_INPUT:
-        if (!this.answer(node)) return STOP
-        break
-      case KIND_ASSIGN: {
-        const value = node.expr!(this)
-        this.report(value)
-        this.values[node.slot] = value
-        this.epoch++
-        break
-      }
-      case KIND_FORMULA:
-        this.formulaOverride ??= new Array<CompiledExpr | undefined>(this.compiled.formulas.length).fill(undefined)
-        this.formulaOverride[node.slot] = node.expr!
-        this.epoch++
-        break
-      case KIND_ADVICE:
-        this.emit(node)
-        break
-      case KIND_CALL:
-        if (this.call(node.called!) === STOP) return STOP
-        break
-      case KIND_EXIT:
-        return EXIT_RULE
-      case KIND_API:
-        if (!this.fetch(node)) return STOP
-        break
+      if (!holds) return false
     }
-    return node.children.length === 0 ? CONTINUE : this.runNodes(node.children)
+    return true
   }
 
   private answer(node: CompiledNode): boolean {
@@ -263,7 +456,7 @@ export class Run implements Scope {
     const info = this.compiled.variables[slot]!
     let value = this.values[slot]
     if (value === undefined && !info.isConstant && slot >= RESERVED_SLOTS) {
-      const answer = this.coerceAnswer(info)
+      const answer = coerceAnswer(info, this.inputs)
       if (answer instanceof EngineError) {
         this.focus(node, info, { code: answer.code, message: answer.message })
         return false
@@ -279,9 +472,12 @@ export class Run implements Scope {
       return false
     }
     this.report(value)
-    if (this.render) this.questionOf[slot] = node.id
-    const question = this.render ? this.renderText(node.question, node) : node.question
-    this.result.inputRequests.push(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
+    let question: ContentBody = node.question
+    if (this.questionOf !== null) {
+      this.questionOf[slot] = node.id
+      question = this.renderText(node.question, node)
+    }
+    this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
     return true
   }
 
@@ -305,8 +501,7 @@ export class Run implements Scope {
     if (headline !== undefined && headline !== null && headline !== '') {
       // Headline_Custom replaces the headline of the next advice only, so one rule's override cannot leak.
       custom = valueToText(headline)
-      this.values[HEADLINE_SLOT] = undefined
-      this.epoch++
+      this.write(HEADLINE_SLOT, undefined)
     }
     let item: AdviceItem = advice.decisionItem
     if (this.render) {
@@ -319,11 +514,13 @@ export class Run implements Scope {
     } else if (custom !== undefined) {
       item = { ...item, customHeadline: custom }
     }
-    this.result[advice.group].push(item)
+    this.result.addItem(advice.group, item)
   }
 
   private call(rule: CompiledRule): number {
-    const stack = this.callStack
+    // The stack holds the top-level rule first while any call is running.
+    const stack = (this.callStack ??= [])
+    if (stack.length === 0) stack.push(this.currentNode!.ruleId)
     if (stack.includes(rule.id)) {
       const names = [...stack, rule.id].map((id) => `"${this.compiled.ruleById.get(id)?.name ?? id}"`)
       throw new EngineError('RULE_CALL_CYCLE', `Rule calls go round in a circle: ${names.join(' → ')}.`)
@@ -332,26 +529,27 @@ export class Run implements Scope {
       throw new EngineError('CALL_DEPTH', `Rule calls are nested more than ${this.maxCallDepth} deep.`)
     }
     stack.push(rule.id)
-    const outcome = this.runNodes(rule.nodes)
+    const outcome = this.runProgram(rule.program, 0)
     stack.pop()
-    return outcome === STOP ? STOP : CONTINUE
+    if (stack.length === 1) stack.pop()
+    return outcome
   }
 
   private fetch(node: CompiledNode): boolean {
     const info = this.compiled.variables[node.slot]!
-    const value = this.apiPort?.(node.apiId, {
+    const port: ApiPort | undefined = this.options.apiPort
+    const value = port?.(node.apiId, {
       nodeId: node.id,
       apiId: node.apiId,
       variable: info.name,
       valueOf: (name) => this.valueOf(name),
     })
     if (value === undefined) {
-      this.result.pendingApiCalls.push({ nodeId: node.id, ruleId: node.ruleId, apiId: node.apiId, variable: info.name })
+      this.result.addPendingApiCall({ nodeId: node.id, ruleId: node.ruleId, apiId: node.apiId, variable: info.name })
       return false
     }
     this.report(value)
-    this.values[node.slot] = value
-    this.epoch++
+    this.write(node.slot, value)
     return true
   }
 
@@ -377,25 +575,28 @@ export class Run implements Scope {
       return { value, formatted: formatSlot(value, info) }
     }
     const slot = this.compiled.variableIndex.get(name)!
-    const questionNodeId = this.questionOf[slot]
-    return {
-      value,
-      formatted: formatSlot(value, this.compiled.variables[slot]!),
-      ...(questionNodeId !== undefined ? { questionNodeId } : {}),
+    const formattedOf = this.formattedOf
+    let formatted = formattedOf?.[slot]
+    if (formatted === undefined) {
+      formatted = formatSlot(value, this.compiled.variables[slot]!)
+      // Defaults and constants are not stored in values, so only cache what a write would invalidate.
+      if (formattedOf && this.values[slot] !== undefined) formattedOf[slot] = formatted
     }
+    const questionNodeId = this.questionOf?.[slot]
+    return questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
   }
 
-  private renderText(template: string, node: CompiledNode): RenderedContent {
+  private renderText(template: string, node: CompiledNode): ContentBody {
     if (template === '') return template
     const rendered = renderContent(
       template,
       this.contentType,
-      this.resolveTag,
+      this.resolveTag ?? ((kind, name) => this.resolveForContent(kind, name)),
       this.options.questionHref ? { questionHref: this.options.questionHref } : undefined,
     )
     for (const tag of rendered.missing) {
       const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
-      this.result.errors.push({
+      this.result.addError({
         nodeId: node.id,
         ruleId: node.ruleId,
         code: 'UNDEFINED_IN_OUTPUT',
@@ -410,7 +611,7 @@ export class Run implements Scope {
     const node = this.currentNode
     const unset = error.code === 'UNSET_VARIABLE' ? this.unsetName : undefined
     const reason = unset !== undefined ? `{{${unset}}} has no value` : error.message.replace(/\.$/, '')
-    this.result.errors.push({
+    this.result.addError({
       nodeId: node?.id ?? rule.id,
       ruleId: rule.id,
       code: error.code === 'STEP_LIMIT' ? 'STEP_LIMIT' : 'INCOMPLETE_ADVICE',

@@ -1,0 +1,122 @@
+// The rule trees laid out for the runner as flat instruction lists, so a whole run is one loop without
+// recursion per node. Nodes come in pre-order (which is run order); every node knows the index just past its
+// subtree, where a false condition jumps. A condition with a plan (condition-plan.ts) is laid out as one
+// instruction per comparison, checked inline. The top-level program is all top-level rules one after another.
+import type { CompiledNode, CompiledRule } from './compiled.ts'
+import * as kinds from './compiled.ts'
+
+/**
+ * Node instructions use the node kinds (0–9). A planned condition has no node instruction of its own: it is its
+ * comparison instructions, OP_ATOM + the plan's op (condition-plan.ts PLAN_*).
+ */
+export const OP_ATOM = 16
+
+export interface Program {
+  readonly ops: Uint8Array
+  /** The node an instruction belongs to (a comparison's condition). */
+  readonly nodes: CompiledNode[]
+  /** Node: index past its subtree. Comparison: where to go when it fails. */
+  readonly ends: Int32Array
+  /**
+   * Comparison: index just past the condition's comparisons, where its children start. Rule Exit: index past its
+   * rule, where the run goes on.
+   */
+  readonly nexts: Int32Array
+  /** Comparison: the variable slot. */
+  readonly slots: Int32Array
+  /** Comparison with a number. */
+  readonly numbers: Float64Array
+  readonly constants: Array<number | string | boolean | null>
+}
+
+interface Draft {
+  ops: number[]
+  nodes: CompiledNode[]
+  ends: number[]
+  nexts: number[]
+  slots: number[]
+  numbers: number[]
+  constants: Array<number | string | boolean | null>
+}
+
+function emptyDraft(): Draft {
+  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], numbers: [], constants: [] }
+}
+
+function push(draft: Draft, op: number, node: CompiledNode): number {
+  draft.ops.push(op)
+  draft.nodes.push(node)
+  draft.ends.push(0)
+  draft.nexts.push(0)
+  draft.slots.push(-1)
+  draft.numbers.push(0)
+  draft.constants.push(null)
+  return draft.ops.length - 1
+}
+
+function addNode(draft: Draft, node: CompiledNode, exits: number[]): void {
+  const broken = node.error !== null
+  const plan = !broken && node.kind === kinds.KIND_CONDITION ? node.plan : null
+  const heads: number[] = []
+  if (plan) {
+    for (let i = 0; i < plan.slots.length; i++) {
+      const atom = push(draft, OP_ATOM + plan.ops[i]!, node)
+      draft.slots[atom] = plan.slots[i]!
+      draft.numbers[atom] = plan.numbers[i]!
+      draft.constants[atom] = plan.constants[i]!
+      heads.push(atom)
+    }
+  } else {
+    heads.push(push(draft, broken ? kinds.KIND_BROKEN : node.kind, node))
+    if (!broken && node.kind === kinds.KIND_EXIT) exits.push(heads[0]!)
+  }
+  const bodyStart = draft.ops.length
+  for (const child of node.children) addNode(draft, child, exits)
+  const end = draft.ops.length
+  for (const head of heads) {
+    draft.ends[head] = end
+    if (plan) draft.nexts[head] = bodyStart
+  }
+}
+
+/** Lays out one rule's nodes; each Rule Exit continues just past the rule. */
+function addRule(draft: Draft, nodes: readonly CompiledNode[]): void {
+  const exits: number[] = []
+  for (const node of nodes) addNode(draft, node, exits)
+  for (const exit of exits) draft.nexts[exit] = draft.ops.length
+}
+
+function finish(draft: Draft): Program {
+  return {
+    ops: Uint8Array.from(draft.ops),
+    nodes: draft.nodes,
+    ends: Int32Array.from(draft.ends),
+    nexts: Int32Array.from(draft.nexts),
+    slots: Int32Array.from(draft.slots),
+    numbers: Float64Array.from(draft.numbers),
+    constants: draft.constants,
+  }
+}
+
+/** The program a rule runs when another rule calls it. */
+export function ruleProgram(nodes: readonly CompiledNode[]): Program {
+  const draft = emptyDraft()
+  addRule(draft, nodes)
+  return finish(draft)
+}
+
+export const NO_PROGRAM: Program = finish(emptyDraft())
+
+/**
+ * The program of a whole run: every top-level rule in order. Returns where each rule ends too, which is where
+ * the run resumes when a rule fails.
+ */
+export function mainProgram(rules: readonly CompiledRule[]): { program: Program; ruleEnds: Map<string, number> } {
+  const draft = emptyDraft()
+  const ruleEnds = new Map<string, number>()
+  for (const rule of rules) {
+    addRule(draft, rule.nodes)
+    ruleEnds.set(rule.id, draft.ops.length)
+  }
+  return { program: finish(draft), ruleEnds }
+}
