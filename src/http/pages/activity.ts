@@ -42,8 +42,15 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-function readableChanges(changes: FieldChange[], lookups: Lookups) {
-  return changes.map((c) => ({ label: FIELD_LABELS[c.field] ?? c.field, before: readable(c.field, c.before, lookups), after: readable(c.field, c.after, lookups) }))
+/** Values a new entity starts with anyway; a create lists only what was actually set. */
+function isDefault(field: string, value: unknown): boolean {
+  return value === null || value === undefined || value === '' || value === false || field === 'ownerId' || (Array.isArray(value) && value.length === 0)
+}
+
+function readableChanges(action: string, changes: FieldChange[], lookups: Lookups) {
+  return changes
+    .filter((c) => action !== 'create' || !isDefault(c.field, c.after))
+    .map((c) => ({ label: FIELD_LABELS[c.field] ?? c.field, before: readable(c.field, c.before, lookups), after: readable(c.field, c.after, lookups) }))
 }
 
 async function lookupsFor(app: FastifyInstance, actor: Actor, changes: FieldChange[]): Promise<Lookups> {
@@ -76,7 +83,7 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, scope
       what: ENTITY_LABELS[item.entityType] ?? item.entityType,
       when: formatDate(item.createdAt),
       uri: item.entityType === ENTITY_ADVICE_SET && item.action !== 'delete' ? `/adviceset/${item.entityId}/show` : null,
-      changes: readableChanges(item.changes, lookups),
+      changes: readableChanges(item.action, item.changes, lookups),
     })),
   }
 }
