@@ -72,6 +72,7 @@ class Compiler {
       ruleById: this.ruleById,
       nodeById: this.nodeById,
       variables: this.variables,
+      blankValues: new Array<Value | undefined>(this.variables.length).fill(undefined),
       variableIndex: this.variableIndex,
       formulas: this.formulas,
       formulaIndex: this.formulaIndex,

@@ -152,6 +152,8 @@ export interface CompiledAdviceSet {
   readonly ruleById: ReadonlyMap<string, CompiledRule>
   readonly nodeById: ReadonlyMap<string, CompiledNode>
   readonly variables: VariableSlot[]
+  /** One undefined per variable: a run's values start as a copy. */
+  readonly blankValues: ReadonlyArray<Value | undefined>
   readonly variableIndex: ReadonlyMap<string, number>
   readonly formulas: FormulaSlot[]
   readonly formulaIndex: ReadonlyMap<string, number>

@@ -1,71 +1,106 @@
 // Most conditions authors write are a chain of `{{Var}} <op> constant` joined by &&. For those the runner
-// checks a flat list of (slot, op, constant) in one loop instead of calling a closure per operator. The plan
-// only decides the common case — a number compared with a number, text with text, true/false with a lone
-// reference; for any other value it defers to the expression's compiled closure, so the meaning (including
-// errors) is always exactly the expression compiler's.
+// checks a flat list of (slot, check) in one loop instead of calling a closure per operator. The plan only
+// decides the common case — a number compared with numbers, text with text, true/false with a lone reference;
+// for any other value it defers to the expression's compiled closure, so the meaning (including errors) is
+// always exactly the expression compiler's.
 import type { Expr } from '../expr/ast.ts'
 
-export const PLAN_LT = 0
-export const PLAN_GT = 1
-export const PLAN_LE = 2
-export const PLAN_GE = 3
-export const PLAN_EQ = 4
-export const PLAN_NE = 5
+/** The number lies in [low, high]. Every numeric comparison is one (`< 5` is `<= the double just below 5`). */
+export const PLAN_RANGE = 0
+export const PLAN_EQ = 1
+export const PLAN_NE = 2
 /** A lone reference: true when the value is true. */
-export const PLAN_IS_TRUE = 6
+export const PLAN_IS_TRUE = 3
 /** `!{{Var}}`: true when the value is false (or no value). */
-export const PLAN_IS_FALSE = 7
+export const PLAN_IS_FALSE = 4
 
-const ORDER_OPS: Readonly<Record<string, number>> = { '<': PLAN_LT, '>': PLAN_GT, '<=': PLAN_LE, '>=': PLAN_GE }
-
-/** Typed arrays keep the checks free of boxed numbers; `numbers` holds the constant of numeric comparisons. */
+/** Typed arrays keep the checks free of boxed numbers. */
 export interface ConditionPlan {
   readonly slots: Int32Array
   readonly ops: Uint8Array
-  readonly numbers: Float64Array
-  readonly constants: Array<number | string | boolean>
+  readonly lows: Float64Array
+  readonly highs: Float64Array
+  readonly constants: Array<string | number | boolean | null>
 }
 
-interface Draft {
-  slots: number[]
-  ops: number[]
-  constants: Array<number | string | boolean>
+interface Check {
+  slot: number
+  op: number
+  low: number
+  high: number
+  constant: string | number | boolean | null
 }
 
 /** A plan for `ast`, or null when it is not a conjunction of simple comparisons on variables. */
 export function planCondition(ast: Expr, variableSlot: (ref: Expr & { type: 'ref' }) => number | undefined): ConditionPlan | null {
-  const draft: Draft = { slots: [], ops: [], constants: [] }
-  if (!collect(ast, draft, variableSlot)) return null
+  const checks: Check[] = []
+  if (!collect(ast, checks, variableSlot)) return null
   return {
-    slots: Int32Array.from(draft.slots),
-    ops: Uint8Array.from(draft.ops),
-    numbers: Float64Array.from(draft.constants, (constant) => (typeof constant === 'number' ? constant : 0)),
-    constants: draft.constants,
+    slots: Int32Array.from(checks, (check) => check.slot),
+    ops: Uint8Array.from(checks, (check) => check.op),
+    lows: Float64Array.from(checks, (check) => check.low),
+    highs: Float64Array.from(checks, (check) => check.high),
+    constants: checks.map((check) => check.constant),
   }
 }
 
-function collect(expr: Expr, plan: Draft, slotOf: (ref: Expr & { type: 'ref' }) => number | undefined): boolean {
-  if (expr.type === 'ref') return push(plan, slotOf(expr), PLAN_IS_TRUE, true)
+function collect(expr: Expr, checks: Check[], slotOf: (ref: Expr & { type: 'ref' }) => number | undefined): boolean {
+  if (expr.type === 'ref') return add(checks, slotOf(expr), PLAN_IS_TRUE, true)
   if (expr.type === 'unary') {
-    return expr.op === '!' && expr.operand.type === 'ref' && push(plan, slotOf(expr.operand), PLAN_IS_FALSE, false)
+    return expr.op === '!' && expr.operand.type === 'ref' && add(checks, slotOf(expr.operand), PLAN_IS_FALSE, false)
   }
   if (expr.type !== 'binary') return false
-  if (expr.op === '&&') return collect(expr.left, plan, slotOf) && collect(expr.right, plan, slotOf)
+  if (expr.op === '&&') return collect(expr.left, checks, slotOf) && collect(expr.right, checks, slotOf)
   if (expr.left.type !== 'ref' || expr.right.type !== 'literal') return false
   const constant = expr.right.value
+  if (constant instanceof Date) return false
   const slot = slotOf(expr.left)
-  const order = ORDER_OPS[expr.op]
-  if (order !== undefined) return typeof constant === 'number' && push(plan, slot, order, constant)
-  if (expr.op === '==' || expr.op === '!=') {
-    return !(constant instanceof Date) && push(plan, slot, expr.op === '==' ? PLAN_EQ : PLAN_NE, constant)
+  if (typeof constant === 'number') {
+    switch (expr.op) {
+      case '<':
+        return addRange(checks, slot, -Infinity, nextDown(constant))
+      case '<=':
+      case '==':
+        return addRange(checks, slot, expr.op === '==' ? constant : -Infinity, constant)
+      case '>':
+        return addRange(checks, slot, -nextDown(-constant), Infinity)
+      case '>=':
+        return addRange(checks, slot, constant, Infinity)
+    }
   }
+  if (expr.op === '==' || expr.op === '!=') return add(checks, slot, expr.op === '==' ? PLAN_EQ : PLAN_NE, constant)
   return false
 }
 
-function push(plan: Draft, slot: number | undefined, op: number, constant: number | string | boolean): boolean {
+function add(checks: Check[], slot: number | undefined, op: number, constant: string | number | boolean): boolean {
   if (slot === undefined) return false
-  plan.slots.push(slot)
-  plan.ops.push(op)
-  plan.constants.push(constant)
+  checks.push({ slot, op, low: 0, high: 0, constant })
   return true
+}
+
+/**
+ * Back-to-back ranges on the same variable (`{{Age}} >= 18 && {{Age}} < 65`) become one check. Only adjacent
+ * ones: merging across a check on another variable could skip that variable's read and its "no value" error.
+ */
+function addRange(checks: Check[], slot: number | undefined, low: number, high: number): boolean {
+  if (slot === undefined) return false
+  const last = checks[checks.length - 1]
+  if (last !== undefined && last.op === PLAN_RANGE && last.slot === slot) {
+    last.low = Math.max(last.low, low)
+    last.high = Math.min(last.high, high)
+    return true
+  }
+  checks.push({ slot, op: PLAN_RANGE, low, high, constant: null })
+  return true
+}
+
+const doubles = new Float64Array(1)
+const bits = new BigInt64Array(doubles.buffer)
+
+/** The largest double below `x` (x finite), so `a < x` is exactly `a <= nextDown(x)`. */
+export function nextDown(x: number): number {
+  if (x === 0) return -Number.MIN_VALUE
+  doubles[0] = x
+  bits[0]! += x > 0 ? -1n : 1n
+  return doubles[0]!
 }

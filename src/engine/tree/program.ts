@@ -24,8 +24,9 @@ export interface Program {
   readonly nexts: Int32Array
   /** Comparison: the variable slot. */
   readonly slots: Int32Array
-  /** Comparison with a number. */
-  readonly numbers: Float64Array
+  /** Range comparison: the bounds. */
+  readonly lows: Float64Array
+  readonly highs: Float64Array
   readonly constants: Array<number | string | boolean | null>
 }
 
@@ -35,12 +36,13 @@ interface Draft {
   ends: number[]
   nexts: number[]
   slots: number[]
-  numbers: number[]
+  lows: number[]
+  highs: number[]
   constants: Array<number | string | boolean | null>
 }
 
 function emptyDraft(): Draft {
-  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], numbers: [], constants: [] }
+  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], lows: [], highs: [], constants: [] }
 }
 
 function push(draft: Draft, op: number, node: CompiledNode): number {
@@ -49,7 +51,8 @@ function push(draft: Draft, op: number, node: CompiledNode): number {
   draft.ends.push(0)
   draft.nexts.push(0)
   draft.slots.push(-1)
-  draft.numbers.push(0)
+  draft.lows.push(0)
+  draft.highs.push(0)
   draft.constants.push(null)
   return draft.ops.length - 1
 }
@@ -62,7 +65,8 @@ function addNode(draft: Draft, node: CompiledNode, exits: number[]): void {
     for (let i = 0; i < plan.slots.length; i++) {
       const atom = push(draft, OP_ATOM + plan.ops[i]!, node)
       draft.slots[atom] = plan.slots[i]!
-      draft.numbers[atom] = plan.numbers[i]!
+      draft.lows[atom] = plan.lows[i]!
+      draft.highs[atom] = plan.highs[i]!
       draft.constants[atom] = plan.constants[i]!
       heads.push(atom)
     }
@@ -93,7 +97,8 @@ function finish(draft: Draft): Program {
     ends: Int32Array.from(draft.ends),
     nexts: Int32Array.from(draft.nexts),
     slots: Int32Array.from(draft.slots),
-    numbers: Float64Array.from(draft.numbers),
+    lows: Float64Array.from(draft.lows),
+    highs: Float64Array.from(draft.highs),
     constants: draft.constants,
   }
 }

@@ -5,7 +5,6 @@
 import { renderContent } from '../content/index.ts'
 import type { ContentType, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
-import type { CompiledExpr } from '../expr/index.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
 import type { Value } from '../value.ts'
@@ -16,8 +15,9 @@ import type { Program } from './program.ts'
 import * as plans from './condition-plan.ts'
 import { coerceAnswer } from './inputs.ts'
 import type { ApiPort, EvaluateOptions } from './options.ts'
+import { FormulaMemo } from './formula-memo.ts'
 import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
-import type { TraceEntry } from './result.ts'
+import { Tracer } from './tracer.ts'
 import * as slots from './slots.ts'
 
 // Module-level copies: imported bindings can cost a getter call per read under some loaders (tsx), and these
@@ -31,19 +31,13 @@ const CALL = kinds.KIND_CALL
 const EXIT = kinds.KIND_EXIT
 const API = kinds.KIND_API
 const BROKEN = kinds.KIND_BROKEN
-const LT = plans.PLAN_LT
-const GT = plans.PLAN_GT
-const LE = plans.PLAN_LE
-const GE = plans.PLAN_GE
+const RANGE = plans.PLAN_RANGE
 const EQ = plans.PLAN_EQ
 const NE = plans.PLAN_NE
 const IS_TRUE = plans.PLAN_IS_TRUE
 const IS_FALSE = plans.PLAN_IS_FALSE
 const OP_ATOM = programs.OP_ATOM
-const ATOM_LT = OP_ATOM + LT
-const ATOM_GT = OP_ATOM + GT
-const ATOM_LE = OP_ATOM + LE
-const ATOM_GE = OP_ATOM + GE
+const ATOM_RANGE = OP_ATOM + RANGE
 const ATOM_EQ = OP_ATOM + EQ
 const ATOM_NE = OP_ATOM + NE
 const ATOM_IS_TRUE = OP_ATOM + IS_TRUE
@@ -58,12 +52,20 @@ const RESERVED_SLOTS = slots.RESERVED_SLOTS
 const CONTINUE = 0
 const STOP = 2
 
-interface OpenEntry {
-  entry: TraceEntry
-  program: Program
-  /** Program index just past the node's subtree. */
-  end: number
-  started: number
+/** Full-response mode only: what rendering needs beyond the values. */
+class ContentState {
+  /** The input request that set each variable (for backlinks). */
+  readonly questionOf: Array<string | undefined>
+  /** Each variable's formatted value, until it is written again. */
+  readonly formattedOf: Array<string | undefined>
+
+  constructor(
+    count: number,
+    readonly resolve: (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined,
+  ) {
+    this.questionOf = new Array<string | undefined>(count).fill(undefined)
+    this.formattedOf = new Array<string | undefined>(count).fill(undefined)
+  }
 }
 
 const DEFAULT_MAX_STEPS = 100_000
@@ -74,12 +76,8 @@ export class Run implements SlotScope {
   private readonly values: Array<Value | undefined>
   private nowValue: Date | undefined
   /** Full-response mode: the input request that set each variable (backlinks) and each value's formatted text. */
-  private readonly questionOf: Array<string | undefined> | null
-  private readonly formattedOf: Array<string | undefined> | null
-  private formulaValue: Value[] | null = null
-  private formulaEpoch: number[] | null = null
-  private formulaBusy: Uint8Array | null = null
-  private formulaOverride: Array<CompiledExpr | undefined> | null = null
+  private readonly content: ContentState | null
+  private formulas: FormulaMemo | null = null
   /** Bumped by every write, so memoised formulas know they may be stale. */
   private epoch = 1
   private steps = 0
@@ -89,15 +87,10 @@ export class Run implements SlotScope {
   private callStack: string[] | null = null
   private readonly render: boolean
   private readonly contentType: ContentType
-  private readonly trace: TraceEntry[] | null
-  /** Trace: entries whose node's subtree is still running, innermost last. */
-  private readonly openEntries: OpenEntry[] | null
-  /** The trace entry whose value the node being visited has not reported yet. */
-  private openEntry: TraceEntry | null = null
+  private readonly tracer: Tracer | null
   private currentNode: CompiledNode | null = null
   private unsetName = ''
   private readonly result: EngineResult
-  private readonly resolveTag: ((kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined) | null
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
@@ -109,26 +102,16 @@ export class Run implements SlotScope {
     this.maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH
     this.render = options.render !== false
     this.contentType = options.contentType ?? 'text'
-    this.trace = options.trace === true ? [] : null
-    this.openEntries = this.trace ? [] : null
-    const count = compiled.variables.length
-    this.values = new Array<Value | undefined>(count).fill(undefined)
-    if (this.render) {
-      this.questionOf = new Array<string | undefined>(count).fill(undefined)
-      this.formattedOf = new Array<string | undefined>(count).fill(undefined)
-      this.resolveTag = (kind, name) => this.resolveForContent(kind, name)
-    } else {
-      this.questionOf = null
-      this.formattedOf = null
-      this.resolveTag = null
-    }
+    this.tracer = options.trace === true ? new Tracer() : null
+    this.values = compiled.blankValues.slice()
+    this.content = this.render ? new ContentState(compiled.variables.length, (kind, name) => this.resolveForContent(kind, name)) : null
     const context = options.context ?? 'run'
     this.values[CONTEXT_SLOT] = context
     if (context === 'examples') this.values[EXAMPLE_NUMBER_SLOT] = options.exampleNumber ?? 1
     if (options.apiKeyOwnerId !== undefined) this.values[API_KEY_OWNER_SLOT] = options.apiKeyOwnerId
     this.values[DATA_API_SOURCES_SLOT] = options.dataApiSources ? [...options.dataApiSources] : NO_SOURCES
     this.result = new EngineResult(compiled, this.values, context)
-    if (this.trace) this.result.trace = this.trace
+    if (this.tracer) this.result.trace = this.tracer.entries
   }
 
   /** The moment of the run; read by today() and date maths, so only then is the clock consulted. */
@@ -147,7 +130,7 @@ export class Run implements SlotScope {
         return this.result
       } catch (error) {
         if (!(error instanceof EngineError)) throw error
-        if (this.openEntries !== null) this.leave(null, CONTINUE)
+        this.tracer?.leave(null)
         const stack = this.callStack
         const ruleId = stack !== null && stack.length > 0 ? stack[0]! : this.currentNode!.ruleId
         this.recordFailure(this.compiled.ruleById.get(ruleId)!, error)
@@ -194,38 +177,30 @@ export class Run implements SlotScope {
   }
 
   formula(index: number): Value {
-    let memo = this.formulaValue
-    let epochs = this.formulaEpoch
-    if (memo === null || epochs === null) {
-      const count = this.compiled.formulas.length
-      memo = this.formulaValue = new Array<Value>(count).fill(null)
-      epochs = this.formulaEpoch = new Array<number>(count).fill(0)
-      this.formulaBusy = new Uint8Array(count)
-    }
-    if (epochs[index] === this.epoch) return memo[index]!
+    const memo = (this.formulas ??= new FormulaMemo(this.compiled.formulas.length))
+    if (memo.epochs[index] === this.epoch) return memo.values[index]!
     const info = this.compiled.formulas[index]!
-    const busy = this.formulaBusy!
-    if (busy[index] === 1) {
+    if (memo.busy[index] === 1) {
       throw new EngineError('FORMULA_CYCLE', `The formula [[${info.name}]] depends on itself.`)
     }
-    const expr = this.formulaOverride?.[index] ?? info.expr
+    const expr = memo.overrides[index] ?? info.expr
     if (expr === null) throw info.error ?? new EngineError('UNKNOWN_FORMULA', `There is no formula named [[${info.name}]].`)
-    busy[index] = 1
+    memo.busy[index] = 1
     let value: Value
     try {
       value = expr(this)
     } finally {
-      busy[index] = 0
+      memo.busy[index] = 0
     }
-    memo[index] = value
-    epochs[index] = this.epoch
+    memo.values[index] = value
+    memo.epochs[index] = this.epoch
     return value
   }
 
   private write(slot: number, value: Value | undefined): void {
     this.values[slot] = value
     this.epoch++
-    if (this.formattedOf !== null) this.formattedOf[slot] = undefined
+    if (this.content !== null) this.content.formattedOf[slot] = undefined
   }
 
   /**
@@ -238,17 +213,18 @@ export class Run implements SlotScope {
     const ends = program.ends
     const nexts = program.nexts
     const slots = program.slots
-    const numbers = program.numbers
+    const lows = program.lows
+    const highs = program.highs
     const constants = program.constants
     const count = ops.length
     const values = this.values
-    const tracing = this.openEntries !== null
+    const tracer = this.tracer
     let pc = start
     while (pc < count) {
       const op = ops[pc]!
       if (op >= OP_ATOM) {
-        if (tracing) {
-          pc = this.tracedCondition(program, pc)
+        if (tracer !== null) {
+          pc = this.tracedCondition(tracer, program, pc)
           continue
         }
         // One comparison of a planned condition; test() is the same check done in one call.
@@ -258,43 +234,34 @@ export class Run implements SlotScope {
           this.currentNode = nodes[pc]!
           a = this.fromInputs(slot)
         }
-        switch (op) {
-          case ATOM_LT:
-            if (typeof a !== 'number') break
-            pc = a < numbers[pc]! ? pc + 1 : ends[pc]!
-            continue
-          case ATOM_GT:
-            if (typeof a !== 'number') break
-            pc = a > numbers[pc]! ? pc + 1 : ends[pc]!
-            continue
-          case ATOM_LE:
-            if (typeof a !== 'number') break
-            pc = a <= numbers[pc]! ? pc + 1 : ends[pc]!
-            continue
-          case ATOM_GE:
-            if (typeof a !== 'number') break
-            pc = a >= numbers[pc]! ? pc + 1 : ends[pc]!
-            continue
-          case ATOM_EQ: {
-            const c = constants[pc]
-            if (typeof a !== typeof c) break
-            pc = a === c ? pc + 1 : ends[pc]!
+        if (op === ATOM_RANGE) {
+          if (typeof a === 'number') {
+            pc = a >= lows[pc]! && a <= highs[pc]! ? pc + 1 : ends[pc]!
             continue
           }
-          case ATOM_NE: {
-            const c = constants[pc]
-            if (typeof a !== typeof c) break
-            pc = a !== c ? pc + 1 : ends[pc]!
-            continue
+        } else {
+          switch (op) {
+            case ATOM_EQ: {
+              const c = constants[pc]
+              if (typeof a !== typeof c) break
+              pc = a === c ? pc + 1 : ends[pc]!
+              continue
+            }
+            case ATOM_NE: {
+              const c = constants[pc]
+              if (typeof a !== typeof c) break
+              pc = a !== c ? pc + 1 : ends[pc]!
+              continue
+            }
+            case ATOM_IS_TRUE:
+              if (a !== true && a !== false && a !== null) break
+              pc = a === true ? pc + 1 : ends[pc]!
+              continue
+            case ATOM_IS_FALSE:
+              if (a !== true && a !== false && a !== null) break
+              pc = a !== true ? pc + 1 : ends[pc]!
+              continue
           }
-          case ATOM_IS_TRUE:
-            if (a !== true && a !== false && a !== null) break
-            pc = a === true ? pc + 1 : ends[pc]!
-            continue
-          case ATOM_IS_FALSE:
-            if (a !== true && a !== false && a !== null) break
-            pc = a !== true ? pc + 1 : ends[pc]!
-            continue
         }
         // A value the plan does not cover: the compiled expression decides the whole condition.
         const node = nodes[pc]!
@@ -304,7 +271,7 @@ export class Run implements SlotScope {
       }
       const node = nodes[pc]!
       this.currentNode = node
-      if (tracing) this.enter(program, pc, node)
+      if (tracer !== null) tracer.enter(program, pc, node)
       if (op === CONDITION) {
         const value = node.expr!(this)
         this.report(value)
@@ -323,8 +290,7 @@ export class Run implements SlotScope {
           break
         }
         case FORMULA:
-          this.formulaOverride ??= new Array<CompiledExpr | undefined>(this.compiled.formulas.length).fill(undefined)
-          this.formulaOverride[node.slot] = node.expr!
+          ;(this.formulas ??= new FormulaMemo(this.compiled.formulas.length)).overrides[node.slot] = node.expr!
           this.epoch++
           break
         case ADVICE:
@@ -348,12 +314,12 @@ export class Run implements SlotScope {
   }
 
   /** Traced runs check a planned condition in one call, so its value can be reported; returns where to go on. */
-  private tracedCondition(program: Program, pc: number): number {
+  private tracedCondition(tracer: Tracer, program: Program, pc: number): number {
     const node = program.nodes[pc]!
     this.currentNode = node
-    this.enter(program, pc, node)
+    tracer.enter(program, pc, node)
     const value = this.test(node)
-    this.report(value)
+    tracer.report(value)
     return value === true ? program.nexts[pc]! : program.ends[pc]!
   }
 
@@ -361,37 +327,14 @@ export class Run implements SlotScope {
     throw new EngineError('STEP_LIMIT', `The run stopped after visiting ${this.maxSteps} nodes.`)
   }
 
-  /** Trace: closes the entries of this program whose subtree ended before `pc`, then opens one for `node`. */
-  private enter(program: Program, pc: number, node: CompiledNode): void {
-    const open = this.openEntries!
-    for (let top = open[open.length - 1]; top !== undefined && top.program === program && top.end <= pc; top = open[open.length - 1]) {
-      this.close(open.pop()!)
-    }
-    const entry: TraceEntry = { nodeId: node.id, type: node.type, value: null, durationNs: 0 }
-    this.trace!.push(entry)
-    this.openEntry = entry
-    open.push({ entry, program, end: program.ends[pc]!, started: performance.now() })
-  }
-
-  /** Trace: a program is left (null: all of them, after a failure); its open entries end now. */
-  private leave(program: Program | null, outcome: number): number {
-    const open = this.openEntries
-    if (open !== null) {
-      while (open.length > 0 && (program === null || open[open.length - 1]!.program === program)) this.close(open.pop()!)
-      if (program === null) this.openEntry = null
-    }
+  /** The program is left with `outcome`; a trace closes its open entries. */
+  private leave(program: Program, outcome: number): number {
+    this.tracer?.leave(program)
     return outcome
   }
 
-  private close(open: OpenEntry): void {
-    open.entry.durationNs = Math.round((performance.now() - open.started) * 1e6)
-  }
-
   private report(value: Value): void {
-    if (this.openEntry !== null) {
-      this.openEntry.value = value
-      this.openEntry = null
-    }
+    this.tracer?.report(value)
   }
 
   /**
@@ -399,7 +342,7 @@ export class Run implements SlotScope {
    * does not cover are handed to the compiled expression, which then decides the whole condition.
    */
   private test(node: CompiledNode): Value {
-    const { slots: planSlots, ops, numbers, constants } = node.plan!
+    const { slots: planSlots, ops, lows, highs, constants } = node.plan!
     const values = this.values
     for (let i = 0; i < planSlots.length; i++) {
       const slot = planSlots[i]!
@@ -407,30 +350,18 @@ export class Run implements SlotScope {
       if (a === undefined) a = this.fromInputs(slot)
       let holds: boolean
       switch (ops[i]) {
-        case LT:
+        case RANGE:
           if (typeof a !== 'number') return node.expr!(this)
-          holds = a < numbers[i]!
-          break
-        case GT:
-          if (typeof a !== 'number') return node.expr!(this)
-          holds = a > numbers[i]!
-          break
-        case LE:
-          if (typeof a !== 'number') return node.expr!(this)
-          holds = a <= numbers[i]!
-          break
-        case GE:
-          if (typeof a !== 'number') return node.expr!(this)
-          holds = a >= numbers[i]!
+          holds = a >= lows[i]! && a <= highs[i]!
           break
         case EQ: {
-          const c = constants[i]!
+          const c = constants[i]
           if (typeof a !== typeof c) return node.expr!(this)
           holds = a === c
           break
         }
         case NE: {
-          const c = constants[i]!
+          const c = constants[i]
           if (typeof a !== typeof c) return node.expr!(this)
           holds = a !== c
           break
@@ -473,8 +404,8 @@ export class Run implements SlotScope {
     }
     this.report(value)
     let question: ContentBody = node.question
-    if (this.questionOf !== null) {
-      this.questionOf[slot] = node.id
+    if (this.content !== null) {
+      this.content.questionOf[slot] = node.id
       question = this.renderText(node.question, node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
@@ -575,14 +506,14 @@ export class Run implements SlotScope {
       return { value, formatted: formatSlot(value, info) }
     }
     const slot = this.compiled.variableIndex.get(name)!
-    const formattedOf = this.formattedOf
+    const formattedOf = this.content?.formattedOf
     let formatted = formattedOf?.[slot]
     if (formatted === undefined) {
       formatted = formatSlot(value, this.compiled.variables[slot]!)
       // Defaults and constants are not stored in values, so only cache what a write would invalidate.
       if (formattedOf && this.values[slot] !== undefined) formattedOf[slot] = formatted
     }
-    const questionNodeId = this.questionOf?.[slot]
+    const questionNodeId = this.content?.questionOf[slot]
     return questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
   }
 
@@ -591,7 +522,7 @@ export class Run implements SlotScope {
     const rendered = renderContent(
       template,
       this.contentType,
-      this.resolveTag ?? ((kind, name) => this.resolveForContent(kind, name)),
+      this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name)),
       this.options.questionHref ? { questionHref: this.options.questionHref } : undefined,
     )
     for (const tag of rendered.missing) {
