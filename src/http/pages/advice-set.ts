@@ -160,7 +160,8 @@ export async function adviceSetPages(app: FastifyInstance) {
       return reply.redirect(`/adviceset/${id}/show`, 303)
     } catch (error) {
       const data = await editData(app, request, id)
-      return renderFormError(reply, error, 'adviceset/edit', { ...data, values: { ...data.values, ...keptValues(body) } })
+      const typed = body.settings === '1' ? { ...keptValues(body), isPublic: input.isPublic, isStarter: input.isStarter } : keptValues(body)
+      return renderFormError(reply, error, 'adviceset/edit', { ...data, values: { ...data.values, ...typed } })
     }
   })
 
