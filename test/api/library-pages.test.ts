@@ -194,6 +194,17 @@ t.test('create: bad input keeps what was typed; good input creates and opens the
   t.match(await getAdviceSet(deps, actorOf(authorA), id), { isPublic: true, isStarter: false }, 'the settings form saves both boxes')
 })
 
+t.test('copy from a shared set into the own library', async (t) => {
+  const shared = await makeSet(authorA, { name: 'Worth copying', isPublic: true })
+  const copied = await agentB.postForm(`/adviceset/${shared.id}/copy`, {})
+  t.equal(copied.statusCode, 303)
+  const id = Number(/^\/adviceset\/(\d+)\/show$/.exec(copied.headers.location as string)?.[1])
+  t.not(id, shared.id, 'a new set')
+  t.match(await getAdviceSet(deps, actorOf(authorB), id), { name: 'Copy of Worth copying', ownerId: ownerB, isPublic: false })
+  t.match((await agentB.get(copied.headers.location as string)).body, 'Copied into your library as “Copy of Worth copying”.')
+  t.equal((await agentViewer.postForm(`/adviceset/${shared.id}/copy`, {})).statusCode, 403, 'viewers cannot copy')
+})
+
 t.test('tags and transfer through page forms', async (t) => {
   const set = await makeSet(authorA, { name: 'Taggable' })
   t.equal((await agentA.postForm(`/adviceset/${set.id}/tags/add`, { tagId: String(exampleTag.id) })).statusCode, 303)
