@@ -24,11 +24,20 @@ export function timeframeOf(raw: unknown): number {
   return (ACTIVITY_TIMEFRAMES as readonly number[]).includes(days) ? days : 1
 }
 
-export interface ActivityFilter { days: number; limit: number; entityType?: string; entityId?: string; action?: AuditAction }
+export interface ActivityFilter {
+  days: number
+  limit: number
+  entityType?: string
+  entityId?: string
+  action?: AuditAction
+  /** Whose log to read: only provider admins may read another owner's; everyone else reads their own. */
+  ownerId?: string
+}
 
 export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFilter) {
+  const ownerId = opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId
   const rows = await listActivity(deps.db, {
-    ownerId: actor.ownerId, since: new Date(Date.now() - opts.days * DAY_MS), limit: opts.limit + 1,
+    ownerId, since: new Date(Date.now() - opts.days * DAY_MS), limit: opts.limit + 1,
     entityType: opts.entityType, entityId: opts.entityId, action: opts.action,
   })
   return {

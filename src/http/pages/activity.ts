@@ -70,7 +70,7 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, scope
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
   const { items, hasMore } = await recentActivity(app.deps, actor, {
-    days, limit, ...(set ? { entityType: ENTITY_ADVICE_SET, entityId: String(set.id) } : {}),
+    days, limit, ...(set ? { entityType: ENTITY_ADVICE_SET, entityId: String(set.id), ownerId: set.ownerId } : {}),
   })
   const lookups = await lookupsFor(app, actor, items.flatMap((i) => i.changes))
   const formatDate = dateFormatter(request.user!.preferences.tz)
@@ -102,7 +102,7 @@ export async function activityPages(app: FastifyInstance) {
     const next = safeNext(body.next) === '/' ? '/activity' : safeNext(body.next)
     try {
       const { entityType } = await restoreFromActivity(app.deps, actorOf(request), itemId((request.params as { id: string }).id))
-      reply.flash({ type: 'success', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
+      reply.flash({ type: 'info', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
     } catch (error) {
       // A refused restore leaves everything as it was; the log page says why.
       if (!(error instanceof DeleteNotAllowedError || error instanceof ValidationError)) throw error

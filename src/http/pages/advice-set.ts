@@ -128,7 +128,7 @@ export async function adviceSetPages(app: FastifyInstance) {
         name: body.name, nameAlt: body.nameAlt, description: body.description, categoryId: body.categoryId,
         isPublic: checkbox(body, 'isPublic'), isStarter: checkbox(body, 'isStarter'),
       })
-      reply.flash({ type: 'success', text: `Advice set “${set.name}” created.` })
+      reply.flash({ type: 'info', text: `Advice set “${set.name}” created.` })
       return reply.redirect(`/adviceset/${set.id}/show`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'adviceset/new', { title: 'New advice set', ...(await formData(app, actor)), values: keptValues(body) })
@@ -156,7 +156,7 @@ export async function adviceSetPages(app: FastifyInstance) {
       : { name: body.name, nameAlt: body.nameAlt ?? '', description: body.description ?? '' }
     try {
       await updateAdviceSet(app.deps, actorOf(request), id, input)
-      reply.flash({ type: 'success', text: 'Advice set saved.' })
+      reply.flash({ type: 'info', text: 'Advice set saved.' })
       return reply.redirect(`/adviceset/${id}/show`, 303)
     } catch (error) {
       const data = await editData(app, request, id)
@@ -167,7 +167,7 @@ export async function adviceSetPages(app: FastifyInstance) {
 
   app.post('/adviceset/:id/copy', idRoute, async (request, reply) => {
     const copy = await copyAdviceSet(app.deps, actorOf(request), idOf(request))
-    reply.flash({ type: 'success', text: `Copied into your library as “${copy.name}”.` })
+    reply.flash({ type: 'info', text: `Copied into your library as “${copy.name}”.` })
     return reply.redirect(`/adviceset/${copy.id}/show`, 303)
   })
 
@@ -176,7 +176,7 @@ export async function adviceSetPages(app: FastifyInstance) {
     const body = (request.body ?? {}) as Body
     try {
       await transferAdviceSet(app.deps, actorOf(request), id, { ownerId: body.ownerId })
-      reply.flash({ type: 'success', text: 'Advice set transferred.' })
+      reply.flash({ type: 'info', text: 'Advice set transferred.' })
       return reply.redirect(`/adviceset/${id}/show`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'adviceset/show', { ...(await showData(app, request, id)), values: keptValues(body) })
@@ -192,7 +192,7 @@ export async function adviceSetPages(app: FastifyInstance) {
       } catch (error) {
         return renderFormError(reply, error, 'adviceset/show', { ...(await showData(app, request, id)), values: keptValues(body) })
       }
-      reply.flash({ type: 'success', text: linked ? 'Tag added.' : 'Tag removed.' })
+      reply.flash({ type: 'info', text: linked ? 'Tag added.' : 'Tag removed.' })
       return reply.redirect(`/adviceset/${id}/show`, 303)
     })
   }
@@ -212,7 +212,7 @@ export async function adviceSetPages(app: FastifyInstance) {
       reply.code(221)
       return reply.page('adviceset/confirm-delete', { ...data, dependents: error.dependents, message: error.message })
     }
-    reply.flash({ type: 'success', text: `Advice set “${data.set.name}” deleted.` })
+    reply.flash({ type: 'info', text: `Advice set “${data.set.name}” deleted.` })
     return reply.redirect(`/library?deleted=${id}`, 303)
   })
 }

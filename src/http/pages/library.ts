@@ -201,7 +201,7 @@ export async function libraryPages(app: FastifyInstance) {
     try {
       const bulk = bulkRequestFrom(body)
       const { changed } = await bulkUpdateAdviceSets(app.deps, actorOf(request), bulk.ids, bulk.changes)
-      reply.flash({ type: 'success', text: `${changed} advice set${changed === 1 ? '' : 's'} changed.` })
+      reply.flash({ type: 'info', text: `${changed} advice set${changed === 1 ? '' : 's'} changed.` })
       return reply.redirect('/library/bulkeditor', 303)
     } catch (error) {
       return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
@@ -214,7 +214,7 @@ export async function libraryPages(app: FastifyInstance) {
     const body = (request.body ?? {}) as Body
     try {
       const category = await createCategory(app.deps, actorOf(request), { name: body.name })
-      reply.flash({ type: 'success', text: `Category “${category.name}” created.` })
+      reply.flash({ type: 'info', text: `Category “${category.name}” created.` })
       return reply.redirect(`/library?category=${category.id}`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'library/index', { ...(await indexPage(app, request)), values: keptValues(body) })
@@ -231,7 +231,7 @@ export async function libraryPages(app: FastifyInstance) {
       reply.code(221)
       return reply.page('library/category-blocked', { title: 'Delete not allowed', category, message: error.message, dependents: error.dependents })
     }
-    reply.flash({ type: 'success', text: `Category “${category.name}” deleted.` })
+    reply.flash({ type: 'info', text: `Category “${category.name}” deleted.` })
     return reply.redirect('/library', 303)
   })
 }
