@@ -109,6 +109,8 @@ export class EngineResult {
     /** Final value of each variable slot; undefined = never set. */
     private readonly values: Array<Value | undefined>,
     readonly context: ApiContext,
+    /** Full-response runs: values already formatted for content, reused when they are still current. */
+    private readonly resolved?: ReadonlyArray<{ formatted: string } | undefined>,
   ) {
     this.adviceSet = compiled.identity
   }
@@ -118,7 +120,10 @@ export class EngineResult {
   }
 
   addItem(group: AdviceGroup, item: AdviceItem): void {
-    this[group] = append(this[group], item)
+    // Spelled out rather than this[group]: a fixed field keeps the store monomorphic on the hot path.
+    if (group === 'advice') this.advice = append(this.advice, item)
+    else if (group === 'assumptions') this.assumptions = append(this.assumptions, item)
+    else this.examples = append(this.examples, item)
   }
 
   addError(error: ResultError): void {
@@ -145,7 +150,7 @@ export class EngineResult {
       if (value === undefined) continue
       map[slot.name] = {
         value,
-        valueFormatted: formatSlot(value, slot),
+        valueFormatted: this.resolved?.[i]?.formatted ?? formatSlot(value, slot),
         isSystem: slot.isSystem,
         isConstant: slot.isConstant,
       }

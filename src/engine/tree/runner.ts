@@ -56,15 +56,15 @@ const STOP = 2
 class ContentState {
   /** The input request that set each variable (for backlinks). */
   readonly questionOf: Array<string | undefined>
-  /** Each variable's formatted value, until it is written again. */
-  readonly formattedOf: Array<string | undefined>
+  /** Each variable's resolved tag (value, formatted value, backlink), until it is written or asked again. */
+  readonly resolvedOf: Array<ResolvedTag | undefined>
 
   constructor(
     count: number,
     readonly resolve: (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined,
   ) {
     this.questionOf = new Array<string | undefined>(count).fill(undefined)
-    this.formattedOf = new Array<string | undefined>(count).fill(undefined)
+    this.resolvedOf = new Array<ResolvedTag | undefined>(count).fill(undefined)
   }
 }
 
@@ -110,7 +110,7 @@ export class Run implements SlotScope {
     if (context === 'examples') this.values[EXAMPLE_NUMBER_SLOT] = options.exampleNumber ?? 1
     if (options.apiKeyOwnerId !== undefined) this.values[API_KEY_OWNER_SLOT] = options.apiKeyOwnerId
     this.values[DATA_API_SOURCES_SLOT] = options.dataApiSources ? [...options.dataApiSources] : NO_SOURCES
-    this.result = new EngineResult(compiled, this.values, context)
+    this.result = new EngineResult(compiled, this.values, context, this.content?.resolvedOf)
     if (this.tracer) this.result.trace = this.tracer.entries
   }
 
@@ -200,7 +200,7 @@ export class Run implements SlotScope {
   private write(slot: number, value: Value | undefined): void {
     this.values[slot] = value
     this.epoch++
-    if (this.content !== null) this.content.formattedOf[slot] = undefined
+    if (this.content !== null) this.content.resolvedOf[slot] = undefined
   }
 
   /**
@@ -406,6 +406,7 @@ export class Run implements SlotScope {
     let question: ContentBody = node.question
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
+      this.content.resolvedOf[slot] = undefined
       question = this.renderText(node.question, node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
@@ -436,12 +437,12 @@ export class Run implements SlotScope {
     }
     let item: AdviceItem = advice.decisionItem
     if (this.render) {
-      item = {
-        ...item,
-        headline: this.renderText(custom ?? advice.headline, node),
-        text: this.renderText(advice.text, node),
-        ...(custom !== undefined ? { customHeadline: custom } : {}),
-      }
+      const headlineBody = this.renderText(custom ?? advice.headline, node)
+      const textBody = this.renderText(advice.text, node)
+      item =
+        custom === undefined
+          ? { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody }
+          : { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody, customHeadline: custom }
     } else if (custom !== undefined) {
       item = { ...item, customHeadline: custom }
     }
@@ -494,6 +495,12 @@ export class Run implements SlotScope {
   }
 
   private resolveForContent(kind: 'variable' | 'formula', name: string): ResolvedTag | undefined {
+    const slot = kind === 'variable' ? this.compiled.variableIndex.get(name) : undefined
+    const resolvedOf = this.content?.resolvedOf
+    if (slot !== undefined && resolvedOf !== undefined) {
+      const cached = resolvedOf[slot]
+      if (cached !== undefined) return cached
+    }
     let value: Value
     try {
       value = this.lookup(kind, name)
@@ -501,20 +508,16 @@ export class Run implements SlotScope {
       if (error instanceof EngineError) return undefined
       throw error
     }
-    if (kind === 'formula') {
+    if (slot === undefined) {
       const info = this.compiled.formulas[this.compiled.formulaIndex.get(name)!]!
       return { value, formatted: formatSlot(value, info) }
     }
-    const slot = this.compiled.variableIndex.get(name)!
-    const formattedOf = this.content?.formattedOf
-    let formatted = formattedOf?.[slot]
-    if (formatted === undefined) {
-      formatted = formatSlot(value, this.compiled.variables[slot]!)
-      // Defaults and constants are not stored in values, so only cache what a write would invalidate.
-      if (formattedOf && this.values[slot] !== undefined) formattedOf[slot] = formatted
-    }
+    const formatted = formatSlot(value, this.compiled.variables[slot]!)
     const questionNodeId = this.content?.questionOf[slot]
-    return questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
+    const resolved: ResolvedTag = questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
+    // Defaults and constants are not stored in values, so only cache what a write would invalidate.
+    if (resolvedOf !== undefined && this.values[slot] !== undefined) resolvedOf[slot] = resolved
+    return resolved
   }
 
   private renderText(template: string, node: CompiledNode): ContentBody {
