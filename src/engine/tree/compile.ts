@@ -10,7 +10,7 @@ import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
 import { adviceGroupOf } from './advice-group.ts'
 import { planCondition } from './condition-plan.ts'
-import { mainProgram, NO_PROGRAM, ruleProgram } from './program.ts'
+import { mainProgram } from './program.ts'
 import { rawToValue } from './raw-value.ts'
 import { RESERVED_SLOT_TYPES } from './slots.ts'
 import {
@@ -196,8 +196,7 @@ class Compiler {
       adviceSetId: rule.adviceSetId,
       external,
       nodes,
-      // Laid out once calls are resolved: a call to a missing rule makes its node broken.
-      program: NO_PROGRAM,
+      program: null,
     }
     this.ruleById.set(rule.id, compiled)
     return compiled
@@ -300,7 +299,6 @@ class Compiler {
       if (called) node.called = called
       else this.fail(node, new EngineError('UNKNOWN_RULE', `The called rule ${calledId} does not exist.`))
     }
-    for (const rule of this.ruleById.values()) rule.program = ruleProgram(rule.nodes)
   }
 
   private fail(node: CompiledNode, error: EngineError): void {

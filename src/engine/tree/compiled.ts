@@ -98,8 +98,8 @@ export interface CompiledRule {
   /** Root nodes, in sibling order. */
   readonly nodes: CompiledNode[]
   readonly external: boolean
-  /** How the runner runs this rule when another rule calls it (program.ts); set once calls are resolved. */
-  program: Program
+  /** How the runner runs this rule when another rule calls it (program.ts); laid out on the first call. */
+  program: Program | null
 }
 
 export interface VariableSlot {

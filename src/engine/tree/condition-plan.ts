@@ -14,12 +14,11 @@ export const PLAN_IS_TRUE = 3
 /** `!{{Var}}`: true when the value is false (or no value). */
 export const PLAN_IS_FALSE = 4
 
-/** Typed arrays keep the checks free of boxed numbers. */
 export interface ConditionPlan {
-  readonly slots: Int32Array
-  readonly ops: Uint8Array
-  readonly lows: Float64Array
-  readonly highs: Float64Array
+  readonly slots: number[]
+  readonly ops: number[]
+  readonly lows: number[]
+  readonly highs: number[]
   readonly constants: Array<string | number | boolean | null>
 }
 
@@ -36,10 +35,10 @@ export function planCondition(ast: Expr, variableSlot: (ref: Expr & { type: 'ref
   const checks: Check[] = []
   if (!collect(ast, checks, variableSlot)) return null
   return {
-    slots: Int32Array.from(checks, (check) => check.slot),
-    ops: Uint8Array.from(checks, (check) => check.op),
-    lows: Float64Array.from(checks, (check) => check.low),
-    highs: Float64Array.from(checks, (check) => check.high),
+    slots: checks.map((check) => check.slot),
+    ops: checks.map((check) => check.op),
+    lows: checks.map((check) => check.low),
+    highs: checks.map((check) => check.high),
     constants: checks.map((check) => check.constant),
   }
 }

@@ -110,8 +110,6 @@ export function ruleProgram(nodes: readonly CompiledNode[]): Program {
   return finish(draft)
 }
 
-export const NO_PROGRAM: Program = finish(emptyDraft())
-
 /**
  * The program of a whole run: every top-level rule in order. Returns where each rule ends too, which is where
  * the run resumes when a rule fails.

@@ -11,6 +11,7 @@ import type { Value } from '../value.ts'
 import * as kinds from './compiled.ts'
 import type { AdviceItem, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody, SlotScope, VariableSlot } from './compiled.ts'
 import * as programs from './program.ts'
+import { ruleProgram } from './program.ts'
 import type { Program } from './program.ts'
 import * as plans from './condition-plan.ts'
 import { coerceAnswer } from './inputs.ts'
@@ -461,6 +462,8 @@ export class Run implements SlotScope {
       throw new EngineError('CALL_DEPTH', `Rule calls are nested more than ${this.maxCallDepth} deep.`)
     }
     stack.push(rule.id)
+    // Laid out on first use: most rules are never called, and the compiled set is complete by now.
+    rule.program ??= ruleProgram(rule.nodes)
     const outcome = this.runProgram(rule.program, 0)
     stack.pop()
     if (stack.length === 1) stack.pop()
