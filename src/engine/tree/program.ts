@@ -24,9 +24,8 @@ export interface Program {
   readonly nexts: Int32Array
   /** Comparison: the variable slot. */
   readonly slots: Int32Array
-  /** Range comparison: the bounds. */
-  readonly lows: Float64Array
-  readonly highs: Float64Array
+  /** Range comparison: its low bound at 2 × index, its high bound at 2 × index + 1. */
+  readonly bounds: Float64Array
   readonly constants: Array<number | string | boolean | null>
 }
 
@@ -36,13 +35,12 @@ interface Draft {
   ends: number[]
   nexts: number[]
   slots: number[]
-  lows: number[]
-  highs: number[]
+  bounds: number[]
   constants: Array<number | string | boolean | null>
 }
 
 function emptyDraft(): Draft {
-  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], lows: [], highs: [], constants: [] }
+  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], bounds: [], constants: [] }
 }
 
 function push(draft: Draft, op: number, node: CompiledNode): number {
@@ -51,8 +49,7 @@ function push(draft: Draft, op: number, node: CompiledNode): number {
   draft.ends.push(0)
   draft.nexts.push(0)
   draft.slots.push(-1)
-  draft.lows.push(0)
-  draft.highs.push(0)
+  draft.bounds.push(0, 0)
   draft.constants.push(null)
   return draft.ops.length - 1
 }
@@ -65,8 +62,8 @@ function addNode(draft: Draft, node: CompiledNode, exits: number[]): void {
     for (let i = 0; i < plan.slots.length; i++) {
       const atom = push(draft, OP_ATOM + plan.ops[i]!, node)
       draft.slots[atom] = plan.slots[i]!
-      draft.lows[atom] = plan.lows[i]!
-      draft.highs[atom] = plan.highs[i]!
+      draft.bounds[2 * atom] = plan.lows[i]!
+      draft.bounds[2 * atom + 1] = plan.highs[i]!
       draft.constants[atom] = plan.constants[i]!
       heads.push(atom)
     }
@@ -97,8 +94,7 @@ function finish(draft: Draft): Program {
     ends: Int32Array.from(draft.ends),
     nexts: Int32Array.from(draft.nexts),
     slots: Int32Array.from(draft.slots),
-    lows: Float64Array.from(draft.lows),
-    highs: Float64Array.from(draft.highs),
+    bounds: Float64Array.from(draft.bounds),
     constants: draft.constants,
   }
 }

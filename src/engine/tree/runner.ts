@@ -3,7 +3,7 @@
 // invalidates, and walks the rule trees. Node outcomes are small integers and decision mode allocates nothing
 // beyond the result, because a decision is expected to take about a microsecond.
 import { renderContent } from '../content/index.ts'
-import type { ContentType, ResolvedTag } from '../content/index.ts'
+import type { ContentType, RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
@@ -21,28 +21,30 @@ import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import { Tracer } from './tracer.ts'
 import * as slots from './slots.ts'
 
-// Module-level copies: imported bindings can cost a getter call per read under some loaders (tsx), and these
-// are read for every node.
-const CONDITION = kinds.KIND_CONDITION
-const INPUT = kinds.KIND_INPUT
-const ASSIGN = kinds.KIND_ASSIGN
-const FORMULA = kinds.KIND_FORMULA
-const ADVICE = kinds.KIND_ADVICE
-const CALL = kinds.KIND_CALL
-const EXIT = kinds.KIND_EXIT
-const API = kinds.KIND_API
-const BROKEN = kinds.KIND_BROKEN
+// Opcodes, gathered in one object that runProgram copies into locals: module-level bindings read inside a
+// hot loop can cost a check per read (and a getter under some loaders); locals cost nothing.
+const OPCODES = Object.freeze({
+  condition: kinds.KIND_CONDITION,
+  input: kinds.KIND_INPUT,
+  assign: kinds.KIND_ASSIGN,
+  formula: kinds.KIND_FORMULA,
+  advice: kinds.KIND_ADVICE,
+  call: kinds.KIND_CALL,
+  exit: kinds.KIND_EXIT,
+  api: kinds.KIND_API,
+  broken: kinds.KIND_BROKEN,
+  atom: programs.OP_ATOM,
+  range: programs.OP_ATOM + plans.PLAN_RANGE,
+  eq: programs.OP_ATOM + plans.PLAN_EQ,
+  ne: programs.OP_ATOM + plans.PLAN_NE,
+  isTrue: programs.OP_ATOM + plans.PLAN_IS_TRUE,
+  isFalse: programs.OP_ATOM + plans.PLAN_IS_FALSE,
+})
 const RANGE = plans.PLAN_RANGE
 const EQ = plans.PLAN_EQ
 const NE = plans.PLAN_NE
 const IS_TRUE = plans.PLAN_IS_TRUE
 const IS_FALSE = plans.PLAN_IS_FALSE
-const OP_ATOM = programs.OP_ATOM
-const ATOM_RANGE = OP_ATOM + RANGE
-const ATOM_EQ = OP_ATOM + EQ
-const ATOM_NE = OP_ATOM + NE
-const ATOM_IS_TRUE = OP_ATOM + IS_TRUE
-const ATOM_IS_FALSE = OP_ATOM + IS_FALSE
 const CONTEXT_SLOT = slots.CONTEXT_SLOT
 const EXAMPLE_NUMBER_SLOT = slots.EXAMPLE_NUMBER_SLOT
 const HEADLINE_SLOT = slots.HEADLINE_SLOT
@@ -63,6 +65,8 @@ class ContentState {
   constructor(
     count: number,
     readonly resolve: (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined,
+    /** Passed to every render; built once per run. */
+    readonly renderOptions: RenderOptions | undefined,
   ) {
     this.questionOf = new Array<string | undefined>(count).fill(undefined)
     this.resolvedOf = new Array<ResolvedTag | undefined>(count).fill(undefined)
@@ -105,7 +109,13 @@ export class Run implements SlotScope {
     this.contentType = options.contentType ?? 'text'
     this.tracer = options.trace === true ? new Tracer() : null
     this.values = compiled.blankValues.slice()
-    this.content = this.render ? new ContentState(compiled.variables.length, (kind, name) => this.resolveForContent(kind, name)) : null
+    this.content = this.render
+      ? new ContentState(
+          compiled.variables.length,
+          (kind, name) => this.resolveForContent(kind, name),
+          options.questionHref ? { questionHref: options.questionHref } : undefined,
+        )
+      : null
     const context = options.context ?? 'run'
     this.values[CONTEXT_SLOT] = context
     if (context === 'examples') this.values[EXAMPLE_NUMBER_SLOT] = options.exampleNumber ?? 1
@@ -214,16 +224,16 @@ export class Run implements SlotScope {
     const ends = program.ends
     const nexts = program.nexts
     const slots = program.slots
-    const lows = program.lows
-    const highs = program.highs
+    const bounds = program.bounds
     const constants = program.constants
     const count = ops.length
     const values = this.values
     const tracer = this.tracer
+    const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eq, ne, isTrue, isFalse } = OPCODES
     let pc = start
     while (pc < count) {
       const op = ops[pc]!
-      if (op >= OP_ATOM) {
+      if (op >= atom) {
         if (tracer !== null) {
           pc = this.tracedCondition(tracer, program, pc)
           continue
@@ -235,30 +245,30 @@ export class Run implements SlotScope {
           this.currentNode = nodes[pc]!
           a = this.fromInputs(slot)
         }
-        if (op === ATOM_RANGE) {
+        if (op === range) {
           if (typeof a === 'number') {
-            pc = a >= lows[pc]! && a <= highs[pc]! ? pc + 1 : ends[pc]!
+            pc = a >= bounds[2 * pc]! && a <= bounds[2 * pc + 1]! ? pc + 1 : ends[pc]!
             continue
           }
         } else {
           switch (op) {
-            case ATOM_EQ: {
+            case eq: {
               const c = constants[pc]
               if (typeof a !== typeof c) break
               pc = a === c ? pc + 1 : ends[pc]!
               continue
             }
-            case ATOM_NE: {
+            case ne: {
               const c = constants[pc]
               if (typeof a !== typeof c) break
               pc = a !== c ? pc + 1 : ends[pc]!
               continue
             }
-            case ATOM_IS_TRUE:
+            case isTrue:
               if (a !== true && a !== false && a !== null) break
               pc = a === true ? pc + 1 : ends[pc]!
               continue
-            case ATOM_IS_FALSE:
+            case isFalse:
               if (a !== true && a !== false && a !== null) break
               pc = a !== true ? pc + 1 : ends[pc]!
               continue
@@ -273,7 +283,7 @@ export class Run implements SlotScope {
       const node = nodes[pc]!
       this.currentNode = node
       if (tracer !== null) tracer.enter(program, pc, node)
-      if (op === CONDITION) {
+      if (op === condition) {
         const value = node.expr!(this)
         this.report(value)
         pc = value === true ? pc + 1 : ends[pc]!
@@ -281,32 +291,32 @@ export class Run implements SlotScope {
       }
       if (++this.steps > this.maxSteps) this.stepLimit()
       switch (op) {
-        case INPUT:
+        case input:
           if (!this.answer(node)) return this.leave(program, STOP)
           break
-        case ASSIGN: {
+        case assign: {
           const value = node.expr!(this)
           this.report(value)
           this.write(node.slot, value)
           break
         }
-        case FORMULA:
+        case formula:
           ;(this.formulas ??= new FormulaMemo(this.compiled.formulas.length)).overrides[node.slot] = node.expr!
           this.epoch++
           break
-        case ADVICE:
+        case advice:
           this.emit(node)
           break
-        case CALL:
+        case call:
           if (this.call(node.called!) === STOP) return this.leave(program, STOP)
           break
-        case EXIT:
+        case exit:
           pc = nexts[pc]!
           continue
-        case API:
+        case api:
           if (!this.fetch(node)) return this.leave(program, STOP)
           break
-        case BROKEN:
+        case broken:
           throw node.error!
       }
       pc++
@@ -529,7 +539,7 @@ export class Run implements SlotScope {
       template,
       this.contentType,
       this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name)),
-      this.options.questionHref ? { questionHref: this.options.questionHref } : undefined,
+      this.content?.renderOptions,
     )
     for (const tag of rendered.missing) {
       const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
