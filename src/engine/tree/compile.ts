@@ -72,7 +72,7 @@ class Compiler {
       ruleById: this.ruleById,
       nodeById: this.nodeById,
       variables: this.variables,
-      blankValues: new Array<Value | undefined>(this.variables.length).fill(undefined),
+      blankValues: Array.from({ length: this.variables.length }, () => undefined),
       variableIndex: this.variableIndex,
       formulas: this.formulas,
       formulaIndex: this.formulaIndex,
@@ -94,6 +94,7 @@ class Compiler {
       choiceAnswers: choiceAnswers(dataType, entity?.options),
       isSystem: isSystem || entity?.isSystem === true,
       isConstant: entity?.isConstant === true,
+      inheritable: name in Object.prototype,
     }
     this.variableIndex.set(name, this.variables.length)
     this.variables.push(slot)

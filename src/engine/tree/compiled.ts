@@ -114,6 +114,8 @@ export interface VariableSlot {
   readonly choiceAnswers: ReadonlyMap<string, Value> | undefined
   readonly isSystem: boolean
   readonly isConstant: boolean
+  /** The name is also a property every object inherits ("constructor"), so inputs must be checked as own. */
+  readonly inheritable: boolean
 }
 
 export interface FormulaSlot {

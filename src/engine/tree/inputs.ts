@@ -10,8 +10,8 @@ import type { VariableSlot } from './compiled.ts'
 /** The input given for a variable: its value, an error when it cannot be used, undefined when there is none. */
 export function coerceAnswer(info: VariableSlot, inputs: Record<string, unknown>): Value | EngineError | undefined {
   const raw = inputs[info.name]
-  // Only own properties are answers: "constructor" must not read Object.prototype's.
-  if (raw === undefined || raw === null || !Object.hasOwn(inputs, info.name)) return undefined
+  // Only own properties are answers: {{constructor}} must not read Object.prototype's.
+  if (raw === undefined || raw === null || (info.inheritable && !Object.hasOwn(inputs, info.name))) return undefined
   switch (info.dataType) {
     case undefined: {
       const value = rawToValue(raw)
