@@ -1,7 +1,7 @@
 // One evaluation of a compiled advice set. The Run is the expressions' scope: it owns the variable values of this
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
-// invalidates, and walks the rule trees. Node outcomes are small integers and decision mode allocates nothing
-// beyond the result, because a decision is expected to take about a microsecond.
+// invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
+// hot path allocates nothing but the result and the run's values.
 import { renderContent } from '../content/index.ts'
 import type { ContentType, RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
@@ -21,8 +21,8 @@ import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import { Tracer } from './tracer.ts'
 import * as slots from './slots.ts'
 
-// Opcodes, gathered in one object that runProgram copies into locals: module-level bindings read inside a
-// hot loop can cost a check per read (and a getter under some loaders); locals cost nothing.
+// Opcodes as one object that runProgram destructures into locals once per call, so its dispatch compares
+// against values already at hand.
 const OPCODES = Object.freeze({
   condition: kinds.KIND_CONDITION,
   input: kinds.KIND_INPUT,
@@ -80,7 +80,6 @@ const NO_SOURCES: Value[] = Object.freeze([]) as unknown as Value[]
 export class Run implements SlotScope {
   private readonly values: Array<Value | undefined>
   private nowValue: Date | undefined
-  /** Full-response mode: the input request that set each variable (backlinks) and each value's formatted text. */
   private readonly content: ContentState | null
   private formulas: FormulaMemo | null = null
   /** Bumped by every write, so memoised formulas know they may be stale. */
@@ -335,7 +334,7 @@ export class Run implements SlotScope {
   }
 
   private stepLimit(): never {
-    throw new EngineError('STEP_LIMIT', `The run stopped after visiting ${this.maxSteps} nodes.`)
+    throw new EngineError('STEP_LIMIT', `The run stopped after ${this.maxSteps} steps; rule calls repeat too much work.`)
   }
 
   /** The program is left with `outcome`; a trace closes its open entries. */
@@ -349,8 +348,8 @@ export class Run implements SlotScope {
   }
 
   /**
-   * A planned condition: each (slot, op, constant) in order, stopping at the first false one. Values the plan
-   * does not cover are handed to the compiled expression, which then decides the whole condition.
+   * A planned condition in one call (traced runs): each check in order, stopping at the first false one. Values
+   * the plan does not cover are handed to the compiled expression, which then decides the whole condition.
    */
   private test(node: CompiledNode): Value {
     const { slots: planSlots, ops, lows, highs, constants } = node.plan!
