@@ -1,0 +1,70 @@
+// Branch generation against brute force: on random small advice sets, a path is reported reachable exactly when
+// some input on a grid that covers every case reaches it. Constants are whole numbers 0..10, so every region a
+// conjunction of comparisons allows holds a point of the half-step grid from -1 to 11.
+import t from 'tap'
+import fc from 'fast-check'
+import { generateBranches, pathReached } from '../../../src/engine/branches/index.ts'
+import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
+import type { AdviceSetModel, NodeModel } from '../../../src/engine/model.ts'
+import { adviceSet, rule, variable } from '../../fixtures/engine/build.ts'
+
+const NOW = new Date('2026-01-15T00:00:00Z')
+const GRID_X = Array.from({ length: 25 }, (_, i) => -1 + i / 2)
+const GRID_Y = ['a', 'b', 'c']
+const GRID_B = [true, false]
+
+const comparison = fc.oneof(
+  fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '==', '!='), fc.integer({ min: 0, max: 10 })).map(([op, n]) => `{{X}} ${op} ${n}`),
+  fc.tuple(fc.constantFrom('==', '!='), fc.constantFrom('"a"', '"b"', '"z"')).map(([op, s]) => `{{Y}} ${op} ${s}`),
+  fc.constantFrom('{{B}}', '!{{B}}'),
+)
+const conditionText = fc.array(comparison, { minLength: 1, maxLength: 2 }).map((parts) => parts.join(' && '))
+
+let counter = 0
+const nodeArb: fc.Memo<NodeModel> = fc.memo((depth) =>
+  depth <= 1
+    ? fc.oneof(
+        fc.constant(null).map((): NodeModel => ({ id: `a${counter++}`, type: 'advice', headline: 'x', children: [] })),
+        fc.constant(null).map((): NodeModel => ({ id: `x${counter++}`, type: 'ruleExit', children: [] })),
+      )
+    : fc
+        .tuple(conditionText, fc.array(nodeArb(depth - 1), { minLength: 1, maxLength: 2 }))
+        .map(([expression, children]): NodeModel => ({ id: `c${counter++}`, type: 'condition', expression, children })),
+)
+
+const modelArb = fc.array(fc.array(nodeArb(3), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }).map(
+  (rules): AdviceSetModel =>
+    adviceSet(
+      rules.map((nodes, i) => rule(`r${i}`, `R${i}`, ...nodes)),
+      [variable('X'), variable('Y', { dataType: 'select', options: GRID_Y }), variable('B', { dataType: 'boolean' })],
+    ),
+)
+
+t.test('reachable paths are exactly those some input reaches', async (t) => {
+  const stats = { branches: 0, unreachable: 0 }
+  fc.assert(
+    fc.property(modelArb, (model) => {
+      const report = generateBranches(model, { now: NOW })
+      const compiled = compileAdviceSet(model)
+      const traces = []
+      for (const X of GRID_X) for (const Y of GRID_Y) for (const B of GRID_B) {
+        traces.push(evaluate(compiled, { X, Y, B }, { context: 'genbranches', trace: true, render: false, now: NOW }).trace!)
+      }
+      const reachable = (path: string[]) => {
+        const leaf = compiled.nodeById.get(path[path.length - 1]!)!
+        return traces.some((trace) => pathReached(trace, path, leaf.type === 'condition'))
+      }
+      for (const branch of report.branches) {
+        const result = evaluate(compiled, branch.inputs, { context: 'genbranches', trace: true, render: false, now: NOW })
+        const leaf = compiled.nodeById.get(branch.path[branch.path.length - 1]!)!
+        if (!pathReached(result.trace!, branch.path, leaf.type === 'condition')) return false
+      }
+      stats.branches += report.branches.length
+      stats.unreachable += report.unreachable.length
+      return report.unreachable.every((path) => !reachable(path.path)) && report.branches.every((branch) => reachable(branch.path))
+    }),
+    { numRuns: 150 },
+  )
+  t.comment(`${stats.branches} branches and ${stats.unreachable} unreachable paths checked`)
+  t.ok(stats.unreachable > 0 && stats.branches > 0, 'both kinds occur')
+})
