@@ -5,6 +5,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { generateBranches, pathReached } from '../../../src/engine/branches/index.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
+import type { TraceEntry } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel, NodeModel } from '../../../src/engine/model.ts'
 import { adviceSet, rule, variable } from '../../fixtures/engine/build.ts'
 
@@ -46,7 +47,7 @@ t.test('reachable paths are exactly those some input reaches', async (t) => {
     fc.property(modelArb, (model) => {
       const report = generateBranches(model, { now: NOW })
       const compiled = compileAdviceSet(model)
-      const traces = []
+      const traces: TraceEntry[][] = []
       for (const X of GRID_X) for (const Y of GRID_Y) for (const B of GRID_B) {
         traces.push(evaluate(compiled, { X, Y, B }, { context: 'genbranches', trace: true, render: false, now: NOW }).trace!)
       }
