@@ -66,7 +66,9 @@ t.test('timezone prompt', { skip: chromiumMissing }, async (t) => {
     await offer(page).waitFor()
     await page.keyboard.press('Escape')
     await offer(page).waitFor({ state: 'detached' })
-    t.equal(await page.evaluate(() => localStorage.getItem('userCheckTimezone')), 'Asia/Tokyo')
+    // The answer is stored once the dialog's close has run through the island's promise chain.
+    const declined = await page.waitForFunction(() => localStorage.getItem('userCheckTimezone'))
+    t.equal(await declined.jsonValue(), 'Asia/Tokyo')
 
     await page.reload()
     t.equal(await islandsSettled(page), 'mounted')
