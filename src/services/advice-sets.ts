@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts'
 import {
   adviceSetStats, findAdviceSet, findAdviceSetsByIds, findCategory, insertAdviceSet, listAdviceSets,
   listDeletedAdviceSets, setTagLinks, tagIdsFor, updateAdviceSet as updateAdviceSetRow,
-  type AdviceSetFields, type AdviceSetListRow, type AdviceSetRow,
+  type AdviceSetFields, type AdviceSetListRow, type AdviceSetRow, type ListAdviceSetsParams,
 } from '../db/queries/advice-sets.ts'
 import { findOwner } from '../db/queries/users.ts'
 import { audit } from './audit.ts'
@@ -38,18 +38,8 @@ async function tagIdsOf(db: Db, id: number): Promise<number[]> {
 
 // Reading -----------------------------------------------------------------------------------------------------------
 
-export interface LibraryFilters {
-  categoryId?: number
-  tagId?: number
-  ownerId?: string
-  onlyPublic?: boolean
-  onlyStarter?: boolean
-  shared?: boolean
-  text?: string
-  sort?: 'updated' | 'name' | 'created'
-  page?: number
-  pageSize?: number
-}
+/** The query's filters, with pages instead of offsets; visibility always comes from the actor. */
+export type LibraryFilters = Partial<Omit<ListAdviceSetsParams, 'visibility' | 'offset' | 'limit'>> & { page?: number; pageSize?: number }
 
 export interface LibraryEntry extends AdviceSetListRow {
   tags: Array<{ id: number; label: string; slug: string }>
