@@ -41,6 +41,17 @@ export function contradiction(atoms: readonly Atom[]): string | undefined {
   return undefined
 }
 
+/** A comparison that asks a closed-set variable (select, radio) for a value that is not one of its options. */
+export function notAnOption(compiled: CompiledAdviceSet, atoms: readonly Atom[]): string | undefined {
+  for (const atom of atoms) {
+    if (atom.op !== '==' || typeof atom.value !== 'string') continue
+    const slot = compiled.variables[compiled.variableIndex.get(atom.name) ?? -1]
+    if (!slot || (slot.dataType !== 'select' && slot.dataType !== 'radio') || !slot.options) continue
+    if (!slot.options.includes(atom.value)) return `${describeAtom(atom)} is never true: it is not one of the options of {{${atom.name}}}`
+  }
+  return undefined
+}
+
 /** Whether running this list always ends the rule (a Rule Exit reached on every path through it). */
 export function alwaysExits(nodes: readonly CompiledNode[]): boolean {
   return nodes.some((node) => node.type === 'ruleExit' || (node.type === 'conditionAlways' && alwaysExits(node.children)))
@@ -63,7 +74,9 @@ export function checkReachability(compiled: CompiledAdviceSet): CheckIssue[] {
         continue
       }
       const ownFacts = usableAtoms(compiled, node)
-      const own = ownFacts.alwaysFalse ? 'it is always false' : contradiction(ownFacts.atoms)
+      const own = ownFacts.alwaysFalse
+        ? 'it is always false'
+        : (contradiction(ownFacts.atoms) ?? notAnOption(compiled, ownFacts.atoms))
       const facts = usableAtoms(compiled, node, stable)
       const combined = own ?? (path.length > 0 && facts.atoms.length > 0 ? contradiction([...path, ...facts.atoms]) : undefined)
       if (combined !== undefined) {

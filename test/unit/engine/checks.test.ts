@@ -147,6 +147,16 @@ t.test('UNREACHABLE does not trust comparisons on variables that change during t
   t.same(at(checks(model), 'UNREACHABLE'), ['b'], 'its own condition still contradicts itself')
 })
 
+t.test('UNREACHABLE when a closed-set variable is compared with a value that is not an option', async (t) => {
+  const model = adviceSet(
+    [rule('r', 'R', ask('q', 'Colour'), condition('c', '{{Colour}} == "Green"', advice('a', 'never')), condition('ok', '{{Colour}} == "Red"', advice('b', 'fine')))],
+    [variable('Colour', { dataType: 'select', options: ['Red', 'Blue'] })],
+  )
+  const issues = codes(checks(model), 'UNREACHABLE')
+  t.same(issues.map((issue) => issue.nodeId), ['c'])
+  t.match(issues[0]!.message, /\{\{Colour\}\} == "Green" is never true: it is not one of the options of \{\{Colour\}\}/)
+})
+
 t.test('RULE_CALL_CYCLE on each call that closes a circle', async (t) => {
   const model = adviceSet(
     [rule('a', 'Alpha', call('ab', 'b')), rule('b', 'Beta', call('bc', 'c')), rule('c', 'Gamma', call('ca', 'a')), rule('d', 'Delta', call('da', 'a'))],
