@@ -5,14 +5,18 @@
 // always exactly the expression compiler's.
 import type { Expr } from '../expr/ast.ts'
 
-/** The number lies in [low, high]. Every numeric comparison is one (`< 5` is `<= the double just below 5`). */
+// One op per kind of constant, so each check tests the value's kind against a fixed one.
+/** The number lies in [low, high]: `<`, `<=`, `>`, `>=` and `==` with a number (`< 5` is `<=` the double below 5). */
 export const PLAN_RANGE = 0
-export const PLAN_EQ = 1
-export const PLAN_NE = 2
+export const PLAN_NE_NUMBER = 1
+export const PLAN_EQ_TEXT = 2
+export const PLAN_NE_TEXT = 3
+export const PLAN_EQ_BOOLEAN = 4
+export const PLAN_NE_BOOLEAN = 5
 /** A lone reference: true when the value is true. */
-export const PLAN_IS_TRUE = 3
+export const PLAN_IS_TRUE = 6
 /** `!{{Var}}`: true when the value is false (or no value). */
-export const PLAN_IS_FALSE = 4
+export const PLAN_IS_FALSE = 7
 
 export interface ConditionPlan {
   readonly slots: number[]
@@ -67,8 +71,11 @@ function collect(expr: Expr, checks: Check[], slotOf: (ref: Expr & { type: 'ref'
         return addRange(checks, slot, constant, Infinity)
     }
   }
-  if (expr.op === '==' || expr.op === '!=') return add(checks, slot, expr.op === '==' ? PLAN_EQ : PLAN_NE, constant)
-  return false
+  if (expr.op !== '==' && expr.op !== '!=') return false
+  const equal = expr.op === '=='
+  if (typeof constant === 'number') return add(checks, slot, PLAN_NE_NUMBER, constant)
+  if (typeof constant === 'string') return add(checks, slot, equal ? PLAN_EQ_TEXT : PLAN_NE_TEXT, constant)
+  return add(checks, slot, equal ? PLAN_EQ_BOOLEAN : PLAN_NE_BOOLEAN, constant)
 }
 
 function add(checks: Check[], slot: number | undefined, op: number, constant: string | number | boolean): boolean {

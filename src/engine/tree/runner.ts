@@ -35,16 +35,8 @@ const OPCODES = Object.freeze({
   broken: kinds.KIND_BROKEN,
   atom: programs.OP_ATOM,
   range: programs.OP_ATOM + plans.PLAN_RANGE,
-  eq: programs.OP_ATOM + plans.PLAN_EQ,
-  ne: programs.OP_ATOM + plans.PLAN_NE,
-  isTrue: programs.OP_ATOM + plans.PLAN_IS_TRUE,
-  isFalse: programs.OP_ATOM + plans.PLAN_IS_FALSE,
+  eqText: programs.OP_ATOM + plans.PLAN_EQ_TEXT,
 })
-const RANGE = plans.PLAN_RANGE
-const EQ = plans.PLAN_EQ
-const NE = plans.PLAN_NE
-const IS_TRUE = plans.PLAN_IS_TRUE
-const IS_FALSE = plans.PLAN_IS_FALSE
 const CONTEXT_SLOT = slots.CONTEXT_SLOT
 const EXAMPLE_NUMBER_SLOT = slots.EXAMPLE_NUMBER_SLOT
 const HEADLINE_SLOT = slots.HEADLINE_SLOT
@@ -54,6 +46,44 @@ const RESERVED_SLOTS = slots.RESERVED_SLOTS
 
 const CONTINUE = 0
 const STOP = 2
+
+/** check() found a value of a kind the plan does not decide. */
+const UNDECIDED = 2
+
+/**
+ * One planned check (condition-plan.ts) on value `a`: true, false, or UNDECIDED when `a` is not of the kind
+ * the check is for. Small and monomorphic so the runner's loop inlines it.
+ */
+function check(op: number, a: Value, constant: string | number | boolean | null, low: number, high: number): boolean | typeof UNDECIDED {
+  switch (op) {
+    case RANGE:
+      return typeof a === 'number' ? a >= low && a <= high : UNDECIDED
+    case NE_NUMBER:
+      return typeof a === 'number' ? a !== constant : UNDECIDED
+    case EQ_TEXT:
+      return typeof a === 'string' ? a === constant : UNDECIDED
+    case NE_TEXT:
+      return typeof a === 'string' ? a !== constant : UNDECIDED
+    case EQ_BOOLEAN:
+      return typeof a === 'boolean' ? a === constant : UNDECIDED
+    case NE_BOOLEAN:
+      return typeof a === 'boolean' ? a !== constant : UNDECIDED
+    case IS_TRUE:
+      return a === true ? true : a === false || a === null ? false : UNDECIDED
+    case IS_FALSE:
+      return a === true ? false : a === false || a === null ? true : UNDECIDED
+    default:
+      return UNDECIDED
+  }
+}
+const RANGE = plans.PLAN_RANGE
+const NE_NUMBER = plans.PLAN_NE_NUMBER
+const EQ_TEXT = plans.PLAN_EQ_TEXT
+const NE_TEXT = plans.PLAN_NE_TEXT
+const EQ_BOOLEAN = plans.PLAN_EQ_BOOLEAN
+const NE_BOOLEAN = plans.PLAN_NE_BOOLEAN
+const IS_TRUE = plans.PLAN_IS_TRUE
+const IS_FALSE = plans.PLAN_IS_FALSE
 
 /** Full-response mode only: what rendering needs beyond the values. */
 class ContentState {
@@ -228,7 +258,7 @@ export class Run implements SlotScope {
     const count = ops.length
     const values = this.values
     const tracer = this.tracer
-    const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eq, ne, isTrue, isFalse } = OPCODES
+    const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eqText } = OPCODES
     let pc = start
     while (pc < count) {
       const op = ops[pc]!
@@ -237,40 +267,29 @@ export class Run implements SlotScope {
           pc = this.tracedCondition(tracer, program, pc)
           continue
         }
-        // One comparison of a planned condition; test() is the same check done in one call.
+        // One check of a planned condition.
         const slot = slots[pc]!
         let a = values[slot]
         if (a === undefined) {
           this.currentNode = nodes[pc]!
           a = this.fromInputs(slot)
         }
+        // The same test as check(), written out: this is the hottest code of a run.
         if (op === range) {
           if (typeof a === 'number') {
             pc = a >= bounds[2 * pc]! && a <= bounds[2 * pc + 1]! ? pc + 1 : ends[pc]!
             continue
           }
+        } else if (op === eqText) {
+          if (typeof a === 'string') {
+            pc = a === constants[pc] ? pc + 1 : ends[pc]!
+            continue
+          }
         } else {
-          switch (op) {
-            case eq: {
-              const c = constants[pc]
-              if (typeof a !== typeof c) break
-              pc = a === c ? pc + 1 : ends[pc]!
-              continue
-            }
-            case ne: {
-              const c = constants[pc]
-              if (typeof a !== typeof c) break
-              pc = a !== c ? pc + 1 : ends[pc]!
-              continue
-            }
-            case isTrue:
-              if (a !== true && a !== false && a !== null) break
-              pc = a === true ? pc + 1 : ends[pc]!
-              continue
-            case isFalse:
-              if (a !== true && a !== false && a !== null) break
-              pc = a !== true ? pc + 1 : ends[pc]!
-              continue
+          const holds = check(op - atom, a, constants[pc]!, 0, 0)
+          if (holds !== UNDECIDED) {
+            pc = holds ? pc + 1 : ends[pc]!
+            continue
           }
         }
         // A value the plan does not cover: the compiled expression decides the whole condition.
@@ -358,35 +377,8 @@ export class Run implements SlotScope {
       const slot = planSlots[i]!
       let a = values[slot]
       if (a === undefined) a = this.fromInputs(slot)
-      let holds: boolean
-      switch (ops[i]) {
-        case RANGE:
-          if (typeof a !== 'number') return node.expr!(this)
-          holds = a >= lows[i]! && a <= highs[i]!
-          break
-        case EQ: {
-          const c = constants[i]
-          if (typeof a !== typeof c) return node.expr!(this)
-          holds = a === c
-          break
-        }
-        case NE: {
-          const c = constants[i]
-          if (typeof a !== typeof c) return node.expr!(this)
-          holds = a !== c
-          break
-        }
-        case IS_TRUE:
-          if (a !== true && a !== false && a !== null) return node.expr!(this)
-          holds = a === true
-          break
-        case IS_FALSE:
-          if (a !== true && a !== false && a !== null) return node.expr!(this)
-          holds = a !== true
-          break
-        default:
-          return node.expr!(this)
-      }
+      const holds = check(ops[i]!, a, constants[i]!, lows[i]!, highs[i]!)
+      if (holds === UNDECIDED) return node.expr!(this)
       if (!holds) return false
     }
     return true
