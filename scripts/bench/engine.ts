@@ -141,6 +141,7 @@ async function main(): Promise<void> {
     ),
   )
 
+  console.log('')
   // 2. Synthetic advice sets (after the comparison, so each engine there is measured in a fresh process state).
   const synthetic: string[][] = []
   let compile5000 = 0

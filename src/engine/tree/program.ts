@@ -12,20 +12,20 @@ import * as kinds from './compiled.ts'
 export const OP_ATOM = 16
 
 export interface Program {
-  readonly ops: Uint8Array
+  readonly ops: number[]
   /** The node an instruction belongs to (a comparison's condition). */
   readonly nodes: CompiledNode[]
   /** Node: index past its subtree. Comparison: where to go when it fails. */
-  readonly ends: Int32Array
+  readonly ends: number[]
   /**
    * Comparison: index just past the condition's comparisons, where its children start. Rule Exit: index past its
    * rule, where the run goes on.
    */
-  readonly nexts: Int32Array
+  readonly nexts: number[]
   /** Comparison: the variable slot. */
-  readonly slots: Int32Array
+  readonly slots: number[]
   /** Range comparison: its low bound at 2 × index, its high bound at 2 × index + 1. */
-  readonly bounds: Float64Array
+  readonly bounds: number[]
   readonly constants: Array<number | string | boolean | null>
 }
 
@@ -89,12 +89,12 @@ function addRule(draft: Draft, nodes: readonly CompiledNode[]): void {
 
 function finish(draft: Draft): Program {
   return {
-    ops: Uint8Array.from(draft.ops),
+    ops: draft.ops,
     nodes: draft.nodes,
-    ends: Int32Array.from(draft.ends),
-    nexts: Int32Array.from(draft.nexts),
-    slots: Int32Array.from(draft.slots),
-    bounds: Float64Array.from(draft.bounds),
+    ends: draft.ends,
+    nexts: draft.nexts,
+    slots: draft.slots,
+    bounds: draft.bounds,
     constants: draft.constants,
   }
 }
