@@ -267,30 +267,29 @@ export class Run implements SlotScope {
           pc = this.tracedCondition(tracer, program, pc)
           continue
         }
-        // One check of a planned condition.
+        // One check of a planned condition; the same test as check(), written out for the common kinds because
+        // this is the hottest code of a run.
         const slot = slots[pc]!
         let a = values[slot]
         if (a === undefined) {
           this.currentNode = nodes[pc]!
           a = this.fromInputs(slot)
         }
-        // The same test as check(), written out: this is the hottest code of a run.
-        if (op === range) {
-          if (typeof a === 'number') {
+        if (typeof a === 'number') {
+          if (op === range) {
             pc = a >= bounds[2 * pc]! && a <= bounds[2 * pc + 1]! ? pc + 1 : ends[pc]!
             continue
           }
-        } else if (op === eqText) {
-          if (typeof a === 'string') {
+        } else if (typeof a === 'string') {
+          if (op === eqText) {
             pc = a === constants[pc] ? pc + 1 : ends[pc]!
             continue
           }
-        } else {
-          const holds = check(op - atom, a, constants[pc]!, 0, 0)
-          if (holds !== UNDECIDED) {
-            pc = holds ? pc + 1 : ends[pc]!
-            continue
-          }
+        }
+        const holds = check(op - atom, a, constants[pc]!, 0, 0)
+        if (holds !== UNDECIDED) {
+          pc = holds ? pc + 1 : ends[pc]!
+          continue
         }
         // A value the plan does not cover: the compiled expression decides the whole condition.
         const node = nodes[pc]!
