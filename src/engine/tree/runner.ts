@@ -207,7 +207,8 @@ export class Run implements SlotScope {
     if (!info.isConstant && slot >= RESERVED_SLOTS) {
       const answer = coerceAnswer(info, this.inputs)
       if (answer !== undefined) {
-        if (answer instanceof EngineError) throw answer
+        // Values are primitives, dates or lists; only an object can be the error.
+        if (typeof answer === 'object' && answer instanceof EngineError) throw answer
         this.values[slot] = answer
         return answer
       }
