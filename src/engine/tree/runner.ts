@@ -3,7 +3,7 @@
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
 import { renderContent } from '../content/index.ts'
-import type { ContentType, RenderOptions, ResolvedTag } from '../content/index.ts'
+import type { RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
@@ -116,11 +116,8 @@ export class Run implements SlotScope {
   private epoch = 1
   private steps = 0
   private readonly maxSteps: number
-  private readonly maxCallDepth: number
   /** While rule calls run: the top-level rule, then each called rule; created on the first call. */
   private callStack: string[] | null = null
-  private readonly render: boolean
-  private readonly contentType: ContentType
   private readonly tracer: Tracer | null
   private currentNode: CompiledNode | null = null
   private unsetName = ''
@@ -133,18 +130,16 @@ export class Run implements SlotScope {
   ) {
     this.nowValue = options.now
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
-    this.maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH
-    this.render = options.render !== false
-    this.contentType = options.contentType ?? 'text'
     this.tracer = options.trace === true ? new Tracer() : null
     this.values = compiled.blankValues.slice()
-    this.content = this.render
-      ? new ContentState(
-          compiled.variables.length,
-          (kind, name) => this.resolveForContent(kind, name),
-          options.questionHref ? { questionHref: options.questionHref } : undefined,
-        )
-      : null
+    this.content =
+      options.render !== false
+        ? new ContentState(
+            compiled.variables.length,
+            (kind, name) => this.resolveForContent(kind, name),
+            options.questionHref ? { questionHref: options.questionHref } : undefined,
+          )
+        : null
     const context = options.context ?? 'run'
     this.values[CONTEXT_SLOT] = context
     if (context === 'examples') this.values[EXAMPLE_NUMBER_SLOT] = options.exampleNumber ?? 1
@@ -438,7 +433,7 @@ export class Run implements SlotScope {
       this.write(HEADLINE_SLOT, undefined)
     }
     let item: AdviceItem = advice.decisionItem
-    if (this.render) {
+    if (this.content !== null) {
       const headlineBody = this.renderText(custom ?? advice.headline, node)
       const textBody = this.renderText(advice.text, node)
       item =
@@ -459,8 +454,9 @@ export class Run implements SlotScope {
       const names = [...stack, rule.id].map((id) => `"${this.compiled.ruleById.get(id)?.name ?? id}"`)
       throw new EngineError('RULE_CALL_CYCLE', `Rule calls go round in a circle: ${names.join(' → ')}.`)
     }
-    if (stack.length > this.maxCallDepth) {
-      throw new EngineError('CALL_DEPTH', `Rule calls are nested more than ${this.maxCallDepth} deep.`)
+    const maxDepth = this.options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH
+    if (stack.length > maxDepth) {
+      throw new EngineError('CALL_DEPTH', `Rule calls are nested more than ${maxDepth} deep.`)
     }
     stack.push(rule.id)
     // Laid out on first use: most rules are never called, and the compiled set is complete by now.
@@ -528,7 +524,7 @@ export class Run implements SlotScope {
     if (template === '') return template
     const rendered = renderContent(
       template,
-      this.contentType,
+      this.options.contentType ?? 'text',
       this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name)),
       this.content?.renderOptions,
     )
