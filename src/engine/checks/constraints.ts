@@ -167,14 +167,6 @@ function step(n: number): number {
   return 10 ** -decimals
 }
 
-/** The first candidate that satisfies every atom, or undefined when the atoms contradict each other. */
-export function solve(atoms: readonly Atom[], extra: readonly AtomValue[] = []): AtomValue | undefined {
-  for (const candidate of [...candidateValues(atoms), ...extra]) {
-    if (atoms.every((atom) => holds(atom, candidate))) return candidate
-  }
-  return undefined
-}
-
 /**
  * Whether some value satisfies all atoms on one variable. Exact for numbers and dates (interval with excluded
  * points over the reals), strings and booleans; mixed kinds are not judged (treated as satisfiable).
@@ -184,7 +176,7 @@ export function satisfiable(atoms: readonly Atom[]): boolean {
   if (kinds.size !== 1) return true
   const kind = [...kinds][0]
   if (kind === 'number' || kind === 'date') return intervalSatisfiable(atoms)
-  if (kind === 'boolean') return solve(atoms, [true, false]) !== undefined
+  if (kind === 'boolean') return [true, false].some((value) => atoms.every((atom) => holds(atom, value)))
   // Strings: an equality decides; otherwise only order comparisons could contradict, which we do not judge.
   const equal = atoms.find((atom) => atom.op === '==')
   if (equal) return atoms.every((atom) => holds(atom, equal.value))
