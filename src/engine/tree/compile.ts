@@ -10,6 +10,7 @@ import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
 import { adviceGroupOf } from './advice-group.ts'
 import { planCondition } from './condition-plan.ts'
+import { fastInputOf } from './inputs.ts'
 import { mainProgram } from './program.ts'
 import { rawToValue } from './raw-value.ts'
 import { RESERVED_SLOT_TYPES } from './slots.ts'
@@ -84,6 +85,7 @@ class Compiler {
   private addVariable(name: string, reservedType: DataType | undefined, isSystem: boolean): number {
     const entity = this.dictionaryVariables.get(name)
     const dataType = entity?.dataType ?? reservedType
+    const choices = choiceAnswers(dataType, entity?.options)
     const slot: VariableSlot = {
       name,
       entity,
@@ -91,7 +93,8 @@ class Compiler {
       options: entity?.options,
       displayFormat: entity?.displayFormat,
       defaultValue: entity ? this.coerceDefault(entity, dataType) : undefined,
-      choiceAnswers: choiceAnswers(dataType, entity?.options),
+      choiceAnswers: choices,
+      fastInput: fastInputOf(dataType, choices !== undefined),
       isSystem: isSystem || entity?.isSystem === true,
       isConstant: entity?.isConstant === true,
       inheritable: name in Object.prototype,

@@ -112,6 +112,8 @@ export interface VariableSlot {
   readonly defaultValue: Value | undefined
   /** Select and radio: the stored answer for each option spelled exactly as written. */
   readonly choiceAnswers: ReadonlyMap<string, Value> | undefined
+  /** Which answers skip coercion (inputs.ts FAST_*). */
+  readonly fastInput: number
   readonly isSystem: boolean
   readonly isConstant: boolean
   /** The name is also a property every object inherits ("constructor"), so inputs must be checked as own. */
