@@ -8,7 +8,6 @@ import postgres from 'postgres'
 import { openDatabase, type Database } from '../../src/db/client.ts'
 
 export type TestDriver = 'pglite' | 'postgres'
-export const TEMPLATE_DB = 'advice_studio_test_template'
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations')
 
 /** The template is named after the migrations it holds, so a new migration never meets a stale template. */
@@ -38,13 +37,19 @@ export async function prepareTemplates(drivers: TestDriver[]): Promise<void> {
   if (drivers.includes('postgres')) {
     const url = requireTestDatabaseUrl()
     const admin = postgres(url, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${TEMPLATE_DB}`)
-    await admin.unsafe(`CREATE DATABASE ${TEMPLATE_DB}`)
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${templateDb(url)} WITH (FORCE)`)
+    await admin.unsafe(`CREATE DATABASE ${templateDb(url)}`)
     await admin.end()
-    const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, TEMPLATE_DB) })
+    const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, templateDb(url)) })
     await db.migrate()
     await db.close()
   }
+}
+
+/** One template per role: a template left by another role on the same server could not be dropped by this one. */
+function templateDb(url: string): string {
+  const role = decodeURIComponent(new URL(url).username || 'postgres').toLowerCase().replace(/[^a-z0-9_]/g, '_')
+  return `advice_studio_template_${role}`
 }
 
 function requireTestDatabaseUrl(): string {
@@ -65,7 +70,7 @@ export async function openTestDatabase(): Promise<Database> {
     const url = requireTestDatabaseUrl()
     const name = `advice_studio_test_${randomBytes(5).toString('hex')}`
     const admin = postgres(url, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${templateDb(url)}`)
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, name) })
     return {
       ...db,

@@ -1,9 +1,11 @@
 const HTML_SPECIALS = /[&<>"']/g
+const HAS_HTML_SPECIAL = /[&<>"']/
 const HTML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** Escapes text for HTML content and for double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(HTML_SPECIALS, (ch) => HTML_ENTITY[ch]!)
+  // Most values (numbers, names) have nothing to escape: a test is far cheaper than a replace with a callback.
+  return HAS_HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (ch) => HTML_ENTITY[ch]!) : text
 }
 
 const SANITIZED_ENTITIES = /&(amp|lt|gt|quot|#39);/g

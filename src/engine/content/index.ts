@@ -68,18 +68,26 @@ function resolveTags(
   parts: readonly TemplatePart[],
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
 ): { values: Array<ResolvedTag | undefined>; missing: TemplateTag[] } {
-  const byTag = new Map<string, ResolvedTag | undefined>()
+  // A template holds a handful of tags, so earlier occurrences are searched in place: no key strings, no map.
   const values: Array<ResolvedTag | undefined> = []
+  const tagParts: TemplatePart[] = []
   const missing: TemplateTag[] = []
   for (const part of parts) {
     if (part.kind === 'text') continue
-    const key = `${part.kind}:${part.name}`
-    if (!byTag.has(key)) {
-      const resolved = resolve(part.kind, part.name)
-      byTag.set(key, resolved)
+    let earlier = -1
+    for (let i = 0; i < tagParts.length; i++) {
+      const seen = tagParts[i]!
+      if (seen.kind === part.kind && (seen as { name: string }).name === part.name) { earlier = i; break }
+    }
+    let resolved: ResolvedTag | undefined
+    if (earlier >= 0) {
+      resolved = values[earlier]
+    } else {
+      resolved = resolve(part.kind, part.name)
       if (resolved === undefined) missing.push({ kind: part.kind, name: part.name })
     }
-    values.push(byTag.get(key))
+    tagParts.push(part)
+    values.push(resolved)
   }
   return { values, missing }
 }
