@@ -24,6 +24,8 @@ export function mountIslands(root: ParentNode, registry: IslandRegistry): boolea
   let allMounted = true
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? ''
+    // Plain-DOM islands (the loader's own) are already mounted or failed; React must not take them over.
+    if (element.dataset.islandState) continue
     const island = Object.hasOwn(registry, name) ? registry[name] : undefined
     if (!island) {
       console.debug(`Unknown island: ${name}`)

@@ -23,7 +23,7 @@ const SIGNED_IN_PAGES = [
   ['/admin/users/new', 'admin-users-new', []],
 ] as const
 
-const SHARED_ISLANDS = ['notifications', 'timezone-prompt']
+const SHARED_ISLANDS = ['notifications', 'timezone-prompt', 'search-box']
 
 t.test('pages in the browser', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()
@@ -44,8 +44,8 @@ t.test('pages in the browser', { skip: chromiumMissing }, async (t) => {
     await page.waitForURL(`${server.url}/`)
     t.equal(await islandsSettled(page), 'mounted')
     t.equal(await page.locator('main').getAttribute('data-page'), 'index')
-    t.equal(await page.locator('[data-island="search-box"]').getAttribute('data-island-state'), null,
-      'the search box has no code yet and keeps its fallback')
+    t.equal(await page.locator('[data-island="search-box"]').getAttribute('data-island-state'), 'mounted',
+      'the search box mounted')
   })
 
   t.test('signed-out pages carry their SPEC names and mount', async (t) => {
