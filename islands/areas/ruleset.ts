@@ -1,8 +1,10 @@
 import { inlineEditorIsland } from '../inline-editor/index.ts'
+import { screenerIsland } from '../screener/index.ts'
 import type { IslandRegistry } from '../shared/define-island.ts'
 
 export { mountPage } from '../runtime.ts'
 
 export const islands: IslandRegistry = {
   'inline-editor': inlineEditorIsland,
+  'screener': screenerIsland,
 }

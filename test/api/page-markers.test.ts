@@ -24,6 +24,7 @@ const EXPECTED: Record<string, string> = {
   '/admin/users/new': 'admin-users-new',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
+  '/library/search': 'screener',
   '/library/bulkeditor': 'bulk-editor',
   '/explore': 'explore',
   '/adviceset/new': 'rule-set-form',

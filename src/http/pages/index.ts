@@ -4,6 +4,7 @@ import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { homePages } from './home.ts'
 import { libraryPages } from './library.ts'
+import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
@@ -11,6 +12,7 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(authPages)
   await app.register(userPages)
   await app.register(libraryPages)
+  await app.register(searchPages)
   await app.register(adviceSetPages)
   await app.register(activityPages)
 }

@@ -1,0 +1,10 @@
+// Words the screener shows for facet values that are stored as flags.
+
+const FLAG_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'adviceset.isPublic': { true: 'Public', false: 'Not public' },
+  'adviceset.isStarter': { true: 'Starter', false: 'Not a starter' },
+}
+
+export function facetValueLabel(attribute: string, value: string): string {
+  return FLAG_LABELS[attribute]?.[value] ?? value
+}
