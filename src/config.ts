@@ -18,6 +18,8 @@ export interface Config {
   logLevel: LogLevel
   meiliUrl?: string
   meiliKey?: string
+  /** The search index is named `${searchIndexPrefix}_updatedAt` (SPEC §7). */
+  searchIndexPrefix: string
   /** True when BASE_URL is https: cookies get the Secure flag. */
   secureCookies: boolean
   /** Trust X-Forwarded-* (client address for rate limits, https detection) — only behind your own proxy. */
@@ -54,6 +56,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['true', 'false'].includes(trustProxy)) problems.push('TRUST_PROXY must be true or false')
   const meiliUrl = env.MEILI_URL || undefined
   if (meiliUrl && !/^https?:\/\//.test(meiliUrl)) problems.push('MEILI_URL must be an http(s) URL')
+  const searchIndexPrefix = env.SEARCH_INDEX_PREFIX || 'advice'
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(searchIndexPrefix)) problems.push('SEARCH_INDEX_PREFIX may hold only letters, digits, - and _ (at most 100)')
 
   let sessionSecret = env.SESSION_SECRET
   if (sessionSecret !== undefined && sessionSecret.length < MIN_SECRET_LENGTH) {
@@ -67,6 +71,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port, host, baseUrl, dataDir, databaseUrl, sessionSecret, smtpUrl, logLevel, meiliUrl,
     meiliKey: env.MEILI_KEY || undefined,
+    searchIndexPrefix,
     secureCookies: baseUrl.startsWith('https://'),
     trustProxy: trustProxy === 'true',
   }

@@ -44,8 +44,10 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
+  // Search needs pg_trgm (typo-tolerant type-ahead); PGlite only has the extensions it is created with.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true })
-  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir })
+  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir, extensions: { pg_trgm } })
   const db = drizzle(client, { schema }) as unknown as Db
   return {
     db,

@@ -1,6 +1,9 @@
-// The one audit mechanism: every change writes one activity row inside the transaction of the change.
+// The one audit mechanism: every change writes one activity row inside the transaction of the change. Changes to
+// searchable entities also leave a search index task in that transaction, applied after commit (src/search/sync.ts).
 import type { Db } from '../db/client.ts'
 import { insertActivity } from '../db/queries/activity.ts'
+import { recordIndexTask } from '../db/queries/search.ts'
+import { isSearchable } from '../search/documents.ts'
 import type { AuditAction } from '../db/schema/index.ts'
 import type { Actor } from './context.ts'
 
@@ -26,4 +29,5 @@ export async function audit(tx: Db, actor: Actor | null, entry: AuditEntry): Pro
     before: entry.before ?? null,
     after: entry.after ?? null,
   })
+  if (isSearchable(entry.entityType)) await recordIndexTask(tx, entry.entityType, String(entry.entityId))
 }

@@ -4,6 +4,7 @@ import { adviceSetApi } from './adviceset.ts'
 import { tagsApi } from './tags.ts'
 import { activityApi } from './activity.ts'
 import { recentItemsApi } from './recent-items.ts'
+import { searchApi } from './search.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
@@ -11,4 +12,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(tagsApi, { prefix: '/tags' })
   await app.register(activityApi, { prefix: '/activity' })
   await app.register(recentItemsApi, { prefix: '/recentitem' })
+  await app.register(searchApi)
 }

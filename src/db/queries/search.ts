@@ -1,0 +1,99 @@
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { adviceSets, owners, searchIndexTasks, tagLinks, tags } from '../schema/index.ts'
+
+/** After commit, PostgreSQL tells every listening app instance that index work is waiting. */
+export const INDEX_TASK_CHANNEL = 'search_index_tasks'
+
+/** Inside the transaction of a change: the outbox row, and a notification delivered only if the change commits. */
+export async function recordIndexTask(tx: Db, entityType: string, entityId: string): Promise<void> {
+  await tx.insert(searchIndexTasks).values({ entityType, entityId })
+  await tx.execute(sql`SELECT pg_notify(${INDEX_TASK_CHANNEL}, '')`)
+}
+
+export type IndexTaskRow = typeof searchIndexTasks.$inferSelect
+
+/** Due tasks after id `afterId`, oldest first; `includePostponed` also takes those waiting out a retry delay. */
+export async function dueIndexTasks(db: Db, limit: number, includePostponed: boolean, afterId: number): Promise<IndexTaskRow[]> {
+  return db.select().from(searchIndexTasks)
+    .where(and(gt(searchIndexTasks.id, afterId), includePostponed ? undefined : lte(searchIndexTasks.runAfter, sql`now()`)))
+    .orderBy(asc(searchIndexTasks.id)).limit(limit)
+}
+
+/** Serializes index work on one entity across app instances, so an older state never overwrites a newer one. */
+export async function lockIndexedEntity(tx: Db, entityType: string, entityId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`search:${entityType}:${entityId}`}))`)
+}
+
+export async function deleteIndexTasks(db: Db, ids: number[]): Promise<void> {
+  if (ids.length > 0) await db.delete(searchIndexTasks).where(inArray(searchIndexTasks.id, ids))
+}
+
+/** Exponential backoff: 2, 4, 8 … seconds, at most ten minutes. */
+export async function postponeIndexTasks(db: Db, ids: number[], error: string): Promise<void> {
+  if (ids.length === 0) return
+  await db.update(searchIndexTasks).set({
+    attempts: sql`${searchIndexTasks.attempts} + 1`,
+    runAfter: sql`now() + make_interval(secs => least(power(2, ${searchIndexTasks.attempts} + 1), 600))`,
+    lastError: error.slice(0, 2000),
+  }).where(inArray(searchIndexTasks.id, ids))
+}
+
+export async function nextIndexTaskDue(db: Db): Promise<Date | null> {
+  const [row] = await db.select({ at: sql<string>`min(${searchIndexTasks.runAfter})` }).from(searchIndexTasks)
+  return row?.at ? new Date(row.at) : null
+}
+
+export async function countIndexTasks(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(searchIndexTasks)
+  return row?.n ?? 0
+}
+
+export async function maxIndexTaskId(db: Db): Promise<number> {
+  const [row] = await db.select({ id: sql<number>`coalesce(max(${searchIndexTasks.id}), 0)`.mapWith(Number) }).from(searchIndexTasks)
+  return row?.id ?? 0
+}
+
+export async function deleteIndexTasksUpTo(db: Db, id: number): Promise<void> {
+  await db.delete(searchIndexTasks).where(lte(searchIndexTasks.id, id))
+}
+
+// What advice-set documents are made of ------------------------------------------------------------------------------
+
+export interface AdviceSetSource {
+  id: number
+  ownerId: string
+  ownerName: string
+  name: string
+  nameAlt: string
+  description: string
+  isPublic: boolean
+  isStarter: boolean
+  updatedAt: Date
+  tags: string[]
+}
+
+const sourceColumns = {
+  id: adviceSets.id, ownerId: adviceSets.ownerId, ownerName: owners.name, name: adviceSets.name, nameAlt: adviceSets.nameAlt,
+  description: adviceSets.description, isPublic: adviceSets.isPublic, isStarter: adviceSets.isStarter, updatedAt: adviceSets.updatedAt,
+  tags: sql<string[]>`coalesce((select array_agg(${tags.label} order by ${tags.label}) from ${tagLinks} join ${tags} on ${tags.id} = ${tagLinks.tagId}
+    where ${tagLinks.entityType} = 'adviceset' and ${tagLinks.entityId} = ${adviceSets.id} and ${tags.deletedAt} is null), '{}')`,
+}
+
+/** The live (not deleted) sets among `ids`. */
+export async function adviceSetSources(db: Db, ids: number[]): Promise<AdviceSetSource[]> {
+  if (ids.length === 0) return []
+  return db.select(sourceColumns).from(adviceSets).innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .where(and(inArray(adviceSets.id, ids), isNull(adviceSets.deletedAt)))
+}
+
+/** Live sets in id order after `afterId`, for rebuilding the index. */
+export async function adviceSetSourcesAfter(db: Db, afterId: number, limit: number): Promise<AdviceSetSource[]> {
+  return db.select(sourceColumns).from(adviceSets).innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .where(and(gt(adviceSets.id, afterId), isNull(adviceSets.deletedAt))).orderBy(asc(adviceSets.id)).limit(limit)
+}
+
+export async function countLiveAdviceSets(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceSets).where(isNull(adviceSets.deletedAt))
+  return row?.n ?? 0
+}

@@ -1,0 +1,51 @@
+import { sql, type SQL } from 'drizzle-orm'
+import { bigserial, boolean, customType, index, integer, pgTable, text, timestamp, jsonb } from 'drizzle-orm/pg-core'
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+/**
+ * The embedded search index (PostgreSQL full-text). One row per searchable object; `hit` is the SPEC §3 search hit
+ * as served. The *_terms columns hold the folded words (lower case, no accents) the tsvector and the typo lexicon are
+ * built from, so the query side folds text exactly the same way.
+ */
+export const searchDocuments = pgTable('search_documents', {
+  objectId: text('object_id').primaryKey(),
+  entityTypeId: integer('entity_type_id').notNull(),
+  entityTypeName: text('entity_type_name').notNull(),
+  ownerId: text('owner_id').notNull(),
+  ownerName: text('owner_name').notNull(),
+  adviceSetId: integer('advice_set_id'),
+  isPublic: boolean('is_public').notNull(),
+  isStarter: boolean('is_starter').notNull(),
+  tags: text('tags').array().notNull(),
+  hit: jsonb('hit').notNull(),
+  nameTerms: text('name_terms').notNull(),
+  nameAltTerms: text('name_alt_terms').notNull(),
+  textTerms: text('text_terms').notNull(),
+  // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first.
+  search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C')`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+}, (t) => [
+  index('search_documents_search_idx').using('gin', t.search),
+  index('search_documents_updated_idx').on(t.updatedAt),
+  index('search_documents_owner_idx').on(t.ownerId),
+])
+
+/** Every folded word ever indexed: one-typo candidates come from here through a trigram index. */
+export const searchTerms = pgTable('search_terms', {
+  term: text('term').primaryKey(),
+}, (t) => [index('search_terms_trgm_idx').using('gin', t.term.op('gin_trgm_ops'))])
+
+/**
+ * Outbox of index work: written in the transaction of every change to a searchable entity, applied after commit,
+ * deleted only once applied. Rows left behind (a crash, an index that was down) are applied at the next start.
+ */
+export const searchIndexTasks = pgTable('search_index_tasks', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  entityType: text('entity_type').notNull(),
+  entityId: text('entity_id').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('search_index_tasks_run_after_idx').on(t.runAfter)])

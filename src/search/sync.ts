@@ -1,0 +1,138 @@
+// Keeps the index in step with the database. Writes leave outbox rows (search_index_tasks) in their own transaction;
+// this applies them after commit — woken by PostgreSQL's NOTIFY, which is delivered only once the write commits —
+// and deletes a row only once its change is in the index. Failures wait with exponential backoff; whatever is left
+// when the process dies is applied by repair() at the next start.
+import type { Db } from '../db/client.ts'
+import {
+  deleteIndexTasks, dueIndexTasks, INDEX_TASK_CHANNEL, lockIndexedEntity, nextIndexTaskDue, postponeIndexTasks, type IndexTaskRow,
+} from '../db/queries/search.ts'
+import { mapperFor } from './documents.ts'
+import type { SearchIndex } from './types.ts'
+
+const TASK_BATCH = 200
+
+export interface IndexerLog {
+  warn(obj: object, msg: string): void
+}
+
+type Unlisten = () => Promise<void>
+
+/** LISTEN through whichever driver is underneath (PGlite or postgres.js); null when it cannot listen. */
+async function listen(db: Db, onNotify: () => void): Promise<Unlisten | null> {
+  const client = (db as unknown as { $client?: { listen?: (channel: string, fn: () => void) => Promise<unknown> } }).$client
+  if (typeof client?.listen !== 'function') return null
+  const handle = await client.listen(INDEX_TASK_CHANNEL, onNotify)
+  if (typeof handle === 'function') return handle as Unlisten
+  const unlisten = (handle as { unlisten?: Unlisten }).unlisten
+  return unlisten ? () => unlisten.call(handle) : null
+}
+
+export class SearchIndexer {
+  private tail: Promise<unknown> = Promise.resolve()
+  private queued: Promise<number> | null = null
+  private queuedIncludesPostponed = false
+  private retryTimer: NodeJS.Timeout | null = null
+  private unlisten: Unlisten | null = null
+  private stopped = false
+
+  constructor(private readonly db: Db, private readonly index: SearchIndex, private readonly log: IndexerLog) {}
+
+  /** Listens for new tasks, then applies everything left over from before (a crash between commit and indexing). */
+  async start(): Promise<number> {
+    this.stopped = false
+    this.unlisten = await listen(this.db, () => { void this.flush().catch(() => undefined) })
+    return this.repair()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.retryTimer) clearTimeout(this.retryTimer)
+    await this.unlisten?.()
+    this.unlisten = null
+    await this.tail
+  }
+
+  /** Applies every task present, including those waiting out a retry delay. Returns how many tasks were applied. */
+  repair(): Promise<number> {
+    return this.run(true)
+  }
+
+  /** Applies the tasks that are due, after any pass already running; searches call it to read their own writes. */
+  flush(): Promise<number> {
+    return this.run(false)
+  }
+
+  /** Passes never overlap; requests arriving while one waits to start share it. */
+  private run(includePostponed: boolean): Promise<number> {
+    this.queuedIncludesPostponed ||= includePostponed
+    if (this.queued) return this.queued
+    const queued = this.tail.then(() => {
+      this.queued = null
+      const all = this.queuedIncludesPostponed
+      this.queuedIncludesPostponed = false
+      return this.pass(all)
+    })
+    this.queued = queued
+    this.tail = queued.catch(() => undefined)
+    return queued
+  }
+
+  /** One walk over the outbox in id order; tasks added meanwhile are reached too, failed ones are not retried here. */
+  private async pass(includePostponed: boolean): Promise<number> {
+    let applied = 0
+    let failed = false
+    let after = 0
+    for (;;) {
+      const tasks = (await dueIndexTasks(this.db, TASK_BATCH, includePostponed, after))
+      if (tasks.length === 0) break
+      after = tasks.at(-1)!.id
+      for (const group of groupByEntity(tasks)) {
+        if (await this.apply(group)) applied += group.length
+        else failed = true
+      }
+    }
+    if (failed) await this.scheduleRetry()
+    return applied
+  }
+
+  private async apply(tasks: IndexTaskRow[]): Promise<boolean> {
+    const { entityType, entityId } = tasks[0]!
+    const ids = tasks.map((t) => t.id)
+    try {
+      await this.db.transaction(async (tx) => {
+        await lockIndexedEntity(tx, entityType, entityId)
+        const mapper = mapperFor(entityType)
+        if (mapper) {
+          const change = await mapper.changeFor(tx, entityId)
+          const target = this.index.inTransaction?.(tx) ?? this.index
+          await target.delete(change.remove)
+          await target.upsert(change.upsert)
+        }
+        await deleteIndexTasks(tx, ids)
+      })
+      return true
+    } catch (err) {
+      this.log.warn({ err, entityType, entityId }, 'search index update failed; retrying later')
+      await postponeIndexTasks(this.db, ids, err instanceof Error ? err.message : String(err))
+      return false
+    }
+  }
+
+  private async scheduleRetry(): Promise<void> {
+    if (this.stopped) return
+    const due = await nextIndexTaskDue(this.db)
+    if (!due) return
+    if (this.retryTimer) clearTimeout(this.retryTimer)
+    this.retryTimer = setTimeout(() => { void this.flush().catch(() => undefined) }, Math.max(0, due.getTime() - Date.now()))
+    this.retryTimer.unref()
+  }
+}
+
+function groupByEntity(tasks: IndexTaskRow[]): IndexTaskRow[][] {
+  const groups = new Map<string, IndexTaskRow[]>()
+  for (const task of tasks) {
+    const key = `${task.entityType}\u0000${task.entityId}`
+    groups.set(key, [...(groups.get(key) ?? []), task])
+  }
+  return [...groups.values()]
+}

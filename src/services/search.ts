@@ -1,0 +1,116 @@
+// Search use cases: the library search with visibility decided here (SPEC §6), support's object deletion, and the
+// full rebuild. One index and one indexer per app (per Deps), created on first use.
+import { deleteIndexTasksUpTo, maxIndexTaskId } from '../db/queries/search.ts'
+import { ENTITY_TYPES } from '../engine/entity-types.ts'
+import { DOCUMENT_MAPPERS } from '../search/documents.ts'
+import { createSearchIndex, indexNameFor } from '../search/index.ts'
+import { algoliaResult, HITS_PER_PAGE, parseParams } from '../search/instantsearch.ts'
+import { SearchIndexer } from '../search/sync.ts'
+import type { Filter, SearchIndex } from '../search/types.ts'
+import { audit } from './audit.ts'
+import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
+import { ForbiddenError, ValidationError } from './errors.ts'
+
+export interface SearchRuntime {
+  index: SearchIndex
+  indexer: SearchIndexer
+  indexName: string
+}
+
+const runtimes = new WeakMap<Deps, SearchRuntime>()
+
+export function searchRuntime(deps: Deps): SearchRuntime {
+  let runtime = runtimes.get(deps)
+  if (!runtime) {
+    const index = createSearchIndex(deps.config, deps.db)
+    runtime = { index, indexer: new SearchIndexer(deps.db, index, { warn: (obj, msg) => console.warn(msg, obj) }), indexName: indexNameFor(deps.config) }
+    runtimes.set(deps, runtime)
+  }
+  return runtime
+}
+
+/** SPEC §4: the search filter is the advice-set entity type id, "starters" or "all"; anything else means the default. */
+export type SearchFilterChoice = 'adviceSets' | 'starters' | 'all'
+
+export function searchFilterChoice(raw: unknown): SearchFilterChoice {
+  if (raw === 'all') return 'all'
+  if (raw === String(ENTITY_TYPES.adviceSet.id) || raw === ENTITY_TYPES.adviceSet.id) return 'adviceSets'
+  return 'starters'
+}
+
+/**
+ * SPEC §6. Provider users see only advice sets unless the filter is all; everyone else sees what the provider owns,
+ * what they own, and public advice sets' results; starters also needs a starter set. Provider admins may read every
+ * set (DESIGN), so their results are not limited by owner; other provider users are limited like everyone else.
+ */
+export function visibilityFilter(actor: Actor, choice: SearchFilterChoice): Filter {
+  const clauses: Filter = []
+  if (!isProviderAdmin(actor)) {
+    clauses.push([
+      { field: 'ownerId', value: PROVIDER_OWNER_ID },
+      { field: 'ownerId', value: actor.ownerId },
+      { field: 'adviceset.isPublic', value: true },
+    ])
+  }
+  const providerUser = actor.ownerId === PROVIDER_OWNER_ID
+  if (choice === 'adviceSets' || (providerUser && choice !== 'all')) clauses.push([{ field: 'entityType.id', value: ENTITY_TYPES.adviceSet.id }])
+  if (choice === 'starters') clauses.push([{ field: 'adviceset.isStarter', value: true }])
+  return clauses
+}
+
+export interface MultiSearchRequest {
+  indexName: string
+  params?: Record<string, unknown>
+}
+
+/** POST /api/search: each request answered in order, Algolia-shaped. Pending index work is applied first. */
+export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSearchRequest[]) {
+  const runtime = searchRuntime(deps)
+  await runtime.indexer.flush()
+  const results = []
+  for (const request of requests) {
+    if (request.indexName !== runtime.indexName) throw new ValidationError('indexName', `Unknown index "${request.indexName}"; the index is "${runtime.indexName}".`)
+    const startedAt = performance.now()
+    const parsed = parseParams(request.params ?? {})
+    const result = await runtime.index.search({
+      text: parsed.query,
+      filter: [...visibilityFilter(actor, searchFilterChoice(parsed.searchFilter)), ...parsed.facetFilters],
+      facets: parsed.facets,
+      page: parsed.page,
+      hitsPerPage: HITS_PER_PAGE,
+      highlightPreTag: parsed.highlightPreTag,
+      highlightPostTag: parsed.highlightPostTag,
+    })
+    results.push(algoliaResult(result, parsed, runtime.indexName, startedAt))
+  }
+  return { results }
+}
+
+/** Support (SPEC §6): a provider admin removes one object from the index, e.g. one left behind by an old bug. */
+export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: string): Promise<void> {
+  if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can delete search objects.')
+  await searchRuntime(deps).index.delete([objectID])
+  await deps.db.transaction(async (tx) => {
+    await audit(tx, actor, { ownerId: actor.ownerId, action: 'delete', entityType: 'search-object', entityId: objectID })
+  })
+}
+
+/** Empties the index and indexes every live searchable entity again; outbox rows it covers are dropped. */
+export async function reindexAll(deps: Deps, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
+  const { index } = searchRuntime(deps)
+  const coveredTasks = await maxIndexTaskId(deps.db)
+  const counts = await Promise.all(DOCUMENT_MAPPERS.map((m) => m.count(deps.db)))
+  const total = counts.reduce((a, b) => a + b, 0)
+  let done = 0
+  onProgress(done, total)
+  await index.clear()
+  for (const mapper of DOCUMENT_MAPPERS) {
+    for await (const batch of mapper.batches(deps.db, 500)) {
+      await index.upsert(batch)
+      done += batch.length
+      onProgress(done, total)
+    }
+  }
+  await deleteIndexTasksUpTo(deps.db, coveredTasks)
+  return done
+}
