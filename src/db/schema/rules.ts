@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
+import { adviceSets } from './advice-sets.ts'
+import { owners } from './owners.ts'
+import { users } from './users.ts'
+
+/**
+ * Positions: live siblings (rules of one advice set; nodes with one parent in one rule) are numbered 0..n-1 without
+ * gaps. A partial unique index on (container, position) among live rows makes an inconsistent order impossible to
+ * store; every reorder locks the container row (advice set or rule) and renumbers the whole sibling list in one
+ * transaction, so concurrent moves are serialised instead of interleaved. Deleted rows keep their last position as
+ * the place to come back to on recover.
+ */
+export const rules = pgTable('rules', {
+  id: serial('id').primaryKey(),
+  adviceSetId: integer('advice_set_id').notNull().references(() => adviceSets.id),
+  name: text('name').notNull(),
+  position: integer('position').notNull(),
+  createdBy: integer('created_by').references(() => users.id),
+  updatedBy: integer('updated_by').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  index('rules_advice_set_idx').on(t.adviceSetId),
+  uniqueIndex('rules_live_position_idx').on(t.adviceSetId, t.position).where(sql`deleted_at is null`),
+])
+
+export interface NodeSource { id: string; name: string; uri?: string }
+
+/** A node of a rule tree; which content fields matter depends on `type` (engine NodeModel). */
+export const ruleNodes = pgTable('rule_nodes', {
+  id: serial('id').primaryKey(),
+  ruleId: integer('rule_id').notNull().references(() => rules.id),
+  parentId: integer('parent_id').references((): AnyPgColumn => ruleNodes.id),
+  position: integer('position').notNull(),
+  /** An engine node type key (condition, inputRequest, advice, ...). */
+  type: text('type').notNull(),
+  expression: text('expression'),
+  variable: text('variable'),
+  headline: text('headline'),
+  text: text('text'),
+  question: text('question'),
+  calledRuleId: integer('called_rule_id').references((): AnyPgColumn => rules.id),
+  /** External API reference of an API Call node. */
+  apiId: text('api_id'),
+  /** Tag slugs: assumption, example, collapse, follow-on, needs-work. */
+  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+  sources: jsonb('sources').$type<NodeSource[]>().notNull().default([]),
+  createdBy: integer('created_by').references(() => users.id),
+  updatedBy: integer('updated_by').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A deleted subtree shares one timestamp, so recover brings back exactly what that delete took away. */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  index('rule_nodes_rule_idx').on(t.ruleId),
+  index('rule_nodes_parent_idx').on(t.parentId),
+  index('rule_nodes_called_rule_idx').on(t.calledRuleId),
+  uniqueIndex('rule_nodes_live_position_idx').on(t.ruleId, sql`coalesce(parent_id, 0)`, t.position).where(sql`deleted_at is null`),
+])
+
+/**
+ * The dictionary: variables ({{Name}}, entity type 12) and formulas ([[Name]], entity type 5) of an owner, optionally
+ * limited to one advice set. A live name is unique per owner regardless of case.
+ */
+export const entities = pgTable('entities', {
+  id: serial('id').primaryKey(),
+  ownerId: text('owner_id').notNull().references(() => owners.id),
+  adviceSetId: integer('advice_set_id').references(() => adviceSets.id),
+  entityTypeId: integer('entity_type_id').notNull(),
+  reservedName: text('reserved_name').notNull(),
+  dataType: text('data_type'),
+  validOptions: jsonb('valid_options').$type<string[]>().notNull().default([]),
+  isClosedSet: boolean('is_closed_set').notNull().default(false),
+  displayFormat: text('display_format'),
+  defaultValue: jsonb('default_value'),
+  /** Formulas: the expression that computes them. */
+  expression: text('expression'),
+  isConstant: boolean('is_constant').notNull().default(false),
+  description: text('description').notNull().default(''),
+  createdBy: integer('created_by').references(() => users.id),
+  updatedBy: integer('updated_by').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('entities_owner_name_idx').on(t.ownerId, sql`lower(reserved_name)`).where(sql`deleted_at is null`),
+  index('entities_advice_set_idx').on(t.adviceSetId),
+])
+
+/** Authors' comments on a rule node. */
+export const comments = pgTable('comments', {
+  id: serial('id').primaryKey(),
+  ruleNodeId: integer('rule_node_id').notNull().references(() => ruleNodes.id),
+  userId: integer('user_id').references(() => users.id),
+  body: text('body').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [index('comments_node_idx').on(t.ruleNodeId)])
