@@ -1,0 +1,43 @@
+import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { entities } from '../schema/index.ts'
+
+export type EntityRow = typeof entities.$inferSelect
+export type EntityFields = Pick<EntityRow, 'ownerId' | 'adviceSetId' | 'entityTypeId' | 'reservedName' | 'dataType' | 'validOptions' |
+  'isClosedSet' | 'displayFormat' | 'defaultValue' | 'expression' | 'isConstant' | 'description'>
+
+export async function findEntity(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<EntityRow | undefined> {
+  const [row] = await db.select().from(entities)
+    .where(and(eq(entities.id, id), opts.includeDeleted ? undefined : isNull(entities.deletedAt))).limit(1)
+  return row
+}
+
+/** A live entity of the owner with this name, compared without case (the unique index does the same). */
+export async function findEntityByName(db: Db, ownerId: string, name: string): Promise<EntityRow | undefined> {
+  const [row] = await db.select().from(entities)
+    .where(and(eq(entities.ownerId, ownerId), sql`lower(${entities.reservedName}) = lower(${name})`, isNull(entities.deletedAt))).limit(1)
+  return row
+}
+
+/** Live entities of these owners, visible to a set (no set, or this set), optionally filtered by text and type. */
+export async function listEntities(db: Db, p: { ownerIds: string[]; adviceSetId?: number; entityTypeIds?: number[]; text?: string; prefix?: string; limit?: number }): Promise<EntityRow[]> {
+  const like = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
+  const query = db.select().from(entities).where(and(
+    inArray(entities.ownerId, p.ownerIds), isNull(entities.deletedAt),
+    p.adviceSetId !== undefined ? or(isNull(entities.adviceSetId), eq(entities.adviceSetId, p.adviceSetId)) : undefined,
+    p.entityTypeIds ? inArray(entities.entityTypeId, p.entityTypeIds) : undefined,
+    p.text ? or(ilike(entities.reservedName, `%${like(p.text)}%`), ilike(entities.description, `%${like(p.text)}%`)) : undefined,
+    p.prefix ? ilike(entities.reservedName, `${like(p.prefix)}%`) : undefined,
+  )).orderBy(asc(sql`lower(${entities.reservedName})`), asc(entities.id))
+  return p.limit ? query.limit(p.limit) : query
+}
+
+export async function insertEntity(db: Db, p: EntityFields & { createdBy: number | null }): Promise<EntityRow> {
+  const [row] = await db.insert(entities).values({ ...p, updatedBy: p.createdBy }).returning()
+  return row!
+}
+
+export async function updateEntity(db: Db, id: number, p: Partial<EntityFields & Pick<EntityRow, 'deletedAt'>> & { updatedBy: number | null }): Promise<EntityRow> {
+  const [row] = await db.update(entities).set({ ...p, updatedAt: new Date() }).where(eq(entities.id, id)).returning()
+  return row!
+}

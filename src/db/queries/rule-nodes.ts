@@ -1,0 +1,91 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
+
+export type RuleNodeRow = typeof ruleNodes.$inferSelect
+export type NodeContent = Pick<RuleNodeRow, 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question' | 'calledRuleId' | 'apiId' | 'tags' | 'sources'>
+
+export async function findNode(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<RuleNodeRow | undefined> {
+  const [row] = await db.select().from(ruleNodes)
+    .where(and(eq(ruleNodes.id, id), opts.includeDeleted ? undefined : isNull(ruleNodes.deletedAt))).limit(1)
+  return row
+}
+
+/** Every live node of the given rules, siblings in order. */
+export async function listNodes(db: Db, ruleIds: number[]): Promise<RuleNodeRow[]> {
+  if (ruleIds.length === 0) return []
+  return db.select().from(ruleNodes).where(and(inArray(ruleNodes.ruleId, ruleIds), isNull(ruleNodes.deletedAt)))
+    .orderBy(asc(ruleNodes.ruleId), asc(sql`coalesce(${ruleNodes.parentId}, 0)`), asc(ruleNodes.position))
+}
+
+/** Live children of a parent (null: the rule's roots), in order. */
+export async function listChildren(db: Db, ruleId: number, parentId: number | null): Promise<RuleNodeRow[]> {
+  return db.select().from(ruleNodes)
+    .where(and(eq(ruleNodes.ruleId, ruleId), parentId === null ? isNull(ruleNodes.parentId) : eq(ruleNodes.parentId, parentId), isNull(ruleNodes.deletedAt)))
+    .orderBy(asc(ruleNodes.position))
+}
+
+/** Serialises every structural change of one rule's tree: the caller holds the rule row until its transaction ends. */
+export async function lockRuleRow(tx: Db, ruleId: number): Promise<void> {
+  await tx.select({ id: rules.id }).from(rules).where(eq(rules.id, ruleId)).for('update')
+}
+
+export type NodeInsert = NodeContent & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
+
+export async function insertNode(db: Db, p: NodeInsert): Promise<RuleNodeRow> {
+  const [row] = await db.insert(ruleNodes).values({ ...p, updatedBy: p.createdBy }).returning()
+  return row!
+}
+
+export async function updateNode(db: Db, id: number, p: Partial<NodeContent & Pick<RuleNodeRow, 'ruleId' | 'parentId' | 'position' | 'deletedAt'>> & { updatedBy: number | null }): Promise<RuleNodeRow> {
+  const [row] = await db.update(ruleNodes).set({ ...p, updatedAt: new Date() }).where(eq(ruleNodes.id, id)).returning()
+  return row!
+}
+
+/** Positions 0..n-1 in list order for live siblings; two steps for the same reason as renumberRules. */
+export async function renumberNodes(tx: Db, orderedIds: number[]): Promise<void> {
+  if (orderedIds.length === 0) return
+  const values = sql.join(orderedIds.map((id, i) => sql`(${id}::int, ${i}::int)`), sql`, `)
+  await tx.execute(sql`update rule_nodes set position = -1 - v.pos from (values ${values}) as v(id, pos) where rule_nodes.id = v.id`)
+  await tx.execute(sql`update rule_nodes set position = -1 - position where id in (${sql.join(orderedIds.map((id) => sql`${id}`), sql`, `)})`)
+}
+
+/** The node and all its descendants; `deletedAt` given: only those removed by that same delete. */
+export async function subtreeIds(db: Db, rootId: number, opts: { deletedAt?: Date | null } = {}): Promise<number[]> {
+  const filter = opts.deletedAt === undefined ? sql`true`
+    : opts.deletedAt === null ? sql`n.deleted_at is null` : sql`n.deleted_at = ${opts.deletedAt.toISOString()}::timestamptz`
+  const result = await db.execute(sql`
+    with recursive tree(id) as (
+      select id from rule_nodes where id = ${rootId}
+      union all
+      select n.id from rule_nodes n join tree on n.parent_id = tree.id where ${filter}
+    ) select id from tree`)
+  return rowsOf(result).map((r) => Number(r.id))
+}
+
+export async function setNodesDeleted(db: Db, ids: number[], deletedAt: Date | null, updatedBy: number | null): Promise<void> {
+  if (ids.length === 0) return
+  await db.update(ruleNodes).set({ deletedAt, updatedBy, updatedAt: new Date() }).where(inArray(ruleNodes.id, ids))
+}
+
+/** Rows of db.execute on either driver (postgres.js returns the array, PGlite an object with rows). */
+export function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(result) ? result : ((result as { rows: Array<Record<string, unknown>> }).rows)
+}
+
+export interface OwnedNode extends RuleNodeRow { adviceSetId: number; adviceSetName: string; ruleName: string }
+
+/** Live nodes of live rules of live sets, limited to sets of these owners (and optionally one set). */
+export async function listOwnedNodes(db: Db, p: { ownerIds?: string[]; adviceSetId?: number; type?: string; tag?: string }): Promise<OwnedNode[]> {
+  const rows = await db.select({ node: ruleNodes, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name, ruleName: rules.name }).from(ruleNodes)
+    .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .where(and(
+      isNull(ruleNodes.deletedAt), isNull(rules.deletedAt), isNull(adviceSets.deletedAt),
+      p.ownerIds ? inArray(adviceSets.ownerId, p.ownerIds) : undefined,
+      p.adviceSetId !== undefined ? eq(adviceSets.id, p.adviceSetId) : undefined,
+      p.type !== undefined ? eq(ruleNodes.type, p.type) : undefined,
+      p.tag !== undefined ? sql`${ruleNodes.tags} @> array[${p.tag}]::text[]` : undefined,
+    ))
+    .orderBy(asc(adviceSets.id), asc(rules.position), asc(ruleNodes.id))
+  return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ruleName: r.ruleName }))
+}
