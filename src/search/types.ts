@@ -75,7 +75,10 @@ export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchResult>
   clear(): Promise<void>
   stats(): Promise<SearchIndexStats>
-  /** The same index writing through a transaction, when it lives in the application's database. */
+  /**
+   * The same index writing through a transaction. Required of any index stored in the application's database: the
+   * indexer writes inside its transaction, and on PGlite a write outside it would wait for it forever.
+   */
   inTransaction?(tx: Db): SearchIndex
 }
 

@@ -1,6 +1,6 @@
 // Search use cases: the library search with visibility decided here (SPEC §6), support's object deletion, and the
 // full rebuild. One index and one indexer per app (per Deps), created on first use.
-import { deleteIndexTasksUpTo, maxIndexTaskId } from '../db/queries/search.ts'
+import { deleteIndexTasks, indexTaskIds } from '../db/queries/search.ts'
 import { ENTITY_TYPES } from '../engine/entity-types.ts'
 import { DOCUMENT_MAPPERS } from '../search/documents.ts'
 import { createSearchIndex, indexNameFor } from '../search/index.ts'
@@ -95,10 +95,13 @@ export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: str
   })
 }
 
-/** Empties the index and indexes every live searchable entity again; outbox rows it covers are dropped. */
+/**
+ * Empties the index and indexes every live searchable entity again. Outbox rows already committed when it starts
+ * are covered by what it reads afterwards, so those (and only those) are dropped at the end.
+ */
 export async function reindexAll(deps: Deps, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
   const { index } = searchRuntime(deps)
-  const coveredTasks = await maxIndexTaskId(deps.db)
+  const coveredTasks = await indexTaskIds(deps.db)
   const counts = await Promise.all(DOCUMENT_MAPPERS.map((m) => m.count(deps.db)))
   const total = counts.reduce((a, b) => a + b, 0)
   let done = 0
@@ -111,6 +114,6 @@ export async function reindexAll(deps: Deps, onProgress: (done: number, total: n
       onProgress(done, total)
     }
   }
-  await deleteIndexTasksUpTo(deps.db, coveredTasks)
+  await deleteIndexTasks(deps.db, coveredTasks)
   return done
 }

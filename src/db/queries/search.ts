@@ -25,8 +25,9 @@ export async function lockIndexedEntity(tx: Db, entityType: string, entityId: st
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`search:${entityType}:${entityId}`}))`)
 }
 
+/** In slices: a statement takes at most 65,535 parameters. */
 export async function deleteIndexTasks(db: Db, ids: number[]): Promise<void> {
-  if (ids.length > 0) await db.delete(searchIndexTasks).where(inArray(searchIndexTasks.id, ids))
+  for (let i = 0; i < ids.length; i += 10_000) await db.delete(searchIndexTasks).where(inArray(searchIndexTasks.id, ids.slice(i, i + 10_000)))
 }
 
 /** Exponential backoff: 2, 4, 8 … seconds, at most ten minutes. */
@@ -49,13 +50,8 @@ export async function countIndexTasks(db: Db): Promise<number> {
   return row?.n ?? 0
 }
 
-export async function maxIndexTaskId(db: Db): Promise<number> {
-  const [row] = await db.select({ id: sql<number>`coalesce(max(${searchIndexTasks.id}), 0)`.mapWith(Number) }).from(searchIndexTasks)
-  return row?.id ?? 0
-}
-
-export async function deleteIndexTasksUpTo(db: Db, id: number): Promise<void> {
-  await db.delete(searchIndexTasks).where(lte(searchIndexTasks.id, id))
+export async function indexTaskIds(db: Db): Promise<number[]> {
+  return (await db.select({ id: searchIndexTasks.id }).from(searchIndexTasks)).map((r) => r.id)
 }
 
 // What advice-set documents are made of ------------------------------------------------------------------------------
