@@ -5,6 +5,8 @@ import { tagsApi } from './tags.ts'
 import { activityApi } from './activity.ts'
 import { recentItemsApi } from './recent-items.ts'
 import { searchApi } from './search.ts'
+import { ruleApi } from './rule.ts'
+import { ruleNodeApi } from './rule-node.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
@@ -13,4 +15,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(activityApi, { prefix: '/activity' })
   await app.register(recentItemsApi, { prefix: '/recentitem' })
   await app.register(searchApi)
+  await app.register(ruleApi, { prefix: '/rule' })
+  await app.register(ruleNodeApi, { prefix: '/rule/:id/node' })
 }

@@ -1,0 +1,102 @@
+// From stored rows to the engine's authoring model (engine/model.ts): what debug, static checks and the list
+// routes run the engine on.
+import type { Db } from '../db/client.ts'
+import { findAdviceSet } from '../db/queries/advice-sets.ts'
+import { listEntities, type EntityRow } from '../db/queries/entities.ts'
+import { listNodes, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
+import { findRulesByIds, listRules, type RuleRow } from '../db/queries/rules.ts'
+import { ENTITY_TYPES, isDataType, type AdviceSetModel, type EntityModel, type NodeModel, type NodeType, type RuleModel } from '../engine/index.ts'
+import { PROVIDER_OWNER_ID } from './context.ts'
+import { NotFoundError } from './errors.ts'
+
+/** Rule calls reach at most this many sets away; deeper chains are reported by the engine as unknown rules. */
+const MAX_CALL_HOPS = 16
+
+export function nodeModelOf(row: RuleNodeRow, children: NodeModel[]): NodeModel {
+  const node: NodeModel = { id: String(row.id), type: row.type as NodeType, children }
+  if (row.expression !== null) node.expression = row.expression
+  if (row.variable !== null) node.variable = row.variable
+  if (row.headline !== null) node.headline = row.headline
+  if (row.text !== null) node.text = row.text
+  if (row.question !== null) node.question = row.question
+  if (row.calledRuleId !== null) node.calledRuleId = String(row.calledRuleId)
+  if (row.apiId !== null) node.apiId = row.apiId
+  if (row.tags.length > 0) node.tags = row.tags
+  if (row.sources.length > 0) node.sources = row.sources
+  return node
+}
+
+/** Live rows (siblings in order) to one tree per rule; nodes under a missing parent are left out. */
+export function treesOf(rows: RuleNodeRow[]): Map<number, NodeModel[]> {
+  const children = new Map<number, RuleNodeRow[]>()
+  const roots = new Map<number, RuleNodeRow[]>()
+  for (const row of rows) {
+    const bucket = row.parentId === null ? roots : children
+    const key = row.parentId ?? row.ruleId
+    bucket.set(key, [...(bucket.get(key) ?? []), row])
+  }
+  const build = (row: RuleNodeRow): NodeModel => nodeModelOf(row, (children.get(row.id) ?? []).map(build))
+  const trees = new Map<number, NodeModel[]>()
+  for (const [ruleId, list] of roots) trees.set(ruleId, list.map(build))
+  return trees
+}
+
+export function entityModelOf(row: EntityRow): EntityModel {
+  const entity: EntityModel = {
+    id: String(row.id), name: row.reservedName, kind: row.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable',
+  }
+  if (isDataType(row.dataType)) entity.dataType = row.dataType
+  if (row.validOptions.length > 0) entity.options = row.validOptions
+  if (row.isClosedSet) entity.isClosedSet = true
+  if (row.displayFormat) entity.displayFormat = row.displayFormat
+  if (row.defaultValue !== null && row.defaultValue !== undefined) entity.defaultValue = row.defaultValue
+  if (row.expression) entity.expression = row.expression
+  if (row.isConstant) entity.isConstant = true
+  if (row.description) entity.description = row.description
+  return entity
+}
+
+/** The dictionary a set sees: its owner's entries (general or for this set), then the provider's not shadowed by name. */
+export async function dictionaryFor(db: Db, set: { id: number; ownerId: string }): Promise<EntityRow[]> {
+  const rows = await listEntities(db, { ownerIds: [...new Set([set.ownerId, PROVIDER_OWNER_ID])], adviceSetId: set.id })
+  const own = new Set(rows.filter((r) => r.ownerId === set.ownerId).map((r) => r.reservedName.toLowerCase()))
+  return rows.filter((r) => r.ownerId === set.ownerId || !own.has(r.reservedName.toLowerCase()))
+}
+
+function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
+  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), nodes: trees.get(r.id) ?? [] }))
+}
+
+function calledIds(models: RuleModel[]): number[] {
+  const ids: number[] = []
+  const visit = (nodes: NodeModel[]) => nodes.forEach((n) => { if (n.calledRuleId) ids.push(Number(n.calledRuleId)); visit(n.children) })
+  models.forEach((m) => visit(m.nodes))
+  return ids
+}
+
+/**
+ * The set as the engine compiles it: live rules in order, their trees, the dictionary, and the rules of other sets
+ * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (the others of the set stay
+ * callable as external rules), which is how a single rule is debugged.
+ */
+export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number } = {}): Promise<AdviceSetModel> {
+  const set = await findAdviceSet(db, adviceSetId)
+  if (!set) throw new NotFoundError('No advice set with this id')
+  const rules = await listRules(db, adviceSetId)
+  const trees = treesOf(await listNodes(db, rules.map((r) => r.id)))
+  const all = ruleModels(rules, trees)
+  const main = opts.onlyRuleId === undefined ? all : all.filter((r) => r.id === String(opts.onlyRuleId))
+  const known = new Set(main.map((r) => r.id))
+  const external: RuleModel[] = all.filter((r) => !known.has(r.id))
+  external.forEach((r) => known.add(r.id))
+  let frontier = calledIds([...main, ...external]).filter((id) => !known.has(String(id)))
+  for (let hop = 0; hop < MAX_CALL_HOPS && frontier.length > 0; hop++) {
+    const found = await findRulesByIds(db, [...new Set(frontier)])
+    const models = ruleModels(found, treesOf(await listNodes(db, found.map((r) => r.id))))
+    models.forEach((m) => known.add(m.id))
+    external.push(...models)
+    frontier = calledIds(models).filter((id) => !known.has(String(id)))
+  }
+  const entities = (await dictionaryFor(db, set)).map(entityModelOf)
+  return { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
+}
