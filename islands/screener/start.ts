@@ -101,8 +101,9 @@ export function startScreener(root: HTMLElement, options: ScreenerOptions): () =
           const title = view.title.map((part) => (part.marked ? html`<mark class="search-hit__match">${part.text}</mark>` : part.text))
           return html`<a class="screener-hit" href=${view.uri}>
             <span class=${`search-hit__icon ${view.iconClass}`} aria-hidden="true" title=${view.typeName}></span>
+            <span class="visually-hidden">${view.typeName}: </span>
             <span class="search-hit__body">
-              <span class="search-hit__title"><span class="visually-hidden">${view.typeName}: </span>${title}</span>
+              <span class="search-hit__title">${title}</span>
               <span class="search-hit__meta">
                 ${view.parent ? html`<span class="search-hit__detail">${view.parent}</span>` : ''}
                 ${view.byline ? html`<span class="search-hit__detail">${view.byline}</span>` : ''}
