@@ -230,7 +230,8 @@ export async function moveNode(deps: Deps, actor: Actor, ruleId: number, input: 
   return deps.db.transaction(async (tx) => {
     await lockRuleRow(tx, ruleId)
     const node = await nodeOfRule(tx, ruleId, nodeId)
-    const parentId = await parentIn(tx, ruleId, input.parentId)
+    // No parentId: stay under the same parent; null: move to the roots.
+    const parentId = input.parentId === undefined ? node.parentId : await parentIn(tx, ruleId, input.parentId)
     if (parentId !== null && (await subtreeIds(tx, nodeId, { deletedAt: null })).includes(parentId)) {
       throw new ValidationError('parentId', 'parentId: a node cannot move under itself or its own descendants.')
     }
