@@ -1,6 +1,6 @@
 // Issue 5: rule nodes — create with parse validation naming field and position, move/copy/delete/recover keeping
 // sibling positions gap-free, rights, and one activity row per write.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { and, eq } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
@@ -25,7 +25,7 @@ await strangerAgent.signIn(stranger.email, stranger.password)
 async function nodeRows(id: number) {
   return db.select().from(activity).where(and(eq(activity.entityType, 'rulenode'), eq(activity.entityId, String(id)))).orderBy(activity.id)
 }
-function assertGapFree(t: Tap.Test, positions: Map<number | null, number[]>) {
+function assertGapFree(t: Test, positions: Map<number | null, number[]>) {
   for (const [parent, list] of positions) t.same(list, list.map((_, i) => i), `siblings under ${parent ?? 'root'} are 0..${list.length - 1}`)
 }
 async function childIds(ruleId: number, parent: number | 'roots') {
