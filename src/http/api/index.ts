@@ -7,6 +7,7 @@ import { recentItemsApi } from './recent-items.ts'
 import { searchApi } from './search.ts'
 import { ruleApi } from './rule.ts'
 import { ruleNodeApi } from './rule-node.ts'
+import { entityApi } from './entity.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
@@ -17,4 +18,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(searchApi)
   await app.register(ruleApi, { prefix: '/rule' })
   await app.register(ruleNodeApi, { prefix: '/rule/:id/node' })
+  await app.register(entityApi, { prefix: '/entity' })
 }
