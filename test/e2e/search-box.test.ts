@@ -3,7 +3,7 @@
 import t, { type Test } from 'tap'
 import type { Page, Route } from 'playwright-core'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { PROVIDER_NAME, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
+import { PROVIDER_NAME, axeViolations, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
 
 t.test('search box', { skip: chromiumMissing }, async (t) => {
   const browser = await launchBrowser(t)
@@ -270,6 +270,13 @@ t.test('search box', { skip: chromiumMissing }, async (t) => {
     await cancel.click()
     t.equal(await form(page).getAttribute('data-modal'), 'false', 'Cancel closed it')
     t.ok(await panel(page).isHidden())
+  })
+
+  t.test('the open panel with an active result passes axe', async (t) => {
+    const page = await library(t)
+    await search(page, 'mortgage', 3)
+    await page.keyboard.press('ArrowDown')
+    t.same(await axeViolations(page, ['form.search-box']), [])
   })
 
   t.test('Clear empties the text and keeps the focus', async (t) => {

@@ -3,7 +3,7 @@
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { PROVIDER_NAME, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
+import { PROVIDER_NAME, axeViolations, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
 
 const PLANS = Array.from({ length: 17 }, (_, i) => ({ name: `Pension plan ${String(i + 1).padStart(2, '0')}`, isStarter: i % 2 === 0 }))
 
@@ -52,6 +52,7 @@ t.test('screener', { skip: chromiumMissing }, async (t) => {
     const byProvider = hits(page).filter({ hasText: 'Pension basics' })
     t.equal(await byProvider.locator('.search-hit__detail').textContent(), `By: ${PROVIDER_NAME}`)
     t.equal(await byProvider.getByRole('link').getAttribute('href'), `/adviceset/${world.ids.get('Pension basics')}/show`)
+    t.same(await axeViolations(page, ['.screener']), [], 'the screener passes axe')
   })
 
   t.test('refinements and the page go into the URL and come back on reload and with Back', async (t) => {

@@ -1,5 +1,7 @@
 // Shared by the search browser tests: a real server with advice sets created through the API (so they are
 // audited and indexed like any author's), signed-in pages, and a wait until the index has caught up.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { Test } from 'tap'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { startServer, type TestServer } from '../helpers/server.ts'
@@ -90,4 +92,18 @@ export async function startSearchWorld(t: Test, browser: Browser, authorSets: re
     await setup.context().close()
   }
   return { server, provider, author, ids }
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeViolation { id: string, help: string, nodes: Array<{ target: string[] }> }
+
+/** axe-core's violations inside the given selectors (as test/e2e/accessibility.test.ts runs it). */
+export async function axeViolations(page: Page, include: string[]): Promise<Array<{ rule: string, targets: string[] }>> {
+  await page.evaluate(AXE_SOURCE)
+  const violations = await page.evaluate(async (selectors) => {
+    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: AxeViolation[] }> } }).axe
+    return (await axe.run({ include: selectors.map((selector) => [selector]) })).violations
+  }, include)
+  return violations.map((v) => ({ rule: `${v.id}: ${v.help}`, targets: v.nodes.map((n) => n.target.join(' ')) }))
 }

@@ -1,12 +1,11 @@
 // The screener (/library/search, page "screener"): the page around the instantsearch island. Without
 // JavaScript it shows what was searched for and links to the library's own text filter.
 import type { FastifyInstance } from 'fastify'
+import { indexNameFor } from '../../search/index.ts'
 import { requireUser } from '../plugins/auth.ts'
 
 /** SPEC.md §5: search text is capped at 512 characters. */
 const QUERY_MAX_LENGTH = 512
-/** The index the search box and the screener name in their requests (SPEC.md §7: prefix plus _updatedAt). */
-const DEFAULT_INDEX_PREFIX = 'advice'
 
 const screenerQuery = {
   type: 'object',
@@ -16,12 +15,13 @@ const screenerQuery = {
 export async function searchPages(app: FastifyInstance) {
   app.get('/library/search', { preHandler: requireUser, schema: { querystring: screenerQuery } }, async (request, reply) => {
     const query = ((request.query as { q?: string }).q ?? '').slice(0, QUERY_MAX_LENGTH).trim()
-    const prefix = process.env.SEARCH_INDEX_PREFIX || DEFAULT_INDEX_PREFIX
+    const indexName = indexNameFor(app.deps.config)
     return reply.page('library/search', {
       title: 'Advanced Search',
       query,
       libraryUrl: query === '' ? '/library' : `/library?${new URLSearchParams({ q: query }).toString()}`,
-      screenerProps: JSON.stringify({ indexName: `${prefix}_updatedAt` }),
+      searchIndexName: indexName,
+      screenerProps: JSON.stringify({ indexName }),
     })
   })
 }
