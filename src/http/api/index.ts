@@ -8,6 +8,7 @@ import { searchApi } from './search.ts'
 import { ruleApi } from './rule.ts'
 import { ruleNodeApi } from './rule-node.ts'
 import { entityApi } from './entity.ts'
+import { commentApi } from './comment.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
@@ -19,4 +20,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(ruleApi, { prefix: '/rule' })
   await app.register(ruleNodeApi, { prefix: '/rule/:id/node' })
   await app.register(entityApi, { prefix: '/entity' })
+  await app.register(commentApi, { prefix: '/comment/:ruleNodeId' })
 }
