@@ -78,13 +78,14 @@ function parseFacetFilters(raw: unknown): Filter {
 }
 
 export function algoliaResult(result: SearchResult, request: RequestedSearch, indexName: string, startedAt: number) {
+  const { exhaustive, ...rest } = result
   return {
-    ...result,
+    ...rest,
     processingTimeMS: Math.round(performance.now() - startedAt),
     query: request.query,
     params: new URLSearchParams({ query: request.query, page: String(request.page), hitsPerPage: String(HITS_PER_PAGE) }).toString(),
     index: indexName,
-    exhaustiveNbHits: true,
-    exhaustiveFacetsCount: true,
+    exhaustiveNbHits: exhaustive,
+    exhaustiveFacetsCount: exhaustive,
   }
 }

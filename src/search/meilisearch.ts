@@ -100,7 +100,7 @@ export class MeiliSearchIndex implements SearchIndex {
       highlightPreTag: PRE,
       highlightPostTag: POST,
     })
-    const words = queryWords(q.text)
+    const words = queryWords(q.text).map((w) => w.word)
     const hits: SearchHit[] = response.hits.map((hit) => ({
       objectID: hit.objectID, entityType: hit.entityType, ownerId: hit.ownerId, ownerName: hit.ownerName, name: hit.name,
       name_alt: hit.name_alt, uri: hit.uri, nodeId: hit.nodeId, rule: hit.rule, adviceset: hit.adviceset, tags: hit.tags,
@@ -116,6 +116,7 @@ export class MeiliSearchIndex implements SearchIndex {
       nbPages: response.totalPages,
       hitsPerPage: q.hitsPerPage,
       facets: Object.fromEntries(q.facets.map((f) => [f, response.facetDistribution?.[f] ?? {}])),
+      exhaustive: true,
     }
   }
 }

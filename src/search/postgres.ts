@@ -50,7 +50,7 @@ export function filterSql(filter: Filter): SQL {
 function tsquery(query: QueryWord[], opts: { typos: boolean; nameOnly: boolean }): string {
   const weight = opts.nameOnly ? 'AB' : ''
   return query.map((q) => {
-    const alternatives = [`'${q.word}':*${weight}`, ...(opts.typos ? q.typos.map((t) => `'${t}'${weight ? `:${weight}` : ''}`) : [])]
+    const alternatives = [`'${q.word}'${q.prefix ? ':*' : weight ? ':' : ''}${weight}`, ...(opts.typos ? q.typos.map((t) => `'${t}'${weight ? `:${weight}` : ''}`) : [])]
     return `(${alternatives.join(' | ')})`
   }).join(' & ')
 }
@@ -122,11 +122,12 @@ export class PostgresSearchIndex implements SearchIndex {
       ...(hasTypos ? [sql`${visible} AND search @@ ${any} AND NOT search @@ ${exact}`] : []),
     ]
     const first = q.page * q.hitsPerPage
-    const [count, stored, facets] = await Promise.all([
+    const [count, stored] = await Promise.all([
       this.count(matches),
       first >= MAX_HITS_REACHABLE ? Promise.resolve([]) : this.page(tiers, first, Math.min(q.hitsPerPage, MAX_HITS_REACHABLE - first)),
-      this.facets(matches, q.facets),
     ])
+    const exhaustive = count <= MAX_HITS_REACHABLE
+    const facets = await this.facets(matches, q.facets, exhaustive)
     return {
       hits: stored.map((hit) => ({
         ...hit,
@@ -135,29 +136,32 @@ export class PostgresSearchIndex implements SearchIndex {
           name_alt: highlight(hit.name_alt, query, q.highlightPreTag, q.highlightPostTag),
         },
       })),
-      nbHits: count,
+      nbHits: Math.min(count, MAX_HITS_REACHABLE),
       page: q.page,
       nbPages: Math.ceil(Math.min(count, MAX_HITS_REACHABLE) / q.hitsPerPage),
       hitsPerPage: q.hitsPerPage,
       facets,
+      exhaustive,
     }
   }
 
   /** The lexicon terms each 4+ letter word reaches with one typo (and does not already reach as a prefix). */
-  private async withTypos(words: string[]): Promise<QueryWord[]> {
-    const long = words.filter((w) => w.length >= MIN_WORD_LENGTH_FOR_TYPO)
-    if (long.length === 0) return words.map((word) => ({ word, typos: [] }))
+  private async withTypos(words: Array<{ word: string; prefix: boolean }>): Promise<QueryWord[]> {
+    const long = words.filter((w) => w.word.length >= MIN_WORD_LENGTH_FOR_TYPO)
+    if (long.length === 0) return words.map((w) => ({ ...w, typos: [] }))
     const candidates = await this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_SIMILARITY)}, true)`)
-      return Promise.all(long.map((w) => rows<{ term: string }>(tx,
-        sql`SELECT term FROM search_terms WHERE ${w} <% term ORDER BY word_similarity(${w}, term) DESC, term LIMIT ${MAX_TYPO_CANDIDATES}`)))
+      return Promise.all(long.map(({ word }) => rows<{ term: string }>(tx,
+        sql`SELECT term FROM search_terms WHERE ${word} <% term ORDER BY word_similarity(${word}, term) DESC, term LIMIT ${MAX_TYPO_CANDIDATES}`)))
     })
-    const byWord = new Map(long.map((w, i) => [w, candidates[i]!.map((r) => r.term).filter((t) => isTypoMatch(w, t))]))
-    return words.map((word) => ({ word, typos: byWord.get(word) ?? [] }))
+    const byWord = new Map(long.map((w, i) => [w.word, candidates[i]!.map((r) => r.term).filter((t) => isTypoMatch(w.word, t, w.prefix))]))
+    return words.map((w) => ({ ...w, typos: byWord.get(w.word) ?? [] }))
   }
 
+  /** Exact up to MAX_HITS_REACHABLE; one more means "more than that", so a two-letter prefix never counts the library. */
   private async count(where: SQL): Promise<number> {
-    const [row] = await rows<{ n: number }>(this.db, sql`SELECT count(*)::int AS n FROM search_documents WHERE ${where}`)
+    const [row] = await rows<{ n: number }>(this.db,
+      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM search_documents WHERE ${where} LIMIT ${MAX_HITS_REACHABLE + 1}) m`)
     return row!.n
   }
 
@@ -179,9 +183,13 @@ export class PostgresSearchIndex implements SearchIndex {
     return hits
   }
 
-  private async facets(where: SQL, fields: FilterField[]): Promise<SearchResult['facets']> {
+  /** Counts over all matches, or over MAX_HITS_REACHABLE of them when there are more (not exhaustive then). */
+  private async facets(where: SQL, fields: FilterField[], exhaustive: boolean): Promise<SearchResult['facets']> {
+    const matches = exhaustive
+      ? sql`SELECT * FROM search_documents WHERE ${where}`
+      : sql`SELECT * FROM search_documents WHERE ${where} LIMIT ${MAX_HITS_REACHABLE}`
     const counted = await Promise.all(fields.map((field) => rows<{ value: string; n: number }>(this.db,
-      sql`SELECT value, count(*)::int AS n FROM (SELECT ${facetValue(field)} AS value FROM search_documents WHERE ${where}) v
+      sql`SELECT value, count(*)::int AS n FROM (SELECT ${facetValue(field)} AS value FROM (${matches}) m) v
           WHERE value IS NOT NULL GROUP BY value ORDER BY n DESC, value LIMIT ${MAX_FACET_VALUES}`)))
     return Object.fromEntries(fields.map((field, i) => [field, Object.fromEntries(counted[i]!.map((r) => [r.value, r.n]))]))
   }

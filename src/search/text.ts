@@ -23,8 +23,15 @@ export function terms(text: string): string {
   return words(text).join(' ')
 }
 
-export function queryWords(query: string): string[] {
-  return [...new Set(words(query.slice(0, MAX_QUERY_LENGTH)))].slice(0, MAX_QUERY_WORDS)
+/**
+ * The query's words. The last one is still being typed, so it matches as a prefix — unless the query ends with a
+ * space; the others match whole words (as Algolia's prefixLast), which also keeps them cheap for the index.
+ */
+export function queryWords(query: string): Array<{ word: string; prefix: boolean }> {
+  const capped = query.slice(0, MAX_QUERY_LENGTH)
+  const list = [...new Set(words(capped))].slice(0, MAX_QUERY_WORDS)
+  const typing = !/\s$/.test(capped)
+  return list.map((word, i) => ({ word, prefix: typing && i === list.length - 1 }))
 }
 
 /** Optimal string alignment distance ≤ 1: one insertion, deletion, substitution or swap of neighbours. */
@@ -40,18 +47,20 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
 }
 
-/** Whether `term` is a one-typo match of `word` read as a prefix being typed (not a plain prefix match). */
-export function isTypoMatch(word: string, term: string): boolean {
-  if (word.length < MIN_WORD_LENGTH_FOR_TYPO || term.startsWith(word)) return false
+/** Whether `term` is a one-typo match of `word` — of its beginning when `word` is a prefix being typed. */
+export function isTypoMatch(word: string, term: string, prefix: boolean): boolean {
+  if (word.length < MIN_WORD_LENGTH_FOR_TYPO || term === word || (prefix && term.startsWith(word))) return false
+  if (!prefix) return withinOneEdit(word, term)
   for (const length of [word.length - 1, word.length, word.length + 1]) {
     if (length <= term.length && withinOneEdit(word, term.slice(0, length))) return true
   }
   return false
 }
 
-/** One query word and the indexed terms it reaches through one typo. */
+/** One query word, whether it is matched as a prefix, and the indexed terms it reaches through one typo. */
 export interface QueryWord {
   word: string
+  prefix: boolean
   typos: string[]
 }
 
@@ -80,7 +89,7 @@ export function highlight(text: string, query: QueryWord[], pre: string, post: s
     const folded = fold(original)
     let length = 0
     for (const q of query) {
-      const hit = folded.startsWith(q.word) ? q.word.length : q.typos.includes(folded) ? folded.length : 0
+      const hit = (q.prefix ? folded.startsWith(q.word) : folded === q.word) ? q.word.length : q.typos.includes(folded) ? folded.length : 0
       if (hit > 0) matched.add(q.word)
       length = Math.max(length, hit)
     }

@@ -60,6 +60,8 @@ export interface SearchResult {
   nbPages: number
   hitsPerPage: number
   facets: Partial<Record<FilterField, Record<string, number>>>
+  /** False when nbHits and facet counts stop at MAX_HITS_REACHABLE matches rather than counting them all. */
+  exhaustive: boolean
 }
 
 export interface SearchIndexStats {
@@ -82,5 +84,5 @@ export interface SearchIndex {
   inTransaction?(tx: Db): SearchIndex
 }
 
-/** Deep pages cost much and help little; like Algolia's paginationLimitedTo. */
+/** Deep pages cost much and help little (Algolia's paginationLimitedTo); counting stops here too. */
 export const MAX_HITS_REACHABLE = 1000

@@ -26,7 +26,8 @@ export const searchDocuments = pgTable('search_documents', {
   search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C')`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 }, (t) => [
-  index('search_documents_search_idx').using('gin', t.search),
+  // No fastupdate: PGlite runs no autovacuum, so a pending list would only grow and be scanned by every search.
+  index('search_documents_search_idx').using('gin', t.search).with({ fastupdate: 'off' }),
   index('search_documents_updated_idx').on(t.updatedAt),
   index('search_documents_owner_idx').on(t.ownerId),
 ])
@@ -34,7 +35,7 @@ export const searchDocuments = pgTable('search_documents', {
 /** Every folded word ever indexed: one-typo candidates come from here through a trigram index. */
 export const searchTerms = pgTable('search_terms', {
   term: text('term').primaryKey(),
-}, (t) => [index('search_terms_trgm_idx').using('gin', t.term.op('gin_trgm_ops'))])
+}, (t) => [index('search_terms_trgm_idx').using('gin', t.term.op('gin_trgm_ops')).with({ fastupdate: 'off' })])
 
 /**
  * Outbox of index work: written in the transaction of every change to a searchable entity, applied after commit,
