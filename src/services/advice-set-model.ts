@@ -1,12 +1,16 @@
 // From stored rows to the engine's authoring model (engine/model.ts): what debug, static checks and the list
 // routes run the engine on.
 import type { Db } from '../db/client.ts'
-import { findAdviceSet } from '../db/queries/advice-sets.ts'
-import { listEntities, type EntityRow } from '../db/queries/entities.ts'
-import { listNodes, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
-import { findRulesByIds, listRules, type RuleRow } from '../db/queries/rules.ts'
-import { ENTITY_TYPES, isDataType, type AdviceSetModel, type EntityModel, type NodeModel, type NodeType, type RuleModel } from '../engine/index.ts'
-import { PROVIDER_OWNER_ID } from './context.ts'
+import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
+import { findEntityByName, insertEntity, listEntities, type EntityRow } from '../db/queries/entities.ts'
+import { copyNodeRows, listNodes, parentsFirst, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
+import { findRulesByIds, insertRule, listRules, type RuleRow } from '../db/queries/rules.ts'
+import {
+  ENTITY_TYPES, isDataType, parseAssignment, parseExpression, references, templateTags,
+  type AdviceSetModel, type EntityModel, type Expr, type NodeModel, type NodeType, type RuleModel,
+} from '../engine/index.ts'
+import { audit } from './audit.ts'
+import { PROVIDER_OWNER_ID, type Actor } from './context.ts'
 import { NotFoundError } from './errors.ts'
 
 /** Rule calls reach at most this many sets away; deeper chains are reported by the engine as unknown rules. */
@@ -99,4 +103,86 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
   }
   const entities = (await dictionaryFor(db, set)).map(entityModelOf)
   return { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
+}
+
+/** Names a node reads or sets: expression references, template tags and its own variable. */
+export function namesOfNode(node: Pick<RuleNodeRow, 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question'>): { variables: string[]; formulas: string[]; sets: string[] } {
+  const variables = new Set<string>()
+  const formulas = new Set<string>()
+  const sets = new Set<string>()
+  const fromExpr = (expr: Expr) => {
+    const refs = references(expr)
+    refs.variables.forEach((n) => variables.add(n))
+    refs.bare.forEach((n) => variables.add(n))
+    refs.formulas.forEach((n) => formulas.add(n))
+  }
+  if (node.expression) {
+    try {
+      if (node.type === 'variableAssignment') {
+        const assignment = parseAssignment(node.expression)
+        sets.add(assignment.target)
+        fromExpr(assignment.value)
+      } else fromExpr(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' }))
+    } catch {
+      // Unparsable expressions are reported by the static checks; they name nothing reliably.
+    }
+  }
+  for (const text of [node.headline, node.text, node.question]) {
+    for (const tag of templateTags(text ?? '')) (tag.kind === 'variable' ? variables : formulas).add(tag.name)
+  }
+  if (node.variable) (node.type === 'formula' ? formulas : node.type === 'inputRequest' || node.type === 'apiCall' ? sets : variables).add(node.variable)
+  return { variables: [...variables], formulas: [...formulas], sets: [...sets] }
+}
+
+/** Names a formula expression reads (unparsable: none). */
+function namesOfExpression(source: string): string[] {
+  try {
+    const refs = references(parseExpression(source))
+    return [...refs.variables, ...refs.formulas, ...refs.bare]
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The deep part of copying an advice set: its live rules in order with their trees (Rule Calls between its own rules
+ * point to the copies), its set-specific dictionary entries, and, when the copy goes to another owner, the owner-wide
+ * entries its content uses (directly or through formulas) that the new owner does not have by that name.
+ */
+export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceSetRow, copy: AdviceSetRow) {
+  const rules = await listRules(tx, source.id)
+  const ruleIds = new Map<number, number>()
+  for (const rule of rules) ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, createdBy: actor.userId })).id)
+  const nodes = await listNodes(tx, rules.map((r) => r.id))
+  let nodeCount = 0
+  for (const rule of rules) {
+    const rows = parentsFirst(nodes.filter((n) => n.ruleId === rule.id))
+    nodeCount += (await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })).size
+  }
+  const dictionary = await dictionaryFor(tx, source)
+  const byName = new Map(dictionary.map((e) => [e.reservedName, e]))
+  const wanted = new Set(dictionary.filter((e) => e.adviceSetId === source.id).map((e) => e.reservedName))
+  if (copy.ownerId !== source.ownerId) {
+    const pending = nodes.flatMap((n) => { const u = namesOfNode(n); return [...u.variables, ...u.formulas, ...u.sets] })
+    while (pending.length > 0) {
+      const entry = byName.get(pending.pop()!)
+      if (!entry || wanted.has(entry.reservedName) || entry.ownerId === PROVIDER_OWNER_ID) continue
+      wanted.add(entry.reservedName)
+      if (entry.expression) pending.push(...namesOfExpression(entry.expression))
+    }
+  }
+  let entityCount = 0
+  for (const name of wanted) {
+    const entry = byName.get(name)!
+    // Names are unique per owner: an owner that already has this name keeps its own entry.
+    if (await findEntityByName(tx, copy.ownerId, name)) continue
+    const created = await insertEntity(tx, {
+      ownerId: copy.ownerId, adviceSetId: entry.adviceSetId === null ? null : copy.id, entityTypeId: entry.entityTypeId, reservedName: entry.reservedName,
+      dataType: entry.dataType, validOptions: entry.validOptions, isClosedSet: entry.isClosedSet, displayFormat: entry.displayFormat,
+      defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, description: entry.description, createdBy: actor.userId,
+    })
+    await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId, copiedFrom: entry.id } })
+    entityCount += 1
+  }
+  return { rules: rules.length, nodes: nodeCount, entities: entityCount }
 }

@@ -2,7 +2,7 @@
 // field and the position); structure changes lock the rule row and renumber siblings gap-free (schema/rules.ts).
 import type { Db } from '../db/client.ts'
 import {
-  findNode, insertNode, listChildren, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
+  copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
   updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
 } from '../db/queries/rule-nodes.ts'
 import { findRule } from '../db/queries/rules.ts'
@@ -15,7 +15,7 @@ import { audit } from './audit.ts'
 import type { Actor, Deps } from './context.ts'
 import { NotFoundError, ValidationError } from './errors.ts'
 import { optionalText } from './validate.ts'
-import { ENTITY_RULE_NODE, copyNodeRows, parentsFirst, placeAt, readableRule, writableRule } from './rules.ts'
+import { ENTITY_RULE_NODE, placeAt, readableRule, writableRule } from './rules.ts'
 import { canReadSet } from './visibility.ts'
 
 /** Tag slugs a node may carry: the advice tags of SPEC §3 and the Needs Work label. */
@@ -297,7 +297,7 @@ export async function copyNode(deps: Deps, actor: Actor, ruleId: number, nodeId:
     const rows = parentsFirst((await listNodes(tx, [ruleId])).filter((n) => inSubtree.has(n.id)))
     const siblings = (await listChildren(tx, ruleId, parentId)).map((n) => n.id)
     const root = { ...rows[0]!, position: siblings.length }
-    const ids = await copyNodeRows(tx, [root, ...rows.slice(1)], ruleId, actor.userId, parentId, new Set([nodeId]))
+    const ids = await copyNodeRows(tx, [root, ...rows.slice(1)], ruleId, { createdBy: actor.userId, rootParent: parentId, rootIds: new Set([nodeId]) })
     const copyId = ids.get(nodeId)!
     const at = position ?? (input.parentId === undefined ? siblings.indexOf(nodeId) + 1 : undefined)
     await renumberNodes(tx, placeAt(siblings, copyId, at))

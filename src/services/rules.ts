@@ -2,7 +2,7 @@
 // views over calls, variables, statistics and debugging. Every write is audited; rights come from the advice set.
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../db/queries/advice-sets.ts'
-import { insertNode, listNodes, lockRuleRow, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
+import { copyNodeRows, insertNode, listNodes, lockRuleRow, parentsFirst } from '../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
@@ -11,7 +11,7 @@ import {
   compileAdviceSet, evaluate, parseAssignment, parseExpression, references, staticChecks, templateTags,
   type ContentType, type Expr,
 } from '../engine/index.ts'
-import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
+import { buildAdviceSetModel, dictionaryFor, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from './advice-sets.ts'
 import { audit } from './audit.ts'
 import type { Actor, Deps } from './context.ts'
@@ -103,35 +103,6 @@ export async function rulesCallingRule(deps: Deps, actor: Actor, id: number) {
 export async function rulesCalledByRule(deps: Deps, actor: Actor, id: number) {
   await readableRule(deps.db, actor, id)
   return callsFrom(deps.db, id)
-}
-
-/** Names a node reads or sets: expression references, template tags and its own variable. */
-export function namesOfNode(node: Pick<RuleNodeRow, 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question'>): { variables: string[]; formulas: string[]; sets: string[] } {
-  const variables = new Set<string>()
-  const formulas = new Set<string>()
-  const sets = new Set<string>()
-  const fromExpr = (expr: Expr) => {
-    const refs = references(expr)
-    refs.variables.forEach((n) => variables.add(n))
-    refs.bare.forEach((n) => variables.add(n))
-    refs.formulas.forEach((n) => formulas.add(n))
-  }
-  if (node.expression) {
-    try {
-      if (node.type === 'variableAssignment') {
-        const assignment = parseAssignment(node.expression)
-        sets.add(assignment.target)
-        fromExpr(assignment.value)
-      } else fromExpr(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' }))
-    } catch {
-      // Unparsable expressions are reported by the static checks; they name nothing reliably.
-    }
-  }
-  for (const text of [node.headline, node.text, node.question]) {
-    for (const tag of templateTags(text ?? '')) (tag.kind === 'variable' ? variables : formulas).add(tag.name)
-  }
-  if (node.variable) (node.type === 'formula' ? formulas : node.type === 'inputRequest' || node.type === 'apiCall' ? sets : variables).add(node.variable)
-  return { variables: [...variables], formulas: [...formulas], sets: [...sets] }
 }
 
 /** SPEC §7 rule variables: every variable and formula the rule uses, with its dictionary entry when there is one. */
@@ -264,33 +235,6 @@ export async function recoverRule(deps: Deps, actor: Actor, id: number): Promise
   })
 }
 
-/** Inserts copies of `rows` (one rule's live nodes, siblings in order) under a new rule; returns old id → new id. */
-export async function copyNodeRows(tx: Db, rows: RuleNodeRow[], ruleId: number, createdBy: number | null, rootParent: number | null = null, rootIds?: Set<number>): Promise<Map<number, number>> {
-  const ids = new Map<number, number>()
-  for (const row of rows) {
-    const isRoot = rootIds ? rootIds.has(row.id) : row.parentId === null
-    const parentId = isRoot ? rootParent : ids.get(row.parentId ?? -1)
-    if (parentId === undefined) continue
-    const copy = await insertNode(tx, {
-      ruleId, parentId, position: row.position, type: row.type, expression: row.expression, variable: row.variable, headline: row.headline,
-      text: row.text, question: row.question, calledRuleId: row.calledRuleId, apiId: row.apiId, tags: row.tags, sources: row.sources, createdBy,
-    })
-    ids.set(row.id, copy.id)
-  }
-  return ids
-}
-
-/** Parents before children: the order copyNodeRows needs. */
-export function parentsFirst(rows: RuleNodeRow[]): RuleNodeRow[] {
-  const byParent = new Map<number | null, RuleNodeRow[]>()
-  for (const row of rows) byParent.set(row.parentId, [...(byParent.get(row.parentId) ?? []), row])
-  const ordered: RuleNodeRow[] = []
-  const ids = new Set(rows.map((r) => r.id))
-  const visit = (row: RuleNodeRow) => { ordered.push(row); (byParent.get(row.id) ?? []).forEach(visit) }
-  rows.filter((r) => r.parentId === null || !ids.has(r.parentId)).forEach(visit)
-  return ordered
-}
-
 /** Copies one rule with its tree, last in the target set (default: its own set). */
 export async function copyRule(deps: Deps, actor: Actor, input: { id: number; adviceSetId?: number; name?: unknown }): Promise<RuleRow> {
   if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy rules.')
@@ -302,7 +246,7 @@ export async function copyRule(deps: Deps, actor: Actor, input: { id: number; ad
     await lockAdviceSetRow(tx, target.id)
     const siblings = await listRules(tx, target.id)
     const copy = await insertRule(tx, { adviceSetId: target.id, name, position: siblings.length, createdBy: actor.userId })
-    const ids = await copyNodeRows(tx, rows, copy.id, actor.userId)
+    const ids = await copyNodeRows(tx, rows, copy.id, { createdBy: actor.userId })
     await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_RULE, entityId: copy.id, after: { ...ruleSnapshot(copy), copiedFrom: source.id, nodes: ids.size } })
     return copy
   })

@@ -89,3 +89,41 @@ export async function listOwnedNodes(db: Db, p: { ownerIds?: string[]; adviceSet
     .orderBy(asc(adviceSets.id), asc(rules.position), asc(ruleNodes.id))
   return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ownerId: r.ownerId, ruleName: r.ruleName }))
 }
+
+export interface CopyNodesOptions {
+  createdBy: number | null
+  /** Parent of the copied roots (null: top level of the rule). */
+  rootParent?: number | null
+  /** Which rows are the roots of the copy; default the rows without a parent. */
+  rootIds?: Set<number>
+  /** Where Rule Calls of the copy point (a whole set copied calls its own copies). */
+  mapCalledRule?: (id: number) => number
+}
+
+/** Inserts copies of `rows` (parents before children) into rule `ruleId`; returns old id → new id. */
+export async function copyNodeRows(tx: Db, rows: RuleNodeRow[], ruleId: number, opts: CopyNodesOptions): Promise<Map<number, number>> {
+  const ids = new Map<number, number>()
+  for (const row of rows) {
+    const isRoot = opts.rootIds ? opts.rootIds.has(row.id) : row.parentId === null
+    const parentId = isRoot ? (opts.rootParent ?? null) : ids.get(row.parentId ?? -1)
+    if (parentId === undefined) continue
+    const calledRuleId = row.calledRuleId !== null && opts.mapCalledRule ? opts.mapCalledRule(row.calledRuleId) : row.calledRuleId
+    const copy = await insertNode(tx, {
+      ruleId, parentId, position: row.position, type: row.type, expression: row.expression, variable: row.variable, headline: row.headline,
+      text: row.text, question: row.question, calledRuleId, apiId: row.apiId, tags: row.tags, sources: row.sources, createdBy: opts.createdBy,
+    })
+    ids.set(row.id, copy.id)
+  }
+  return ids
+}
+
+/** Parents before children, siblings in order: the order copyNodeRows needs. */
+export function parentsFirst(rows: RuleNodeRow[]): RuleNodeRow[] {
+  const byParent = new Map<number | null, RuleNodeRow[]>()
+  for (const row of rows) byParent.set(row.parentId, [...(byParent.get(row.parentId) ?? []), row])
+  const ids = new Set(rows.map((r) => r.id))
+  const ordered: RuleNodeRow[] = []
+  const visit = (row: RuleNodeRow) => { ordered.push(row); (byParent.get(row.id) ?? []).forEach(visit) }
+  rows.filter((r) => r.parentId === null || !ids.has(r.parentId)).forEach(visit)
+  return ordered
+}
