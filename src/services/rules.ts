@@ -2,15 +2,12 @@
 // views over calls, variables, statistics and debugging. Every write is audited; rights come from the advice set.
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../db/queries/advice-sets.ts'
-import { copyNodeRows, insertNode, listNodes, lockRuleRow, parentsFirst } from '../db/queries/rule-nodes.ts'
+import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst } from '../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
 } from '../db/queries/rules.ts'
-import {
-  compileAdviceSet, evaluate, parseAssignment, parseExpression, references, staticChecks, templateTags,
-  type ContentType, type Expr,
-} from '../engine/index.ts'
+import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type ContentType } from '../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from './advice-sets.ts'
 import { audit } from './audit.ts'
@@ -276,4 +273,75 @@ export async function promoteRule(deps: Deps, actor: Actor, input: { id: number;
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE, entityId: stub.id, after: { ...ruleSnapshot(stub), callNodeId: call.id } })
     return { adviceSet: set, rule: moved, callingRule: stub, callNodeId: call.id }
   })
+}
+
+// Advice set views over its rules (SPEC §7 adviceset list-* family) ------------------------------------------------
+
+async function readableSet(db: Db, actor: Actor, adviceSetId: number) {
+  const set = await findAdviceSet(db, adviceSetId)
+  if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
+  return set
+}
+
+/** list-{entityType}: the set's rules, its dictionary entries of a kind, or its nodes of one node type. */
+export async function listSetItems(deps: Deps, actor: Actor, adviceSetId: number, entityType: string) {
+  const set = await readableSet(deps.db, actor, adviceSetId)
+  const type = ENTITY_TYPE_LIST.find((t) => t.key.toLowerCase() === entityType.toLowerCase() || t.name.toLowerCase() === entityType.toLowerCase())
+  if (type?.key === 'rule') return listRules(deps.db, set.id)
+  if (type?.key === 'variable' || type?.key === 'formula') return (await dictionaryFor(deps.db, set)).filter((e) => e.entityTypeId === type.id)
+  if (type && (NODE_TYPES as readonly string[]).includes(type.key)) return listOwnedNodes(deps.db, { adviceSetId: set.id, type: type.key })
+  throw new ValidationError('entityType', `entityType: one of rule, variable, formula, ${NODE_TYPES.join(', ')}.`)
+}
+
+/** list-advice/logic: every advice node with the conditions on the way to it, outermost first. */
+export async function listAdviceLogic(deps: Deps, actor: Actor, adviceSetId: number) {
+  const set = await readableSet(deps.db, actor, adviceSetId)
+  const rules = await listRules(deps.db, set.id)
+  const names = new Map(rules.map((r) => [r.id, r.name]))
+  const nodes = await listNodes(deps.db, rules.map((r) => r.id))
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  const order = new Map(rules.map((r, i) => [r.id, i]))
+  return parentsFirst(nodes).sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!).filter((n) => n.type === 'advice').map((node) => {
+    const logic: Array<{ nodeId: number; type: string; expression: string | null }> = []
+    for (let parent = node.parentId === null ? undefined : byId.get(node.parentId); parent; parent = parent.parentId === null ? undefined : byId.get(parent.parentId)) {
+      if (parent.type === 'condition' || parent.type === 'conditionAlways') logic.unshift({ nodeId: parent.id, type: parent.type, expression: parent.expression })
+    }
+    return { nodeId: node.id, ruleId: node.ruleId, ruleName: names.get(node.ruleId), headline: node.headline, text: node.text, tags: node.tags, logic }
+  })
+}
+
+async function setChecks(db: Db, adviceSetId: number) {
+  const model = await buildAdviceSetModel(db, adviceSetId)
+  return { model, issues: staticChecks(model) }
+}
+
+/** unreachable: nodes the static checks prove never run. */
+export async function listUnreachable(deps: Deps, actor: Actor, adviceSetId: number) {
+  await readableSet(deps.db, actor, adviceSetId)
+  return (await setChecks(deps.db, adviceSetId)).issues.filter((i) => i.code === 'UNREACHABLE')
+}
+
+/** logic-cache: the set as the engine reads it plus its static checks, for the editor's live validation. */
+export async function logicCache(deps: Deps, actor: Actor, adviceSetId: number) {
+  await readableSet(deps.db, actor, adviceSetId)
+  return setChecks(deps.db, adviceSetId)
+}
+
+/** list-calling-advice-sets: other sets (that the actor can read) whose rules call rules of this one. */
+export async function listCallingAdviceSets(deps: Deps, actor: Actor, adviceSetId: number) {
+  const set = await readableSet(deps.db, actor, adviceSetId)
+  const calls = await callsTo(deps.db, (await listRules(deps.db, set.id)).map((r) => r.id), { outsideSet: set.id })
+  const sets = new Map<number, { id: number; name: string; ownerId: string; rules: Array<{ id: number; name: string }> }>()
+  for (const call of calls) {
+    const entry = sets.get(call.adviceSetId) ?? { id: call.adviceSetId, name: call.adviceSetName, ownerId: call.ownerId, rules: [] }
+    if (!entry.rules.some((r) => r.id === call.ruleId)) entry.rules.push({ id: call.ruleId, name: call.ruleName })
+    sets.set(call.adviceSetId, entry)
+  }
+  return [...sets.values()].filter((s) => canReadSet(actor, { ownerId: s.ownerId, isPublic: false, isStarter: false }))
+}
+
+/** list/todoAdvice: nodes tagged Needs Work. */
+export async function listTodoAdvice(deps: Deps, actor: Actor, adviceSetId: number) {
+  const set = await readableSet(deps.db, actor, adviceSetId)
+  return listOwnedNodes(deps.db, { adviceSetId: set.id, tag: 'needs-work' })
 }

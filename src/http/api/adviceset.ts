@@ -5,6 +5,7 @@ import {
   libraryStats, listInactiveAdviceSets, listLibrary, recoverAdviceSet, transferAdviceSet, updateAdviceSet,
 } from '../../services/advice-sets.ts'
 import { createCategory, deleteCategory, getCategory, listVisibleCategories, updateCategory } from '../../services/categories.ts'
+import { listAdviceLogic, listCallingAdviceSets, listSetItems, listTodoAdvice, listUnreachable, logicCache } from '../../services/rules.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { idParamSchema, itemId, itemIds } from './ids.ts'
 import { libraryQuerySchema, libraryFiltersFrom } from '../library-filters.ts'
@@ -30,6 +31,18 @@ export async function adviceSetApi(app: FastifyInstance) {
     return { data: await getAdviceSetsByIds(deps, actorOf(request), itemIds((request.body as { ids: unknown }).ids)) }
   })
   app.get('/list/inactive', async (request) => ({ data: await listInactiveAdviceSets(deps, actorOf(request)) }))
+
+  // Views over a set's rules; the set is `?id=`.
+  const setQuery = { querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20 } } } } as const
+  const setId = (request: { query: unknown }) => itemId((request.query as { id: string }).id)
+  app.get('/list-advice/logic', { schema: setQuery }, async (request) => ({ data: await listAdviceLogic(deps, actorOf(request), setId(request)) }))
+  app.get('/unreachable', { schema: setQuery }, async (request) => ({ data: await listUnreachable(deps, actorOf(request), setId(request)) }))
+  app.get('/list-calling-advice-sets', { schema: setQuery }, async (request) => ({ data: await listCallingAdviceSets(deps, actorOf(request), setId(request)) }))
+  app.get('/logic-cache', { schema: setQuery }, async (request) => ({ data: await logicCache(deps, actorOf(request), setId(request)) }))
+  app.get('/list/todoAdvice', { schema: setQuery }, async (request) => ({ data: await listTodoAdvice(deps, actorOf(request), setId(request)) }))
+  app.get('/list-:entityType', { schema: setQuery }, async (request) => {
+    return { data: await listSetItems(deps, actorOf(request), setId(request), (request.params as { entityType: string }).entityType) }
+  })
 
   app.post('/', { schema: { body: { ...setBody, required: ['name'] } } }, async (request, reply) => {
     reply.code(201)
