@@ -5,6 +5,7 @@
 import { DETACHED_MEDIA_QUERY, RESIZE_DEBOUNCE_MS } from './constants.ts'
 import { debounce } from './debounce.ts'
 import { isSlashShortcut, isTypingTarget } from './keyboard.ts'
+import { setModal } from './modal.ts'
 
 export interface SearchBoxParts {
   root: HTMLElement
@@ -38,6 +39,7 @@ function loadPanelOnce(parts: SearchBoxParts): () => void {
       .catch((error: unknown) => {
         // The plain form still submits to the screener, so the box keeps working without the panel.
         parts.form.dataset.panel = 'failed'
+        setModal(parts.form, false)
         console.error('Failed to load the search panel', error)
       })
   }
@@ -48,7 +50,11 @@ export function mountSearchBox(root: HTMLElement): void {
   const { form, input } = parts
   const load = loadPanelOnce(parts)
 
-  input.addEventListener('focus', () => { form.classList.add('search-box--active'); load() })
+  input.addEventListener('focus', () => {
+    form.classList.add('search-box--active')
+    setModal(form, true)
+    load()
+  })
   input.addEventListener('blur', () => form.classList.remove('search-box--active'))
   root.addEventListener('pointerover', load, { once: true })
   root.addEventListener('touchstart', load, { once: true, passive: true })

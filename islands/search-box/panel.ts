@@ -17,6 +17,7 @@ import type { SearchHit } from './hit.ts'
 import type { SearchBoxParts } from './index.ts'
 import { keyAction, nextActiveIndex, openTarget } from './keyboard.ts'
 import type { OpenTarget } from './keyboard.ts'
+import { setModal } from './modal.ts'
 import { renderHit } from './render.ts'
 import { createSearchClient, pageCsrfToken } from './search-client.ts'
 import { ALREADY_VIEWING, chooseSelection, domRulePage } from './selection.ts'
@@ -130,12 +131,6 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
 
   const query = () => input.value
   const focusInside = () => form.contains(document.activeElement)
-
-  function setModal(on: boolean): void {
-    const modal = on && form.dataset.detached === 'true'
-    form.dataset.modal = String(modal)
-    document.documentElement.classList.toggle('search-modal-open', modal)
-  }
 
   function setOpen(next: boolean): void {
     open = next
@@ -262,10 +257,7 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     }
   })
 
-  input.addEventListener('focus', () => {
-    clearTimeout(hideTimer)
-    setModal(true)
-  })
+  input.addEventListener('focus', () => clearTimeout(hideTimer))
 
   // SPEC.md §9: hidden a moment after focus leaves, so a click inside the panel still lands.
   form.addEventListener('focusout', () => {
@@ -273,7 +265,7 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     hideTimer = setTimeout(() => {
       if (focusInside()) return
       setOpen(false)
-      setModal(false)
+      setModal(form, false)
     }, BLUR_HIDE_MS)
   })
   form.addEventListener('focusin', () => clearTimeout(hideTimer))
@@ -308,14 +300,13 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
   })
   cancel.addEventListener('click', () => {
     setOpen(false)
-    setModal(false)
+    setModal(form, false)
     input.blur()
   })
 
   clear.hidden = query() === ''
   form.dataset.panel = 'ready'
-  if (document.activeElement === input) {
-    setModal(true)
-    if (query().trim() !== '') search()
-  }
+  // The user may have typed, or left, while this stage was loading.
+  setModal(form, document.activeElement === input)
+  if (document.activeElement === input && query().trim() !== '') search()
 }
