@@ -226,6 +226,11 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     const action = keyAction(event, { open, query: query(), activeIndex, resultCount: hits.length })
     if (!action) {
       if (event.key === 'Enter') event.preventDefault()
+      // With nothing left to close or clear, Escape leaves the detached modal.
+      if (event.key === 'Escape' && form.dataset.modal === 'true') {
+        setModal(form, false)
+        input.blur()
+      }
       return
     }
     switch (action.kind) {

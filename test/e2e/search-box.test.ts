@@ -126,6 +126,21 @@ t.test('search box', { skip: chromiumMissing }, async (t) => {
     t.pass('Enter went to the result')
   })
 
+  t.test('Enter without an active result submits the text to the screener; blank text submits nothing', async (t) => {
+    const page = await library(t)
+    const screenerLoads: string[] = []
+    page.on('request', (request) => { if (request.isNavigationRequest()) screenerLoads.push(request.url()) })
+    await search(page, 'mortgage', 3)
+    await input(page).fill('   ')
+    await page.keyboard.press('Enter')
+    await search(page, 'mortgage', 3)
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`${server.url}/library/search?q=mortgage`)
+    t.same(screenerLoads, [`${server.url}/library/search?q=mortgage`], 'the blank Enter submitted nothing')
+    await page.locator('.screener[data-search-state="ready"]').waitFor()
+    t.equal(await page.locator('.screener .ais-SearchBox-input').inputValue(), 'mortgage')
+  })
+
   t.test('ctrl+Enter and meta+Enter open a new tab, shift+Enter a new window; a click opens the result', async (t) => {
     const page = await library(t)
     await page.evaluate(() => {
@@ -274,6 +289,12 @@ t.test('search box', { skip: chromiumMissing }, async (t) => {
     await cancel.click()
     t.equal(await form(page).getAttribute('data-modal'), 'false', 'Cancel closed it')
     t.ok(await panel(page).isHidden())
+
+    await input(page).focus()
+    t.equal(await form(page).getAttribute('data-modal'), 'true')
+    for (const _ of ['close the panel', 'clear the text', 'leave the modal']) await page.keyboard.press('Escape')
+    t.equal(await input(page).inputValue(), '')
+    t.equal(await form(page).getAttribute('data-modal'), 'false', 'a third Escape left the modal')
   })
 
   t.test('the open panel with an active result passes axe', async (t) => {
