@@ -70,6 +70,7 @@ export async function waitUntilIndexed(page: Page, baseUrl: string, query: strin
       data: { requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all' } }] },
       headers: { 'x-csrf-token': token },
     })
+    if (!response.ok()) throw new Error(`/api/search answered ${response.status()}: ${await response.text()}`)
     const body = await response.json() as { results: Array<{ nbHits: number }> }
     last = body.results[0]?.nbHits ?? -1
     if (last >= count) return
