@@ -149,4 +149,15 @@ t.test('concurrent moves in one rule stay consistent', async (t) => {
   t.same(results.map((r) => r.statusCode), nodes.map(() => 200))
   const positions = await positionsByParent(db, rule.id)
   t.same(positions.get(null), [0, 1, 2, 3, 4, 5, 6, 7])
+
+  const mixed = await Promise.all([
+    ...Array.from({ length: 4 }, () => agent.api('POST', base, { type: 'ruleExit', position: 0 })),
+    agent.api('POST', `${base}/move`, { nodeId: nodes[0]!.id, parentId: nodes[1]!.id, position: 0 }),
+    agent.api('DELETE', `${base}/${nodes[2]!.id}`),
+    agent.api('POST', `${base}/${nodes[3]!.id}/copy`),
+  ])
+  t.same(mixed.map((r) => r.statusCode), [201, 201, 201, 201, 200, 200, 201])
+  const after = await positionsByParent(db, rule.id)
+  t.same(after.get(null), Array.from({ length: 8 + 4 - 1 - 1 + 1 }, (_, i) => i), 'roots: 8 + 4 created - 1 moved - 1 deleted + 1 copied, numbered 0..n-1')
+  t.same(after.get(nodes[1]!.id), [0])
 })
