@@ -3,7 +3,7 @@
 // formula) rewrites every stored expression and text that refers to it, in one transaction, each change audited.
 import type { Db } from '../db/client.ts'
 import { findAdviceSet } from '../db/queries/advice-sets.ts'
-import { findEntity, findEntityByName, insertEntity, listEntities, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../db/queries/entities.ts'
+import { findEntity, findEntityByName, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../db/queries/entities.ts'
 import { listOwnedNodes, updateNode, type OwnedNode, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
 import {
   ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, isDataType, parseAssignment, parseExpression,
@@ -219,11 +219,17 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
   return Object.keys(rewriteNode(node, ref, { ...ref, name: `${ref.name}\u0000` }))
 }
 
-/** Where an entry could be used: nodes of its owner's sets (the provider's entries: every set) and its owner's formulas. */
+/**
+ * Where an entry could be used: nodes of its owner's sets and its owner's formulas. A provider entry is used by every
+ * owner except those with their own entry of that name (theirs shadows it, so their references are not to this one).
+ */
 async function scopeOf(db: Db, entity: EntityRow): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
-  const ownerIds = entity.ownerId === PROVIDER_OWNER_ID ? undefined : [entity.ownerId]
-  const nodes = await listOwnedNodes(db, { ...(ownerIds ? { ownerIds } : {}), ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) })
-  const formulas = (await listEntities(db, { ownerIds: ownerIds ?? [entity.ownerId], entityTypeIds: [ENTITY_TYPES.formula.id] })).filter((f) => f.id !== entity.id)
+  const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
+  const ownerIds = shadowing ? undefined : [entity.ownerId]
+  const nodes = (await listOwnedNodes(db, { ...(ownerIds ? { ownerIds } : {}), ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
+    .filter((n) => !shadowing?.has(n.ownerId))
+  const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id] }))
+    .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
   return { nodes, formulas }
 }
 

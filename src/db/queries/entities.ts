@@ -19,11 +19,11 @@ export async function findEntityByName(db: Db, ownerId: string, name: string): P
   return row
 }
 
-/** Live entities of these owners, visible to a set (no set, or this set), optionally filtered by text and type. */
-export async function listEntities(db: Db, p: { ownerIds: string[]; adviceSetId?: number; entityTypeIds?: number[]; text?: string; prefix?: string; limit?: number }): Promise<EntityRow[]> {
+/** Live entities of these owners (all owners when not given), visible to a set (no set, or this set), optionally filtered by text and type. */
+export async function listEntities(db: Db, p: { ownerIds?: string[]; adviceSetId?: number; entityTypeIds?: number[]; text?: string; prefix?: string; limit?: number }): Promise<EntityRow[]> {
   const like = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
   const query = db.select().from(entities).where(and(
-    inArray(entities.ownerId, p.ownerIds), isNull(entities.deletedAt),
+    p.ownerIds ? inArray(entities.ownerId, p.ownerIds) : undefined, isNull(entities.deletedAt),
     p.adviceSetId !== undefined ? or(isNull(entities.adviceSetId), eq(entities.adviceSetId, p.adviceSetId)) : undefined,
     p.entityTypeIds ? inArray(entities.entityTypeId, p.entityTypeIds) : undefined,
     p.text ? or(ilike(entities.reservedName, `%${like(p.text)}%`), ilike(entities.description, `%${like(p.text)}%`)) : undefined,
@@ -40,4 +40,11 @@ export async function insertEntity(db: Db, p: EntityFields & { createdBy: number
 export async function updateEntity(db: Db, id: number, p: Partial<EntityFields & Pick<EntityRow, 'deletedAt'>> & { updatedBy: number | null }): Promise<EntityRow> {
   const [row] = await db.update(entities).set({ ...p, updatedAt: new Date() }).where(eq(entities.id, id)).returning()
   return row!
+}
+
+/** Owners with a live entry of this name (any case). */
+export async function ownersWithName(db: Db, name: string): Promise<string[]> {
+  const rows = await db.selectDistinct({ ownerId: entities.ownerId }).from(entities)
+    .where(and(sql`lower(${entities.reservedName}) = lower(${name})`, isNull(entities.deletedAt)))
+  return rows.map((r) => r.ownerId)
 }
