@@ -1,5 +1,5 @@
 // From stored rows to the engine's authoring model (engine/model.ts): what debug, static checks and the list
-// routes run the engine on.
+// routes run the engine on; and the deep part of an advice set copy, which walks the same rows.
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { findEntityByName, insertEntity, listEntities, type EntityRow } from '../db/queries/entities.ts'
@@ -181,6 +181,7 @@ export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceS
       dataType: entry.dataType, validOptions: entry.validOptions, isClosedSet: entry.isClosedSet, displayFormat: entry.displayFormat,
       defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, description: entry.description, createdBy: actor.userId,
     })
+    // 'entity' is the dictionary's audit name (services/entities.ts imports this module, so it is spelled out here).
     await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId, copiedFrom: entry.id } })
     entityCount += 1
   }

@@ -6,7 +6,7 @@ import { findAdviceSet } from '../db/queries/advice-sets.ts'
 import { findEntity, findEntityByName, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../db/queries/entities.ts'
 import { listOwnedNodes, updateNode, type OwnedNode, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
 import {
-  ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, isDataType, parseAssignment, parseExpression,
+  ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, coerceInput, isDataType, parseAssignment, parseExpression,
   parseTemplate, references, templateTags, type Expr, type ParseMode,
 } from '../engine/index.ts'
 import { dictionaryFor } from './advice-set-model.ts'
@@ -126,6 +126,13 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
   const typeId = out.entityTypeId ?? current?.entityTypeId
   const expression = out.expression !== undefined ? out.expression : current?.expression
   if (typeId === ENTITY_TYPES.formula.id && !expression) throw new ValidationError('expression', 'expression: a formula needs the expression that computes it.')
+  // The default is read like an answer when nobody set the variable, so it must be one the data type accepts.
+  const dataType = out.dataType !== undefined ? out.dataType : current?.dataType
+  const defaultValue = out.defaultValue !== undefined ? out.defaultValue : current?.defaultValue
+  if (isDataType(dataType) && defaultValue !== null && defaultValue !== undefined) {
+    const coerced = coerceInput(dataType, defaultValue, { options: out.validOptions ?? current?.validOptions ?? [] })
+    if (!coerced.ok) throw new ValidationError('defaultValue', `defaultValue: ${coerced.message}`)
+  }
   return out
 }
 

@@ -2,6 +2,7 @@
 // views over calls, variables, statistics and debugging. Every write is audited; rights come from the advice set.
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../db/queries/advice-sets.ts'
+import { countCommentsByRule } from '../db/queries/comments.ts'
 import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst } from '../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
@@ -78,11 +79,13 @@ export function placeAt(list: number[], id: number, index: number | undefined): 
 
 // Reading -------------------------------------------------------------------------------------------------------------
 
+/** The rule with its tree as the engine reads it, the static-check issues of its nodes and per-node comment counts. */
 export async function getRule(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
   const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id })
   const issues = staticChecks(model).filter((issue) => issue.ruleId === String(id))
-  return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules[0]?.nodes ?? [], issues }
+  const commentCounts = await countCommentsByRule(deps.db, id)
+  return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules[0]?.nodes ?? [], issues, commentCounts }
 }
 
 export async function listSetRules(deps: Deps, actor: Actor, adviceSetId: number): Promise<RuleRow[]> {

@@ -32,6 +32,7 @@ t.test('comments on a node', async (t) => {
   const comment = added.json().data
   t.equal((await agent.api('POST', base, { body: '  ' })).json().error.message, 'body: the comment is required.')
   t.same((await viewerAgent.api('GET', `${base}/count`)).json().data, { count: 1 }, 'viewers read the count')
+  t.same((await agent.api('GET', `/api/rule/${nodes[0]!.ruleId}`)).json().data.commentCounts, { [nodes[0]!.id]: 1 }, 'the rule carries every node\'s count')
   t.equal((await viewerAgent.api('GET', base)).json().data[0].body, 'Check this threshold')
   t.equal((await viewerAgent.api('POST', base, { body: 'hi' })).statusCode, 403, 'viewers cannot comment')
   t.equal((await strangerAgent.api('GET', `${base}/count`)).statusCode, 404, 'other owners do not see the node')

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { comments, users } from '../schema/index.ts'
+import { comments, ruleNodes, users } from '../schema/index.ts'
 
 export type CommentRow = typeof comments.$inferSelect
 
@@ -29,4 +29,13 @@ export async function insertComment(db: Db, p: { ruleNodeId: number; userId: num
 export async function updateComment(db: Db, id: number, p: { body?: string; deletedAt?: Date | null }): Promise<CommentRow> {
   const [row] = await db.update(comments).set({ ...p, updatedAt: new Date() }).where(eq(comments.id, id)).returning()
   return row!
+}
+
+/** Live comment counts of a rule's live nodes, by node id (nodes without comments are left out). */
+export async function countCommentsByRule(db: Db, ruleId: number): Promise<Record<number, number>> {
+  const rows = await db.select({ nodeId: comments.ruleNodeId, n: sql<number>`count(*)`.mapWith(Number) }).from(comments)
+    .innerJoin(ruleNodes, eq(ruleNodes.id, comments.ruleNodeId))
+    .where(and(eq(ruleNodes.ruleId, ruleId), isNull(ruleNodes.deletedAt), isNull(comments.deletedAt)))
+    .groupBy(comments.ruleNodeId)
+  return Object.fromEntries(rows.map((r) => [r.nodeId, r.n]))
 }
