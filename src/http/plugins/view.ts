@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import view from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyReply } from 'fastify'
+import { indexNameFor } from '../../search/index.ts'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -34,6 +35,8 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
     }
     const html = await this.viewAsync(template, {
       title: 'Advice Studio',
+      // The header's search box asks the configured index (SEARCH_INDEX_PREFIX) on every page.
+      searchIndexName: indexNameFor(this.server.deps.config),
       ...data,
       csrfToken: this.generateCsrf(),
       user,
