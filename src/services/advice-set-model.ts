@@ -37,7 +37,9 @@ export function treesOf(rows: RuleNodeRow[]): Map<number, NodeModel[]> {
   for (const row of rows) {
     const bucket = row.parentId === null ? roots : children
     const key = row.parentId ?? row.ruleId
-    bucket.set(key, [...(bucket.get(key) ?? []), row])
+    const list = bucket.get(key)
+    if (list) list.push(row)
+    else bucket.set(key, [row])
   }
   const build = (row: RuleNodeRow): NodeModel => nodeModelOf(row, (children.get(row.id) ?? []).map(build))
   const trees = new Map<number, NodeModel[]>()

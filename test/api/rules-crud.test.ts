@@ -121,6 +121,10 @@ t.test('copy and promote', async (t) => {
   const run = await agent.api('POST', '/api/rule/debug', { adviceSetId: set.id, inputs: { Age: 30 } })
   t.same(run.json().data.result.advice.map((a: { headline: string }) => a.headline), ['Adult', 'Adult'], 'the old set still gives the advice through the call (and its copy)')
   t.equal((await viewerAgent.api('POST', '/api/rule/promote', { id: rule.id })).statusCode, 403)
+  t.match((await rowsFor('rule', rule.id)).map((r) => [r.action, r.after]), [['update', { adviceSetId: data.adviceSet.id, position: 0 }]], 'the move is logged')
+  t.match((await rowsFor('adviceset', data.adviceSet.id)).map((r) => [r.action, r.after]), [['create', { promotedRuleId: rule.id }]])
+  t.match((await rowsFor('rule', data.callingRule.id)).map((r) => [r.action, r.after]), [['create', { callNodeId: data.callNodeId, parentId: set.id }]])
+  t.match((await rowsFor('rule', copy.json().data.id)).map((r) => [r.action, r.after]), [['create', { copiedFrom: rule.id, nodes: 2 }]])
 })
 
 t.test('stats, called-by, called, variables, debug', async (t) => {

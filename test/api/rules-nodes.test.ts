@@ -55,6 +55,12 @@ t.test('create nodes: validation names the field and the position; activity rows
   t.match((await agent.api('POST', base, { type: 'advice', tags: ['shiny'] })).json().error.message, /^tags: /)
   t.match((await agent.api('POST', `${base}/new-call`, { calledRuleId: 999999 })).json().error.message, /^calledRuleId: /)
   const child = (await agent.api('POST', base, { type: 'advice', parentId: c.id, headline: 'Adult', tags: ['needs-work'] })).json().data
+  const { rule: callee } = await buildRule(db, set.id, 'Callee')
+  const call = await agent.api('POST', `${base}/new-call`, { calledRuleId: callee.id, parentId: c.id, position: 0 })
+  t.equal(call.statusCode, 201)
+  t.match(call.json().data, { type: 'ruleCall', calledRuleId: callee.id, parentId: c.id, position: 0 })
+  t.same(await childIds(rule.id, c.id), [call.json().data.id, child.id], 'the call went first, the advice moved down')
+  t.equal((await agent.api('DELETE', `${base}/${call.json().data.id}`)).statusCode, 200)
   const first = (await agent.api('POST', base, { type: 'inputRequest', variable: '{{Age}}', question: 'How old?', position: 0 })).json().data
   t.equal(first.variable, 'Age', 'a variable given with braces is stored by name')
   t.same(await childIds(rule.id, 'roots'), [first.id, c.id])

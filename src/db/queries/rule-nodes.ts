@@ -120,7 +120,11 @@ export async function copyNodeRows(tx: Db, rows: RuleNodeRow[], ruleId: number, 
 /** Parents before children, siblings in order: the order copyNodeRows needs. */
 export function parentsFirst(rows: RuleNodeRow[]): RuleNodeRow[] {
   const byParent = new Map<number | null, RuleNodeRow[]>()
-  for (const row of rows) byParent.set(row.parentId, [...(byParent.get(row.parentId) ?? []), row])
+  for (const row of rows) {
+    const list = byParent.get(row.parentId)
+    if (list) list.push(row)
+    else byParent.set(row.parentId, [row])
+  }
   const ids = new Set(rows.map((r) => r.id))
   const ordered: RuleNodeRow[] = []
   const visit = (row: RuleNodeRow) => { ordered.push(row); (byParent.get(row.id) ?? []).forEach(visit) }
