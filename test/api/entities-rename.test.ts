@@ -125,3 +125,27 @@ t.test('renaming a provider entry rewrites every owner except those whose own en
   const [row] = await db.select().from(activity).where(and(eq(activity.entityType, 'rulenode'), eq(activity.entityId, String(mine[0]!.id))))
   t.equal(row!.ownerId, ownerId, 'the rewrite is logged for the owner of the node')
 })
+
+t.test('a rename reaches questions, assignment targets and formula nodes too', async (t) => {
+  const set = await createAdviceSet(db, { ownerId })
+  const count = await createVariable(db, ownerId, 'Count')
+  const { nodes } = await buildRule(db, set.id, 'R', [
+    { type: 'inputRequest', variable: 'Count', question: 'How many? (now {{Count}})' },
+    { type: 'variableAssignment', expression: 'Count += 1' },
+    { type: 'variableAssignment', expression: '{{ Count }} = {{Count}} * 2' },
+    { type: 'formula', variable: 'Twice', expression: '{{Count}} * 2' },
+    { type: 'advice', headline: 'Count is {{Count}}, not {{Counter}}' },
+  ])
+  const before = await adviceFor(set.id, { Count: 3 })
+  const res = await agent.api('PATCH', `/api/entity/${count.id}`, { reservedName: 'Items' })
+  t.equal(res.json().data.rewritten.nodes.length, 5)
+  const stored = await db.select().from(ruleNodes).where(inArray(ruleNodes.id, nodes.map((n) => n.id))).orderBy(ruleNodes.id)
+  t.same(stored.map((n) => [n.variable, n.expression ?? n.question ?? n.headline]), [
+    ['Items', 'How many? (now {{Items}})'],
+    [null, 'Items += 1'],
+    [null, '{{Items}} = {{Items}} * 2'],
+    ['Twice', '{{Items}} * 2'],
+    [null, 'Count is {{Items}}, not {{Counter}}'],
+  ])
+  t.same(await adviceFor(set.id, { Items: 3 }), before)
+})
