@@ -1,42 +1,27 @@
-// Entry script of every page: reads the page marker, loads the page's area chunk (which carries the common
-// runtime) or, for pages without page islands, the runtime alone, mounts the islands and marks <main> so tests
-// and scripts can wait on state. Kept free of React so it stays tiny.
+// Entry script of every page. It mounts the plain-DOM islands itself and imports the page's area chunk (which
+// brings React) only when an island is left that needs it, then marks <main> so tests and scripts can wait on
+// state. Kept free of React so pages without React islands load no React at all.
 import { areaForPage } from './loader/pages.ts'
 import type { Area } from './loader/pages.ts'
 import { loadChunk } from './loader/chunks.ts'
 import type { AreaModule } from './areas/area.ts'
+import { mountNotifications } from './notifications/index.ts'
 import { mountSearchBox } from './search-box/index.ts'
+import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 
-// Areas whose pages have islands so far; pages of the other areas only get the shared islands.
+// Areas whose pages have React islands so far.
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),
 }
 
-async function loadRuntime(): Promise<AreaModule> {
-  const runtime = await loadChunk('runtime', () => import('./runtime.ts'))
-  return { islands: {}, mountPage: runtime.mountPage }
-}
-
-async function loadPageModule(page: string): Promise<{ module: AreaModule, complete: boolean }> {
-  const area = areaForPage(page)
-  if (!area) console.warn(`Unknown page module: ${page}`)
-  const load = area && AREA_CHUNKS[area]
-  if (!load) return { module: await loadRuntime(), complete: true }
-  try {
-    return { module: await loadChunk(area, load), complete: true }
-  } catch (error) {
-    console.error(`Failed to load page module: ${page}`, error)
-    // Notifications and the other shared islands still work without the page's own islands.
-    return { module: await loadRuntime(), complete: false }
-  }
-}
-
 /**
  * Islands written without React, mounted by the loader itself so they work before (and without) the React
- * runtime: the search box must stay light on every page (it loads its panel on first interaction).
+ * runtime. Notifications come first so the others can notify while mounting.
  */
 const PLAIN_ISLANDS: Readonly<Record<string, (element: HTMLElement) => void>> = {
+  'notifications': mountNotifications,
+  'timezone-prompt': mountTimezonePrompt,
   'search-box': mountSearchBox,
 }
 
@@ -56,13 +41,40 @@ function mountPlainIslands(): boolean {
   return allMounted
 }
 
+/** Islands neither mounted nor failed yet: the ones only an area chunk can mount, if any can. */
+function pendingIslands(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('[data-island]:not([data-island-state])')]
+}
+
+/** Returns false when the area chunk failed to load or one of its islands failed to mount. */
+async function mountAreaIslands(page: string, area: Area | undefined, pending: HTMLElement[]): Promise<boolean> {
+  const load = area && AREA_CHUNKS[area]
+  if (!load) {
+    // Islands without code keep their server-rendered fallback.
+    for (const element of pending) console.debug(`Unknown island: ${element.dataset.island ?? ''}`)
+    return true
+  }
+  let module: AreaModule
+  try {
+    module = await loadChunk(area, load)
+  } catch (error) {
+    console.error(`Failed to load page module: ${page}`, error)
+    return false
+  }
+  return module.mountPage(module.islands)
+}
+
 async function start(): Promise<void> {
   const main = document.querySelector<HTMLElement>('main[data-page]')
   let state = 'failed'
   try {
+    const page = main?.dataset.page ?? ''
+    const area = areaForPage(page)
+    if (!area) console.warn(`Unknown page module: ${page}`)
     const plainMounted = mountPlainIslands()
-    const { module, complete } = await loadPageModule(main?.dataset.page ?? '')
-    if (module.mountPage(module.islands) && complete && plainMounted) state = 'mounted'
+    const pending = pendingIslands()
+    const areaMounted = pending.length === 0 || await mountAreaIslands(page, area, pending)
+    if (plainMounted && areaMounted) state = 'mounted'
   } catch (error) {
     console.error('Failed to load the island runtime', error)
   }

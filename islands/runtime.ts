@@ -1,14 +1,8 @@
-// The common chunk every page loads: React, the shared modules and the islands present on every page.
+// The React side of the islands, loaded only by pages with a React island: every area chunk re-exports
+// mountPage, so esbuild puts React and this code into one chunk the areas share.
 import { mountIslands } from './runtime/mount.ts'
-import { notificationsIsland } from './notifications/index.ts'
-import { timezonePromptIsland } from './timezone-prompt/index.ts'
 import type { IslandRegistry } from './shared/define-island.ts'
 
-const sharedIslands: IslandRegistry = {
-  'notifications': notificationsIsland,
-  'timezone-prompt': timezonePromptIsland,
-}
-
 export function mountPage(pageIslands: IslandRegistry): boolean {
-  return mountIslands(document, { ...sharedIslands, ...pageIslands })
+  return mountIslands(document, pageIslands)
 }

@@ -1,4 +1,4 @@
-import { InvalidPropsError } from '../shared/define-island.ts'
+import { InvalidPropsError } from '../shared/invalid-props.ts'
 import { isRecord, optionalString } from '../shared/guards.ts'
 import type { NotificationType } from '../shared/notify.ts'
 

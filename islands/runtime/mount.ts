@@ -2,17 +2,10 @@
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import type { IslandDefinition, IslandRegistry } from '../shared/define-island.ts'
-
-function readProps(element: HTMLElement, name: string): unknown {
-  try {
-    return JSON.parse(element.dataset.props ?? '{}')
-  } catch (error) {
-    throw new Error(`Could not parse props of island ${name}`, { cause: error })
-  }
-}
+import { readIslandProps } from '../shared/read-props.ts'
 
 function mountIsland(element: HTMLElement, name: string, island: IslandDefinition): void {
-  const content = island.render(readProps(element, name))
+  const content = island.render(readIslandProps(element, name))
   const root = createRoot(element)
   // Rendering synchronously means `data-island-state="mounted"` is only set once the island's DOM is in place.
   flushSync(() => root.render(content))

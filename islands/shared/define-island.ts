@@ -16,6 +16,4 @@ export function defineIsland<P extends object>(
   return { render: (raw) => createElement(component, parseProps(raw)) }
 }
 
-export class InvalidPropsError extends Error {
-  override readonly name = 'InvalidPropsError'
-}
+export { InvalidPropsError } from './invalid-props.ts'
