@@ -1,10 +1,17 @@
 // The island loader (DESIGN.md "Pages and islands", SPEC.md §2, §8) on fixture pages served on the app's
 // origin, loading the real bundles: unknown names, a chunk that fails or never arrives, props that do not parse.
 import t, { type Test } from 'tap'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import type { Page } from 'playwright-core'
+import { BUILD_DIR } from '../../scripts/build-islands.ts'
+import type { BuildManifest } from '../../scripts/build-islands.ts'
 import { startServer } from '../helpers/server.ts'
+import { createOwner } from '../helpers/factories.ts'
 import type { FixtureIsland } from '../helpers/browser.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, recordConsole, routeFixturePage } from '../helpers/browser.ts'
+import {
+  chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, routeFixturePage, signInByApi,
+} from '../helpers/browser.ts'
 
 const EDITOR: FixtureIsland = {
   name: 'inline-editor',
@@ -13,6 +20,9 @@ const EDITOR: FixtureIsland = {
 }
 const NOTIFICATIONS: FixtureIsland = { name: 'notifications', props: { flash: [] } }
 const USER_CHUNK = '**/static/build/chunks/user-*.js'
+// Issue 6 acceptance: JavaScript before the first interaction on a library page.
+const LIBRARY_JS_BUDGET_GZIP_BYTES = 15 * 1024
+const AREA_CHUNK = /\/static\/build\/chunks\/(ruleset|user)-\w+\.js$/
 
 t.test('island loader', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()
@@ -108,5 +118,30 @@ t.test('island loader', { skip: chromiumMissing }, async (t) => {
     t.equal(await page.locator('.fallback').count(), 1, 'its fallback stays')
     t.equal(await islandState(page, 'notifications'), 'mounted')
     t.equal(await islandsSettled(page), 'failed')
+  })
+
+  t.test('a library page loads no area chunk (no React) and under 15 KB gzip of JS before any interaction', async (t) => {
+    const ownerId = await createOwner(server.db, { name: 'Budget Advisers' })
+    const user = await server.createUser({ ownerId, role: 'author' })
+    const context = await newQuietContext(browser)
+    t.teardown(() => context.close())
+    const page = await context.newPage()
+    await signInByApi(page, server.url, user)
+    const scripts: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+    })
+    await page.goto(`${server.url}/library`)
+    t.equal(await islandsSettled(page), 'mounted')
+    t.equal(await islandState(page, 'notifications'), 'mounted')
+    t.equal(await islandState(page, 'timezone-prompt'), 'mounted')
+    t.equal(await islandState(page, 'search-box'), 'mounted')
+    t.same(scripts.filter((script) => AREA_CHUNK.test(script)), [], 'no area chunk was loaded')
+    const manifest = JSON.parse(await readFile(path.join(BUILD_DIR, 'manifest.json'), 'utf8')) as BuildManifest
+    const gzipBytes = new Map(manifest.files.map((file) => [`/static/build/${file.file}`, file.gzipBytes]))
+    const unknown = scripts.filter((script) => !gzipBytes.has(script))
+    t.same(unknown, [], 'every script is a built island file')
+    const total = scripts.reduce((sum, script) => sum + (gzipBytes.get(script) ?? 0), 0)
+    t.ok(total < LIBRARY_JS_BUDGET_GZIP_BYTES, `${(total / 1024).toFixed(1)} KB gzip is under 15 KB`)
   })
 })
