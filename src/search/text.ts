@@ -47,17 +47,24 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
 }
 
-/** Whether `term` is a one-typo match of `word` — of its beginning when `word` is a prefix being typed. */
-export function isTypoMatch(word: string, term: string, prefix: boolean): boolean {
-  if (word.length < MIN_WORD_LENGTH_FOR_TYPO || term === word || (prefix && term.startsWith(word))) return false
-  if (!prefix) return withinOneEdit(word, term)
-  for (const length of [word.length - 1, word.length, word.length + 1]) {
-    if (length <= term.length && withinOneEdit(word, term.slice(0, length))) return true
+/**
+ * What of `term` a one-typo match of `word` covers: the whole term, or — while `word` is being typed — the term's
+ * beginning of the same length or one longer (a letter left out). Null when it is no typo match (or a plain one).
+ */
+export function typoMatch(word: string, term: string, prefix: boolean): string | null {
+  if (word.length < MIN_WORD_LENGTH_FOR_TYPO || term === word || (prefix && term.startsWith(word))) return null
+  if (withinOneEdit(word, term)) return term
+  if (!prefix) return null
+  for (const length of [word.length, word.length + 1]) {
+    if (length < term.length && withinOneEdit(word, term.slice(0, length))) return term.slice(0, length)
   }
-  return false
+  return null
 }
 
-/** One query word, whether it is matched as a prefix, and the indexed terms it reaches through one typo. */
+/**
+ * One query word, whether it is matched as a prefix, and what it reaches through one typo: whole terms, and for a
+ * prefix word also beginnings of terms (matched as prefixes in turn).
+ */
 export interface QueryWord {
   word: string
   prefix: boolean
@@ -89,7 +96,8 @@ export function highlight(text: string, query: QueryWord[], pre: string, post: s
     const folded = fold(original)
     let length = 0
     for (const q of query) {
-      const hit = (q.prefix ? folded.startsWith(q.word) : folded === q.word) ? q.word.length : q.typos.includes(folded) ? folded.length : 0
+      const typo = q.typos.find((t) => q.prefix ? folded.startsWith(t) : folded === t)
+      const hit = (q.prefix ? folded.startsWith(q.word) : folded === q.word) ? q.word.length : typo ? typo.length : 0
       if (hit > 0) matched.add(q.word)
       length = Math.max(length, hit)
     }

@@ -1,13 +1,12 @@
 // Issue 6 acceptance: one contract for every SearchIndex — ranking (name before text), prefix and one-typo matches,
 // highlights, facets, filters, pagination, deletes. Runs against the PostgreSQL index on PGlite and PostgreSQL
 // (whichever the test run uses), and against Meilisearch when MEILI_URL is set.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { openTestDatabase } from '../helpers/database.ts'
 import { PostgresSearchIndex } from '../../src/search/postgres.ts'
 import { MeiliSearchIndex } from '../../src/search/meilisearch.ts'
 import { MAX_HITS_REACHABLE, type Filter, type FilterField, type SearchDocument, type SearchIndex, type SearchQuery } from '../../src/search/types.ts'
 
-type Test = typeof t
 
 const T0 = Date.UTC(2026, 0, 1)
 

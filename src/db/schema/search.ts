@@ -24,10 +24,13 @@ export const searchDocuments = pgTable('search_documents', {
   textTerms: text('text_terms').notNull(),
   // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first.
   search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C')`),
+  /** Name and name_alt alone: the first ranking tier, with statistics of its own for the planner. */
+  nameSearch: tsvector('name_search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B')`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 }, (t) => [
   // No fastupdate: PGlite runs no autovacuum, so a pending list would only grow and be scanned by every search.
   index('search_documents_search_idx').using('gin', t.search).with({ fastupdate: 'off' }),
+  index('search_documents_name_search_idx').using('gin', t.nameSearch).with({ fastupdate: 'off' }),
   index('search_documents_updated_idx').on(t.updatedAt),
   index('search_documents_owner_idx').on(t.ownerId),
 ])

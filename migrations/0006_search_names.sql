@@ -1,0 +1,2 @@
+ALTER TABLE "search_documents" ADD COLUMN "name_search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('simple', "search_documents"."name_terms"), 'A') || setweight(to_tsvector('simple', "search_documents"."name_alt_terms"), 'B')) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "search_documents_name_search_idx" ON "search_documents" USING gin ("name_search") WITH (fastupdate=off);
