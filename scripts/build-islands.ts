@@ -1,5 +1,6 @@
-// Bundles islands/ into static/build/: loader.js (the page entry, no React), code-split chunks under chunks/
-// (the common runtime with React and the shared modules, one per area), islands.css and manifest.json.
+// Bundles islands/ into static/build/: loader.js (the page entry with the plain-DOM shared islands, no React),
+// code-split chunks under chunks/ (one per area; React and the shared modules load with an area chunk, only on
+// pages that hold a React island), islands.css and manifest.json.
 // `npm run build` runs it; start-up and the tests call buildIslandsIfStale().
 import { build } from 'esbuild'
 import type { OutputFile } from 'esbuild'
