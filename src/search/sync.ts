@@ -35,10 +35,11 @@ export class SearchIndexer {
   private unlisten: Unlisten | null = null
   private stopped = false
 
-  constructor(private readonly db: Db, private readonly index: SearchIndex, private readonly log: IndexerLog) {}
+  constructor(private readonly db: Db, private readonly index: SearchIndex, private log: IndexerLog) {}
 
   /** Listens for new tasks, then applies everything left over from before (a crash between commit and indexing). */
-  async start(): Promise<number> {
+  async start(log?: IndexerLog): Promise<number> {
+    if (log) this.log = log
     this.stopped = false
     this.unlisten = await listen(this.db, () => { void this.flush().catch(() => undefined) })
     return this.repair()

@@ -21,7 +21,7 @@ export async function searchApi(app: FastifyInstance) {
   const deps = app.deps
   const { indexer } = searchRuntime(deps)
   app.addHook('onReady', async () => {
-    await indexer.start()
+    await indexer.start(app.log)
   })
   app.addHook('onClose', async () => {
     await indexer.stop()
