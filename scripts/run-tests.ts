@@ -6,9 +6,17 @@ import path from 'node:path'
 import { prepareTemplates, type TestDriver } from '../test/helpers/database.ts'
 import { buildIslandsIfStale } from './build-islands.ts'
 
-interface SuiteResult { name: string; passed: number; failed: number; exitCode: number }
+interface SuiteResult { name: string; passed: number; failed: number; skipped: number; exitCode: number }
 
-const SUMMARY = /^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/m
+/** tap's closing line, e.g. `# { total: 12, pass: 10, fail: 1, skip: 1 }`. */
+const SUMMARY = /^# \{ (total: \d+(?:, \w+: \d+)*) \}/gm
+
+function countsOf(summary: string): Record<string, number> {
+  return Object.fromEntries(summary.split(', ').map((pair) => {
+    const [key, value] = pair.split(': ')
+    return [key!, Number(value)]
+  }))
+}
 
 /** Every *.test.ts under `dir` (Node 20 has no fs.glob). */
 function testFilesUnder(dir: string): string[] {
@@ -27,13 +35,13 @@ function runTap(name: string, testFiles: string[], env: Record<string, string>):
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk; process.stdout.write(chunk) })
     child.on('close', (code) => {
-      const summaries = [...output.matchAll(new RegExp(SUMMARY, 'gm'))]
-      const last = summaries.at(-1)
-      const total = last ? Number(last[1]) : 0
-      const passed = last ? Number(last[2]) : 0
-      const failed = last ? Number(last[3] ?? total - passed) : 0
+      const last = [...output.matchAll(SUMMARY)].at(-1)
+      const counts = last ? countsOf(last[1]!) : {}
+      const passed = counts.pass ?? 0
+      const failed = counts.fail ?? 0
+      const skipped = counts.skip ?? 0
       // A suite that crashed before reporting counts as one failure, never as a pass.
-      resolve({ name, passed, failed: code !== 0 && failed === 0 ? 1 : failed, exitCode: code ?? 1 })
+      resolve({ name, passed, failed: code !== 0 && failed === 0 ? 1 : failed, skipped, exitCode: code ?? 1 })
     })
   })
 }
@@ -54,10 +62,11 @@ async function main() {
   }
 
   console.log('')
-  for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed`)
+  for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`)
   const passed = results.reduce((n, r) => n + r.passed, 0)
   const failed = results.reduce((n, r) => n + r.failed, 0)
-  console.log(`${passed} passed, ${failed} failed`)
+  const skipped = results.reduce((n, r) => n + r.skipped, 0)
+  console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
   process.exit(failed > 0 || results.some((r) => r.exitCode !== 0) ? 1 : 0)
 }
 
