@@ -1,7 +1,10 @@
 // From application rows to search documents, one mapper per searchable entity type (the audit log's entity type
-// names). Rules, rule nodes, variables and formulas add a mapper here when they exist; nothing else changes.
+// names). Advice sets and rules are indexed; rule nodes, variables and formulas add a mapper here the same way.
 import type { Db } from '../db/client.ts'
-import { adviceSetSources, adviceSetSourcesAfter, countLiveAdviceSets, type AdviceSetSource } from '../db/queries/search.ts'
+import {
+  adviceSetSources, adviceSetSourcesAfter, countLiveAdviceSets, countLiveRules, ruleIdsOfSet, ruleSources, ruleSourcesAfter,
+  type AdviceSetSource, type RuleSource,
+} from '../db/queries/search.ts'
 import { ENTITY_TYPES } from '../engine/entity-types.ts'
 import type { SearchDocument } from './types.ts'
 
@@ -46,12 +49,36 @@ export function adviceSetDocument(set: AdviceSetSource): SearchDocument {
   }
 }
 
+export function ruleObjectId(id: number): string {
+  return `rule-${id}`
+}
+
+export function ruleDocument(rule: RuleSource): SearchDocument {
+  const type = ENTITY_TYPES.rule
+  const set = adviceSetDocument(rule.set)
+  return {
+    ...set,
+    objectID: ruleObjectId(rule.id),
+    entityType: { id: type.id, displayName: type.displayName },
+    name: rule.name,
+    name_alt: rule.name,
+    uri: `/adviceset/${rule.set.id}/rule/${rule.id}/show`,
+    rule: { id: rule.id },
+    tags: [],
+    text: '',
+    updatedAt: rule.updatedAt,
+  }
+}
+
 const adviceSetMapper: DocumentMapper = {
   entityType: 'adviceset',
+  // A set's rules carry its owner, name and flags, so they change with it (and leave the index with it).
   async changeFor(db, entityId) {
     const id = Number(entityId)
-    const [set] = Number.isSafeInteger(id) ? await adviceSetSources(db, [id]) : []
-    return set ? { upsert: [adviceSetDocument(set)], remove: [] } : { upsert: [], remove: [adviceSetObjectId(id)] }
+    if (!Number.isSafeInteger(id)) return { upsert: [], remove: [] }
+    const [set] = await adviceSetSources(db, [id])
+    if (!set) return { upsert: [], remove: [adviceSetObjectId(id), ...(await ruleIdsOfSet(db, id)).map(ruleObjectId)] }
+    return { upsert: [adviceSetDocument(set), ...(await ruleSources(db, { adviceSetIds: [id] })).map(ruleDocument)], remove: [] }
   },
   count: countLiveAdviceSets,
   async *batches(db, size) {
@@ -65,7 +92,27 @@ const adviceSetMapper: DocumentMapper = {
   },
 }
 
-export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper]
+const ruleMapper: DocumentMapper = {
+  entityType: 'rule',
+  async changeFor(db, entityId) {
+    const id = Number(entityId)
+    if (!Number.isSafeInteger(id)) return { upsert: [], remove: [] }
+    const [rule] = await ruleSources(db, { ruleIds: [id] })
+    return rule ? { upsert: [ruleDocument(rule)], remove: [] } : { upsert: [], remove: [ruleObjectId(id)] }
+  },
+  count: countLiveRules,
+  async *batches(db, size) {
+    let after = 0
+    for (;;) {
+      const found = await ruleSourcesAfter(db, after, size)
+      if (found.length === 0) return
+      yield found.map(ruleDocument)
+      after = found.at(-1)!.id
+    }
+  },
+}
+
+export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper, ruleMapper]
 
 export function isSearchable(entityType: string): boolean {
   return mapperFor(entityType) !== undefined

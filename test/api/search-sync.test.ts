@@ -87,6 +87,30 @@ t.test('create, rename, tag, delete, recover and restore show up in search', asy
   t.equal(await countIndexTasks(db), 0, 'no index task is left over')
 })
 
+t.test("rules are found, and follow their set's name, visibility and deletion", async (t) => {
+  const set = (await agent.api('POST', '/api/adviceset', { name: 'Koala loans' })).json().data as { id: number }
+  const created = await agent.api('POST', '/api/rule', { adviceSetId: set.id, name: 'Dingo eligibility' })
+  t.equal(created.statusCode, 201)
+  const ruleId = created.json().data.id as number
+  let [hit] = (await search('dingo')).hits as Array<Record<string, unknown>>
+  t.match(hit, { objectID: `rule-${ruleId}`, entityType: { id: 11, displayName: 'Rule' }, name: 'Dingo eligibility', rule: { id: ruleId },
+    uri: `/adviceset/${set.id}/rule/${ruleId}/show`, adviceset: { id: set.id, name: 'Koala loans', isPublic: false } })
+
+  t.equal((await agent.api('PATCH', `/api/adviceset/${set.id}`, { name: 'Koala mortgages', isPublic: true })).statusCode, 200)
+  ;[hit] = (await search('dingo')).hits as Array<Record<string, unknown>>
+  t.match(hit, { adviceset: { name: 'Koala mortgages', isPublic: true } }, 'the rule carries the changed set')
+
+  t.equal((await agent.api('DELETE', `/api/adviceset/${set.id}`)).statusCode, 200)
+  t.equal((await search('dingo')).nbHits, 0, 'a deleted set takes its rules out of search')
+  t.equal((await agent.api('POST', `/api/adviceset/${set.id}/recover`)).statusCode, 200)
+  t.equal((await search('dingo')).nbHits, 1, 'and brings them back when recovered')
+
+  t.equal((await agent.api('PATCH', `/api/rule/${ruleId}`, { name: 'Wallaby eligibility' })).statusCode, 200)
+  t.same((await search('wallaby')).hits.map((h) => h.objectID), [`rule-${ruleId}`], 'a renamed rule is found by its new name')
+  t.equal((await agent.api('DELETE', `/api/rule/${ruleId}`)).statusCode, 200)
+  t.equal((await search('wallaby')).nbHits, 0, 'a deleted rule is gone')
+})
+
 t.test('a crash between commit and indexing is repaired at start-up', async (t) => {
   await indexer.stop()
   t.teardown(() => indexer.start())

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { adviceSets, owners, searchIndexTasks, tagLinks, tags } from '../schema/index.ts'
+import { adviceSets, owners, rules, searchIndexTasks, tagLinks, tags } from '../schema/index.ts'
 
 /** After commit, PostgreSQL tells every listening app instance that index work is waiting. */
 export const INDEX_TASK_CHANNEL = 'search_index_tasks'
@@ -91,5 +91,49 @@ export async function adviceSetSourcesAfter(db: Db, afterId: number, limit: numb
 
 export async function countLiveAdviceSets(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceSets).where(isNull(adviceSets.deletedAt))
+  return row?.n ?? 0
+}
+
+// What rule documents are made of ------------------------------------------------------------------------------------
+
+export interface RuleSource {
+  id: number
+  name: string
+  updatedAt: Date
+  set: AdviceSetSource
+}
+
+const ruleColumns = { ruleId: rules.id, ruleName: rules.name, ruleUpdatedAt: rules.updatedAt, ...sourceColumns }
+
+function toRuleSource(row: { ruleId: number; ruleName: string; ruleUpdatedAt: Date } & AdviceSetSource): RuleSource {
+  const { ruleId, ruleName, ruleUpdatedAt, ...set } = row
+  return { id: ruleId, name: ruleName, updatedAt: ruleUpdatedAt, set }
+}
+
+/** Live rules of live sets: by rule ids, or every rule of some sets. */
+export async function ruleSources(db: Db, by: { ruleIds?: number[]; adviceSetIds?: number[] }): Promise<RuleSource[]> {
+  const filter = by.ruleIds ? inArray(rules.id, by.ruleIds) : inArray(rules.adviceSetId, by.adviceSetIds ?? [])
+  if ((by.ruleIds ?? by.adviceSetIds ?? []).length === 0) return []
+  const found = await db.select(ruleColumns).from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .where(and(filter, isNull(rules.deletedAt), isNull(adviceSets.deletedAt)))
+  return found.map(toRuleSource)
+}
+
+/** Ids of every rule of a set, deleted or not (a deleted set takes all of them out of the index). */
+export async function ruleIdsOfSet(db: Db, adviceSetId: number): Promise<number[]> {
+  return (await db.select({ id: rules.id }).from(rules).where(eq(rules.adviceSetId, adviceSetId))).map((r) => r.id)
+}
+
+export async function ruleSourcesAfter(db: Db, afterId: number, limit: number): Promise<RuleSource[]> {
+  const found = await db.select(ruleColumns).from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .where(and(gt(rules.id, afterId), isNull(rules.deletedAt), isNull(adviceSets.deletedAt))).orderBy(asc(rules.id)).limit(limit)
+  return found.map(toRuleSource)
+}
+
+export async function countLiveRules(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .where(and(isNull(rules.deletedAt), isNull(adviceSets.deletedAt)))
   return row?.n ?? 0
 }
