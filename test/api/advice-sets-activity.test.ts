@@ -3,20 +3,18 @@
 import t from 'tap'
 import { and, eq, isNull } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { activityRows } from '../helpers/activity.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
-import { activity, adviceCategories, adviceSets, tags } from '../../src/db/schema/index.ts'
+import { adviceCategories, adviceSets, tags } from '../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
 const ownerId = await createOwner(db, { name: 'Acme' })
 const author = await createUser(db, { ownerId, role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
+const agent = await signedInAgent(app, author)
 
-async function rowsFor(entityType: string, id: number) {
-  return db.select().from(activity).where(and(eq(activity.entityType, entityType), eq(activity.entityId, String(id)))).orderBy(activity.id)
-}
+const rowsFor = (entityType: string, id: number) => activityRows(db, entityType, id)
 
 t.test('create, update, restore of the update', async (t) => {
   const created = await agent.api('POST', '/api/adviceset', { name: 'Pension basics', nameAlt: 'Pensions', description: 'First draft' })

@@ -1,13 +1,12 @@
 // Issue 5: the dictionary API — name rule, rights, 221 listing the uses, typeahead, parse and match, expand, copy,
 // entity types; every write leaves one activity row.
 import t from 'tap'
-import { and, eq } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { activityRows } from '../helpers/activity.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../helpers/rules.ts'
-import { activity } from '../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -15,16 +14,11 @@ const ownerId = await createOwner(db, { name: 'Acme' })
 const author = await createUser(db, { ownerId, role: 'author' })
 const viewer = await createUser(db, { ownerId, role: 'viewer' })
 const stranger = await createUser(db, { role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
-const viewerAgent = new Agent(app)
-await viewerAgent.signIn(viewer.email, viewer.password)
-const strangerAgent = new Agent(app)
-await strangerAgent.signIn(stranger.email, stranger.password)
+const agent = await signedInAgent(app, author)
+const viewerAgent = await signedInAgent(app, viewer)
+const strangerAgent = await signedInAgent(app, stranger)
 
-async function rowsFor(id: number) {
-  return db.select().from(activity).where(and(eq(activity.entityType, 'entity'), eq(activity.entityId, String(id)))).orderBy(activity.id)
-}
+const rowsFor = (id: number) => activityRows(db, 'entity', id)
 
 t.test('create and update with the name rule; one activity row per write', async (t) => {
   const created = await agent.api('POST', '/api/entity', { reservedName: 'Age', dataType: 'number', description: 'Age in years' })

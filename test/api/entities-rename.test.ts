@@ -4,7 +4,7 @@
 import t from 'tap'
 import { and, eq, inArray } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { Agent, signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../helpers/rules.ts'
@@ -14,8 +14,7 @@ const { app, database } = await buildTestApp(t)
 const db = database.db
 const ownerId = await createOwner(db, { name: 'Acme' })
 const author = await createUser(db, { ownerId, role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
+const agent = await signedInAgent(app, author)
 
 async function adviceFor(adviceSetId: number, inputs: Record<string, unknown>) {
   const res = await agent.api('POST', '/api/rule/debug', { adviceSetId, inputs })

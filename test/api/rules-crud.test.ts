@@ -3,11 +3,12 @@
 import t from 'tap'
 import { and, eq, isNull } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { activityRows } from '../helpers/activity.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
-import { activity, rules } from '../../src/db/schema/index.ts'
+import { rules } from '../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -16,16 +17,11 @@ const otherOwner = await createOwner(db, { name: 'Other' })
 const author = await createUser(db, { ownerId, role: 'author' })
 const viewer = await createUser(db, { ownerId, role: 'viewer' })
 const stranger = await createUser(db, { ownerId: otherOwner, role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
-const viewerAgent = new Agent(app)
-await viewerAgent.signIn(viewer.email, viewer.password)
-const strangerAgent = new Agent(app)
-await strangerAgent.signIn(stranger.email, stranger.password)
+const agent = await signedInAgent(app, author)
+const viewerAgent = await signedInAgent(app, viewer)
+const strangerAgent = await signedInAgent(app, stranger)
 
-async function rowsFor(entityType: string, id: number) {
-  return db.select().from(activity).where(and(eq(activity.entityType, entityType), eq(activity.entityId, String(id)))).orderBy(activity.id)
-}
+const rowsFor = (entityType: string, id: number) => activityRows(db, entityType, id)
 async function livePositions(adviceSetId: number) {
   return (await db.select().from(rules).where(and(eq(rules.adviceSetId, adviceSetId), isNull(rules.deletedAt))).orderBy(rules.position))
     .map((r) => [r.name, r.position])

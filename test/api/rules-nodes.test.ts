@@ -1,13 +1,12 @@
 // Issue 5: rule nodes — create with parse validation naming field and position, move/copy/delete/recover keeping
 // sibling positions gap-free, rights, and one activity row per write.
 import t, { type Test } from 'tap'
-import { and, eq } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { activityRows } from '../helpers/activity.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, positionsByParent } from '../helpers/rules.ts'
-import { activity } from '../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -15,16 +14,11 @@ const ownerId = await createOwner(db, { name: 'Acme' })
 const author = await createUser(db, { ownerId, role: 'author' })
 const viewer = await createUser(db, { ownerId, role: 'viewer' })
 const stranger = await createUser(db, { role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
-const viewerAgent = new Agent(app)
-await viewerAgent.signIn(viewer.email, viewer.password)
-const strangerAgent = new Agent(app)
-await strangerAgent.signIn(stranger.email, stranger.password)
+const agent = await signedInAgent(app, author)
+const viewerAgent = await signedInAgent(app, viewer)
+const strangerAgent = await signedInAgent(app, stranger)
 
-async function nodeRows(id: number) {
-  return db.select().from(activity).where(and(eq(activity.entityType, 'rulenode'), eq(activity.entityId, String(id)))).orderBy(activity.id)
-}
+const nodeRows = (id: number) => activityRows(db, 'rulenode', id)
 function assertGapFree(t: Test, positions: Map<number | null, number[]>) {
   for (const [parent, list] of positions) t.same(list, list.map((_, i) => i), `siblings under ${parent ?? 'root'} are 0..${list.length - 1}`)
 }

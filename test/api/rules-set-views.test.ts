@@ -2,7 +2,7 @@
 // list-calling-advice-sets, logic-cache, list/todoAdvice — and their rights.
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
-import { Agent } from '../helpers/agent.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../helpers/rules.ts'
@@ -12,10 +12,8 @@ const db = database.db
 const ownerId = await createOwner(db, { name: 'Acme' })
 const author = await createUser(db, { ownerId, role: 'author' })
 const stranger = await createUser(db, { role: 'author' })
-const agent = new Agent(app)
-await agent.signIn(author.email, author.password)
-const strangerAgent = new Agent(app)
-await strangerAgent.signIn(stranger.email, stranger.password)
+const agent = await signedInAgent(app, author)
+const strangerAgent = await signedInAgent(app, stranger)
 
 const set = await createAdviceSet(db, { ownerId, name: 'Main set' })
 await createVariable(db, ownerId, 'Age')

@@ -73,3 +73,10 @@ export class Agent {
     return res
   }
 }
+
+/** An agent already signed in as `user`. */
+export async function signedInAgent(app: FastifyInstance, user: { email: string; password: string }): Promise<Agent> {
+  const agent = new Agent(app)
+  await agent.signIn(user.email, user.password)
+  return agent
+}
