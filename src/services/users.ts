@@ -17,7 +17,8 @@ import { requireEmail, requireText, optionalText, requireOneOf } from './validat
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000
 export const ROLES: readonly UserRole[] = ['admin', 'author', 'viewer']
 
-function actorOf(user: UserRow, impersonatorId: number | null = null): Actor {
+/** The acting party for a user's own requests (and, under impersonation, the admin behind them). */
+export function actorForUser(user: UserRow, impersonatorId: number | null = null): Actor {
   return { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId }
 }
 
@@ -41,8 +42,8 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
     const ownerId = `o${randomBytes(6).toString('hex')}`
     await insertOwner(tx, { id: ownerId, name: company })
     const user = await insertUser(tx, { ownerId, email, name, role: 'admin', passwordHash })
-    await audit(tx, actorOf(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: company } })
-    await audit(tx, actorOf(user), { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
+    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: company } })
+    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
     return user
   })
 }
@@ -117,7 +118,7 @@ export async function setPasswordWithToken(deps: Deps, purpose: 'reset' | 'setup
     const user = await updateUser(tx, used.userId, { passwordHash })
     if (!user) throw new NotFoundError('User not found')
     await deleteUserSessions(tx, user.id)
-    await audit(tx, actorOf(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, after: { password: purpose === 'reset' ? 'reset' : 'set up' } })
+    await audit(tx, actorForUser(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, after: { password: purpose === 'reset' ? 'reset' : 'set up' } })
     return user
   })
 }
@@ -218,7 +219,6 @@ export async function listOwnersForAdmin(deps: Deps, actor: Actor) {
   return listOwners(deps.db)
 }
 
-export { actorOf }
 
 export async function ownerName(deps: Deps, ownerId: string): Promise<string> {
   return (await findOwner(deps.db, ownerId))?.name ?? ownerId

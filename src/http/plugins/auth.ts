@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { UserRow } from '../../db/queries/users.ts'
 import type { UserRole } from '../../db/schema/index.ts'
-import { getCurrentUser } from '../../services/users.ts'
+import { actorForUser, getCurrentUser } from '../../services/users.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
 
@@ -34,7 +34,7 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
       request.session.refreshedAt = Date.now()
       request.session.touch()
     }
-    request.actor = { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId: request.session.impersonatorId ?? null }
+    request.actor = actorForUser(user, request.session.impersonatorId ?? null)
   })
 }, { name: 'auth', dependencies: ['session'] })
 
