@@ -1,4 +1,5 @@
 import t from 'tap'
+import { engineErrorOf } from '../../helpers/engine.ts'
 import { EngineError } from '../../../src/engine/errors.ts'
 import { compileExpression, parseExpression, type Scope } from '../../../src/engine/expr/index.ts'
 import type { Value } from '../../../src/engine/value.ts'
@@ -33,13 +34,7 @@ const run = (source: string, values: Record<string, Value> = VARS): Value => com
 
 function runError(source: string, values: Record<string, Value> = VARS): EngineError {
   const compiled = compileExpression(parseExpression(source))
-  try {
-    compiled(scopeOf(values))
-  } catch (error) {
-    if (error instanceof EngineError) return error
-    throw error
-  }
-  throw new Error(`expected ${source} to fail`)
+  return engineErrorOf(() => compiled(scopeOf(values)), source)
 }
 
 t.test('arithmetic and precedence', async (t) => {

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { engineErrorOf } from '../../helpers/engine.ts'
 import { EngineError } from '../../../src/engine/errors.ts'
 import { parseAssignment, parseExpression, printExpression, type Expr } from '../../../src/engine/expr/index.ts'
 
@@ -27,13 +28,7 @@ function shape(expr: Expr): unknown {
 const parse = (source: string) => shape(parseExpression(source))
 
 function parseError(source: string, mode: 'value' | 'condition' = 'value'): EngineError {
-  try {
-    parseExpression(source, { mode })
-  } catch (error) {
-    if (error instanceof EngineError) return error
-    throw error
-  }
-  throw new Error(`expected ${source} to fail`)
+  return engineErrorOf(() => parseExpression(source, { mode }), source)
 }
 
 t.test('literals', async (t) => {
