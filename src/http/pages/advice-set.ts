@@ -10,6 +10,7 @@ import { isProviderAdmin, type Actor } from '../../services/context.ts'
 import { findDependents } from '../../services/dependents.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
 import { recordRecentItem } from '../../services/recent-items.ts'
+import { deletedRuleOf, setRuleList } from '../../services/rule-page.ts'
 import { listVisibleTags } from '../../services/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/users.ts'
 import { canCreate } from '../../services/visibility.ts'
@@ -20,6 +21,7 @@ import { keptValues, renderFormError } from './forms.ts'
 
 type Body = Record<string, unknown>
 const idRoute = { preHandler: requireUser, schema: { params: idParamSchema } }
+const showQuerySchema = { type: 'object', properties: { deletedRule: { type: 'integer', minimum: 1 } } } as const
 
 function idOf(request: FastifyRequest): number {
   return itemId((request.params as { id: string }).id)
@@ -50,16 +52,18 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
   const actor = actorOf(request)
   const set = await getAdviceSet(app.deps, actor, id)
   const formatDate = dateFormatter(request.user!.preferences.tz)
-  const [allTags, createdByName, updatedByName, owners] = await Promise.all([
+  const [allTags, createdByName, updatedByName, owners, rules] = await Promise.all([
     set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
     userName(app, actor, set.createdBy),
     userName(app, actor, set.updatedBy),
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
+    setRuleList(app.deps, set.id),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
   return {
     title: set.name,
     set,
+    rules,
     canCopy: canCreate(actor),
     canTransfer: isProviderAdmin(actor),
     owners: owners.filter((o) => o.id !== set.ownerId),
@@ -135,10 +139,13 @@ export async function adviceSetPages(app: FastifyInstance) {
     }
   })
 
-  app.get('/adviceset/:id/show', idRoute, async (request, reply) => {
+  app.get('/adviceset/:id/show', { preHandler: requireUser, schema: { params: idParamSchema, querystring: showQuerySchema } }, async (request, reply) => {
     const data = await showData(app, request, idOf(request))
     await recordRecentItem(app.deps, actorOf(request), ENTITY_ADVICE_SET, data.set.id)
-    return reply.page('adviceset/show', data)
+    // Right after a rule's delete (rule pages), the Rules section offers its Undo.
+    const deletedRuleId = (request.query as { deletedRule?: number }).deletedRule
+    const deletedRule = deletedRuleId === undefined ? null : await deletedRuleOf(app.deps, actorOf(request), data.set.id, deletedRuleId)
+    return reply.page('adviceset/show', { ...data, deletedRule })
   })
   for (const [path, template] of [['header', '_header'], ['sidebar', '_sidebar'], ['modal/details', '_details']] as const) {
     app.get(`/adviceset/:id/show/${path}`, idRoute, async (request, reply) =>

@@ -4,6 +4,7 @@ import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { homePages } from './home.ts'
 import { libraryPages } from './library.ts'
+import { rulePages } from './rule.ts'
 import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
 
@@ -14,5 +15,6 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(libraryPages)
   await app.register(searchPages)
   await app.register(adviceSetPages)
+  await app.register(rulePages)
   await app.register(activityPages)
 }

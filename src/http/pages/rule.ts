@@ -1,0 +1,194 @@
+// Rule pages (SPEC §2 Rule row): new, show (with its tree and header fragments), part/{nodeId}, confirm-delete, the
+// pick-dialog fragments (selector, copyselector, apiselector), and the form actions of the show page. Debug pages
+// live in rule-debug.ts. Rights are checked by the services on every call.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { getAdviceSet } from '../../services/advice-sets.ts'
+import type { Actor } from '../../services/context.ts'
+import { findDependents } from '../../services/dependents.ts'
+import { DeleteNotAllowedError, ForbiddenError } from '../../services/errors.ts'
+import {
+  callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
+} from '../../services/rule-page.ts'
+import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/rules.ts'
+import { canWriteOwned } from '../../services/visibility.ts'
+import { itemId } from '../api/ids.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+type Body = Record<string, unknown>
+type Params = { id: string; ruleId?: string; nodeId?: string }
+
+const idString = { type: 'string', maxLength: 20 } as const
+const setParams = { type: 'object', required: ['id'], properties: { id: idString } } as const
+const ruleParams = { type: 'object', required: ['id', 'ruleId'], properties: { id: idString, ruleId: idString } } as const
+const nodeParams = { type: 'object', required: ['id', 'ruleId', 'nodeId'], properties: { id: idString, ruleId: idString, nodeId: idString } } as const
+const ruleIdQuery = { type: 'object', properties: { ruleId: idString } } as const
+const selectorQuery = { type: 'object', properties: { q: { type: 'string', maxLength: 200 } } } as const
+
+const setRoute = { preHandler: requireUser, schema: { params: setParams } }
+const ruleRoute = { preHandler: requireUser, schema: { params: ruleParams } }
+
+const setIdOf = (request: FastifyRequest) => itemId((request.params as Params).id)
+const ruleIdOf = (request: FastifyRequest) => itemId((request.params as Params).ruleId, 'ruleId')
+
+async function writableSet(app: FastifyInstance, actor: Actor, id: number) {
+  const set = await getAdviceSet(app.deps, actor, id)
+  if (!set.canWrite) throw new ForbiddenError('You cannot change this advice set.')
+  return set
+}
+
+/** Everything the show page and its header fragment render; `activeNodeId` comes from part/{nodeId}. */
+async function showData(app: FastifyInstance, request: FastifyRequest, activeNodeId: number | null = null) {
+  const actor = actorOf(request)
+  const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+  const [tree, header] = await Promise.all([ruleTreeModel(app.deps, actor, rule, activeNodeId), ruleHeaderModel(app.deps, actor, rule)])
+  const canWrite = canWriteOwned(actor, rule.set.ownerId)
+  return {
+    title: `${rule.name} · ${rule.set.name}`,
+    rule: { id: rule.id, name: rule.name },
+    set: { id: rule.set.id, name: rule.set.name },
+    canWrite,
+    ...header,
+    treeProps: tree.props,
+    tree: tree.tree,
+    nameEditor: {
+      action: `/api/rule/${rule.id}`, method: 'PATCH',
+      fields: [{ name: 'name', label: 'Rule name', value: rule.name, editor: 'input', required: true, maxLength: 200 }],
+    },
+    currentRule: { id: rule.id, name: rule.name },
+    currentAdviceSet: { id: rule.set.id, name: rule.set.name, ownerId: rule.set.ownerId },
+  }
+}
+
+/** A sub-view for islands and pick dialogs: the partial alone, escaped as everywhere else. */
+async function fragment(reply: FastifyReply, template: string, data: Record<string, unknown>) {
+  const html = await reply.viewAsync(template, { ...data, csrfToken: reply.generateCsrf(), user: reply.request.user, errors: {}, values: {} })
+  reply.type('text/html; charset=utf-8')
+  return html
+}
+
+async function deleteData(app: FastifyInstance, request: FastifyRequest, ruleId: number) {
+  const actor = actorOf(request)
+  const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleId)
+  if (!canWriteOwned(actor, rule.set.ownerId)) throw new ForbiddenError('You cannot delete this rule.')
+  return {
+    title: `Delete ${rule.name}`,
+    rule: { id: rule.id, name: rule.name },
+    set: { id: rule.set.id, name: rule.set.name },
+    nodeCount: await countRuleNodes(app.deps, rule.id),
+    currentRule: { id: rule.id },
+    currentAdviceSet: { id: rule.set.id },
+  }
+}
+
+export async function rulePages(app: FastifyInstance) {
+  const newRuleData = async (request: FastifyRequest) => {
+    const set = await writableSet(app, actorOf(request), setIdOf(request))
+    return { title: `New rule · ${set.name}`, set: { id: set.id, name: set.name }, currentAdviceSet: { id: set.id, name: set.name, ownerId: set.ownerId } }
+  }
+
+  app.get('/adviceset/:id/rule/new', setRoute, async (request, reply) => reply.page('rule/new', await newRuleData(request)))
+
+  app.post('/adviceset/:id/rule/new', setRoute, async (request, reply) => {
+    const data = await newRuleData(request)
+    const body = (request.body ?? {}) as Body
+    try {
+      const rule = await createRule(app.deps, actorOf(request), { adviceSetId: data.set.id, name: body.name })
+      reply.flash({ type: 'info', text: `Rule “${rule.name}” created.` })
+      return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'rule/new', { ...data, values: keptValues(body) })
+    }
+  })
+
+  app.get('/adviceset/:id/rule/:ruleId/show', ruleRoute, async (request, reply) => reply.page('rule/show', await showData(app, request)))
+  app.get('/adviceset/:id/rule/:ruleId/part/:nodeId', { preHandler: requireUser, schema: { params: nodeParams } }, async (request, reply) =>
+    reply.page('rule/show', await showData(app, request, itemId((request.params as Params).nodeId, 'nodeId'))))
+  app.get('/adviceset/:id/rule/:ruleId/show/header', ruleRoute, async (request, reply) => fragment(reply, 'rule/_header', await showData(app, request)))
+  app.get('/adviceset/:id/rule/:ruleId/show/tree', ruleRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    return fragment(reply, 'rule/_tree', { tree: (await ruleTreeModel(app.deps, actor, rule)).tree, set: { id: rule.set.id } })
+  })
+
+  app.post('/adviceset/:id/rule/:ruleId/rename', ruleRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const body = (request.body ?? {}) as Body
+    try {
+      await updateRule(app.deps, actor, rule.id, { name: body.name })
+    } catch (error) {
+      return renderFormError(reply, error, 'rule/show', { ...(await showData(app, request)), values: keptValues(body) })
+    }
+    reply.flash({ type: 'info', text: 'Rule renamed.' })
+    return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
+  })
+
+  // Reorder from the advice set page: one step up or down.
+  app.post('/adviceset/:id/rule/:ruleId/move', ruleRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const step = (request.body as Body | undefined)?.direction === 'up' ? -1 : 1
+    await updateRule(app.deps, actor, rule.id, { position: Math.max(0, rule.position + step) })
+    return reply.redirect(`/adviceset/${rule.adviceSetId}/show#rule-${rule.id}`, 303)
+  })
+
+  app.post('/adviceset/:id/rule/:ruleId/copy', ruleRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const target = (request.body as Body | undefined)?.adviceSetId
+    const copy = await copyRule(app.deps, actor, { id: rule.id, ...(target === undefined || target === '' ? {} : { adviceSetId: itemId(target, 'adviceSetId') }) })
+    reply.flash({ type: 'info', text: `Copied as “${copy.name}”.` })
+    return reply.redirect(ruleHref(copy.adviceSetId, copy.id), 303)
+  })
+
+  app.post('/adviceset/:id/rule/:ruleId/promote', ruleRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const promoted = await promoteRule(app.deps, actor, { id: rule.id })
+    reply.flash({ type: 'info', text: `“${rule.name}” is now its own advice set; “${rule.set.name}” calls it from a rule of the same name.` })
+    return reply.redirect(`/adviceset/${promoted.adviceSet.id}/show`, 303)
+  })
+
+  app.get('/adviceset/:id/rule/confirm-delete', { preHandler: requireUser, schema: { params: setParams, querystring: ruleIdQuery } }, async (request, reply) => {
+    const data = await deleteData(app, request, itemId((request.query as { ruleId?: string }).ruleId, 'ruleId'))
+    return reply.page('rule/confirm-delete', { ...data, dependents: await findDependents(app.deps.db, ENTITY_RULE, data.rule.id) })
+  })
+
+  app.post('/adviceset/:id/rule/:ruleId/delete', ruleRoute, async (request, reply) => {
+    const data = await deleteData(app, request, ruleIdOf(request))
+    try {
+      await deleteRule(app.deps, actorOf(request), data.rule.id)
+    } catch (error) {
+      if (!(error instanceof DeleteNotAllowedError)) throw error
+      reply.code(221)
+      return reply.page('rule/confirm-delete', { ...data, dependents: error.dependents, message: error.message })
+    }
+    reply.flash({ type: 'info', text: `Rule “${data.rule.name}” deleted.` })
+    return reply.redirect(`/adviceset/${data.set.id}/show?deletedRule=${data.rule.id}`, 303)
+  })
+
+  app.post('/adviceset/:id/rule/:ruleId/recover', ruleRoute, async (request, reply) => {
+    const rule = await recoverRule(app.deps, actorOf(request), ruleIdOf(request))
+    reply.flash({ type: 'info', text: `Rule “${rule.name}” restored.` })
+    return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
+  })
+
+  app.get('/adviceset/:id/rule/selector', { preHandler: requireUser, schema: { params: setParams, querystring: selectorQuery } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const set = await getAdviceSet(app.deps, actor, setIdOf(request))
+    const q = ((request.query as { q?: string }).q ?? '').trim()
+    return fragment(reply, 'rule/selector', { set: { id: set.id, name: set.name }, q, ...(await callableRules(app.deps, actor, set, q)) })
+  })
+
+  app.get('/adviceset/:id/rule/copyselector', { preHandler: requireUser, schema: { params: setParams, querystring: ruleIdQuery } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), itemId((request.query as { ruleId?: string }).ruleId, 'ruleId'))
+    return fragment(reply, 'rule/copyselector', { rule: { id: rule.id, name: rule.name }, set: { id: rule.set.id }, copyTargets: await copyTargetSets(app.deps, actor) })
+  })
+
+  app.get('/adviceset/:id/rule/apiselector', setRoute, async (request, reply) => {
+    const set = await getAdviceSet(app.deps, actorOf(request), setIdOf(request))
+    return fragment(reply, 'rule/apiselector', { set: { id: set.id } })
+  })
+}
