@@ -33,12 +33,14 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/activity': 'rule-set-activity',
   '/activity': 'rule-set-activity',
   '/adviceset/:id/confirm-delete': 'rule-set-delete',
+  '/adviceset/:id/rule/debug': 'rule-debug',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
   '/adviceset/:id/show/header': 'ruleset-show-header',
   '/adviceset/:id/show/sidebar': 'ruleset-show-sidebar',
   '/adviceset/:id/show/modal/details': 'ruleset-show-details',
+  '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])

@@ -4,6 +4,7 @@ import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { homePages } from './home.ts'
 import { libraryPages } from './library.ts'
+import { ruleDebugPages } from './rule-debug.ts'
 import { rulePages } from './rule.ts'
 import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
@@ -17,4 +18,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(adviceSetPages)
   await app.register(rulePages)
   await app.register(activityPages)
+  await app.register(ruleDebugPages)
 }
