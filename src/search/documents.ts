@@ -1,11 +1,20 @@
-// From application rows to search documents, one mapper per searchable entity type (the audit log's entity type
-// names). Advice sets and rules are indexed; rule nodes, variables and formulas add a mapper here the same way.
+// From an audited change to what the index must do, one mapper per searchable entity type (the audit log's entity
+// type names): advice sets, rules, rule nodes and dictionary entries. A change reaches every document that shows
+// what changed: a set's rules, nodes and set-kept entries carry its owner, name and flags; a rule's nodes leave and
+// come back with it, and rule calls show the called rule's name; a node is deleted, recovered and copied with its
+// subtree.
 import type { Db } from '../db/client.ts'
 import {
   adviceSetSources, adviceSetSourcesAfter, countLiveAdviceSets, countLiveRules, ruleIdsOfSet, ruleSources, ruleSourcesAfter,
-  type AdviceSetSource, type RuleSource,
 } from '../db/queries/search.ts'
-import { ENTITY_TYPES } from '../engine/entity-types.ts'
+import { subtreeIds } from '../db/queries/rule-nodes.ts'
+import {
+  adviceSetDocument, adviceSetObjectId, dictionaryDocument, dictionaryObjectId, nodeDocument, nodeObjectId, ruleDocument, ruleObjectId,
+} from './document-builders.ts'
+import {
+  countLiveDictionaryEntries, countLiveNodes, dictionaryIdsOfSet, dictionarySources, dictionarySourcesAfter, nodeIdsOf, nodeSources,
+  nodeSourcesAfter, type NodeSelection, type NodeSource,
+} from './sources.ts'
 import type { SearchDocument } from './types.ts'
 
 /** What the index must do after a change to one entity. */
@@ -17,102 +26,99 @@ export interface IndexChange {
 export interface DocumentMapper {
   /** The entity type as the audit log names it. */
   entityType: string
-  /** The entity's documents as they are now: removed when the entity is gone or deleted. */
+  /** The documents showing the entity as it is now; those of whatever is gone or deleted are removed. */
   changeFor(db: Db, entityId: string): Promise<IndexChange>
   count(db: Db): Promise<number>
   /** Every live entity's documents, a batch at a time, for a rebuild. */
   batches(db: Db, size: number): AsyncGenerator<SearchDocument[]>
 }
 
-export function adviceSetObjectId(id: number): string {
-  return `adviceset-${id}`
+function idOf(entityId: string): number | null {
+  const id = Number(entityId)
+  return Number.isSafeInteger(id) ? id : null
 }
 
-export function adviceSetDocument(set: AdviceSetSource): SearchDocument {
-  const type = ENTITY_TYPES.adviceSet
-  // Sets are shown by name_alt (SPEC §2); a set without one is shown by its name.
-  const nameAlt = set.nameAlt || set.name
-  return {
-    objectID: adviceSetObjectId(set.id),
-    entityType: { id: type.id, displayName: type.displayName },
-    ownerId: set.ownerId,
-    ownerName: set.ownerName,
-    name: set.name,
-    name_alt: nameAlt,
-    uri: `/adviceset/${set.id}/show`,
-    nodeId: null,
-    rule: null,
-    adviceset: { id: set.id, name: set.name, name_alt: nameAlt, isPublic: set.isPublic, isStarter: set.isStarter },
-    tags: set.tags,
-    text: [set.description, ...set.tags].join('\n'),
-    updatedAt: set.updatedAt,
-  }
+/** Upserts what is live, removes the rest of `candidates`. */
+function change(candidates: string[], live: SearchDocument[]): IndexChange {
+  const kept = new Set(live.map((d) => d.objectID))
+  return { upsert: live, remove: candidates.filter((id) => !kept.has(id)) }
 }
 
-export function ruleObjectId(id: number): string {
-  return `rule-${id}`
+async function nodeDocuments(db: Db, by: NodeSelection): Promise<SearchDocument[]> {
+  return (await nodeSources(db, by)).map(nodeDocument).filter((d) => d !== null)
 }
 
-export function ruleDocument(rule: RuleSource): SearchDocument {
-  const type = ENTITY_TYPES.rule
-  const set = adviceSetDocument(rule.set)
-  return {
-    ...set,
-    objectID: ruleObjectId(rule.id),
-    entityType: { id: type.id, displayName: type.displayName },
-    name: rule.name,
-    name_alt: rule.name,
-    uri: `/adviceset/${rule.set.id}/rule/${rule.id}/show`,
-    rule: { id: rule.id },
-    tags: [],
-    text: '',
-    updatedAt: rule.updatedAt,
+/** Walks a source in id order, `size` rows at a time. */
+async function* inBatches<T extends { id: number }>(read: (after: number) => Promise<T[]>, toDocuments: (rows: T[]) => SearchDocument[]) {
+  let after = 0
+  for (;;) {
+    const rows = await read(after)
+    if (rows.length === 0) return
+    yield toDocuments(rows)
+    after = rows.at(-1)!.id
   }
 }
 
 const adviceSetMapper: DocumentMapper = {
   entityType: 'adviceset',
-  // A set's rules carry its owner, name and flags, so they change with it (and leave the index with it).
   async changeFor(db, entityId) {
-    const id = Number(entityId)
-    if (!Number.isSafeInteger(id)) return { upsert: [], remove: [] }
+    const id = idOf(entityId)
+    if (id === null) return { upsert: [], remove: [] }
+    const ruleIds = await ruleIdsOfSet(db, id)
+    const candidates = [
+      adviceSetObjectId(id), ...ruleIds.map(ruleObjectId), ...(await nodeIdsOf(db, { adviceSetIds: [id] })).map(nodeObjectId),
+      ...(await dictionaryIdsOfSet(db, id)).map(dictionaryObjectId),
+    ]
     const [set] = await adviceSetSources(db, [id])
-    if (!set) return { upsert: [], remove: [adviceSetObjectId(id), ...(await ruleIdsOfSet(db, id)).map(ruleObjectId)] }
-    return { upsert: [adviceSetDocument(set), ...(await ruleSources(db, { adviceSetIds: [id] })).map(ruleDocument)], remove: [] }
+    if (!set) return change(candidates, [])
+    return change(candidates, [
+      adviceSetDocument(set), ...(await ruleSources(db, { adviceSetIds: [id] })).map(ruleDocument),
+      ...(await nodeDocuments(db, { adviceSetIds: [id] })), ...(await dictionarySources(db, { adviceSetIds: [id] })).map(dictionaryDocument),
+    ])
   },
   count: countLiveAdviceSets,
-  async *batches(db, size) {
-    let after = 0
-    for (;;) {
-      const sets = await adviceSetSourcesAfter(db, after, size)
-      if (sets.length === 0) return
-      yield sets.map(adviceSetDocument)
-      after = sets.at(-1)!.id
-    }
-  },
+  batches: (db, size) => inBatches((after) => adviceSetSourcesAfter(db, after, size), (sets) => sets.map(adviceSetDocument)),
 }
 
 const ruleMapper: DocumentMapper = {
   entityType: 'rule',
   async changeFor(db, entityId) {
-    const id = Number(entityId)
-    if (!Number.isSafeInteger(id)) return { upsert: [], remove: [] }
-    const [rule] = await ruleSources(db, { ruleIds: [id] })
-    return rule ? { upsert: [ruleDocument(rule)], remove: [] } : { upsert: [], remove: [ruleObjectId(id)] }
+    const id = idOf(entityId)
+    if (id === null) return { upsert: [], remove: [] }
+    const candidates = [ruleObjectId(id), ...(await nodeIdsOf(db, { ruleIds: [id] })).map(nodeObjectId)]
+    const live = [...(await ruleSources(db, { ruleIds: [id] })).map(ruleDocument), ...(await nodeDocuments(db, { ruleIds: [id] }))]
+    // Calls to the rule from elsewhere are named after it; a deleted rule leaves them as they were.
+    const callers = live.length > 0 ? await nodeDocuments(db, { calledRuleIds: [id] }) : []
+    return change(candidates, [...live, ...callers.filter((d) => !live.some((l) => l.objectID === d.objectID))])
   },
   count: countLiveRules,
-  async *batches(db, size) {
-    let after = 0
-    for (;;) {
-      const found = await ruleSourcesAfter(db, after, size)
-      if (found.length === 0) return
-      yield found.map(ruleDocument)
-      after = found.at(-1)!.id
-    }
-  },
+  batches: (db, size) => inBatches((after) => ruleSourcesAfter(db, after, size), (found) => found.map(ruleDocument)),
 }
 
-export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper, ruleMapper]
+const ruleNodeMapper: DocumentMapper = {
+  entityType: 'rulenode',
+  async changeFor(db, entityId) {
+    const id = idOf(entityId)
+    if (id === null) return { upsert: [], remove: [] }
+    const subtree = await subtreeIds(db, id)
+    return change(subtree.map(nodeObjectId), await nodeDocuments(db, { nodeIds: subtree }))
+  },
+  count: countLiveNodes,
+  batches: (db, size) => inBatches((after) => nodeSourcesAfter(db, after, size), (nodes: NodeSource[]) => nodes.map(nodeDocument).filter((d) => d !== null)),
+}
+
+const dictionaryMapper: DocumentMapper = {
+  entityType: 'entity',
+  async changeFor(db, entityId) {
+    const id = idOf(entityId)
+    if (id === null) return { upsert: [], remove: [] }
+    return change([dictionaryObjectId(id)], (await dictionarySources(db, { ids: [id] })).map(dictionaryDocument))
+  },
+  count: countLiveDictionaryEntries,
+  batches: (db, size) => inBatches((after) => dictionarySourcesAfter(db, after, size), (entries) => entries.map(dictionaryDocument)),
+}
+
+export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper, ruleMapper, ruleNodeMapper, dictionaryMapper]
 
 export function isSearchable(entityType: string): boolean {
   return mapperFor(entityType) !== undefined

@@ -100,8 +100,8 @@ export class PostgresSearchIndex implements SearchIndex {
       const batch = documents.slice(i, i + UPSERT_BATCH)
       const rows = batch.map((d) => ({
         objectId: d.objectID, entityTypeId: d.entityType.id, entityTypeName: d.entityType.displayName,
-        ownerId: d.ownerId, ownerName: d.ownerName, adviceSetId: d.adviceset.id, isPublic: d.adviceset.isPublic,
-        isStarter: d.adviceset.isStarter, tags: d.tags, hit: storedHit(d),
+        ownerId: d.ownerId, ownerName: d.ownerName, adviceSetId: d.adviceset?.id ?? null,
+        isPublic: d.adviceset?.isPublic ?? false, isStarter: d.adviceset?.isStarter ?? false, tags: d.tags, hit: storedHit(d),
         nameTerms: terms(d.name), nameAltTerms: terms(d.name_alt), textTerms: terms(d.text), updatedAt: d.updatedAt,
       }))
       await this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({

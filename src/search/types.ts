@@ -13,7 +13,8 @@ export interface SearchDocument {
   uri: string
   nodeId: number | null
   rule: { id: number } | null
-  adviceset: { id: number; name: string; name_alt: string; isPublic: boolean; isStarter: boolean }
+  /** The set the object belongs to; null for a dictionary entry kept for its owner as a whole. */
+  adviceset: { id: number; name: string; name_alt: string; isPublic: boolean; isStarter: boolean } | null
   tags: string[]
   /** Descriptions, content, expressions: found by search, ranked after name and name_alt, never returned. */
   text: string

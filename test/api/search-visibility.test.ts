@@ -5,9 +5,9 @@ import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createOwner, createUser, type TestUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
+import { buildRule, createFormula, createVariable } from '../helpers/rules.ts'
 import { reindexAll, searchRuntime } from '../../src/services/search.ts'
 import { ENTITY_TYPES } from '../../src/engine/entity-types.ts'
-import type { SearchDocument } from '../../src/search/types.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -26,21 +26,23 @@ const KINDS = [
   { kind: 'starter', isPublic: false, isStarter: true },
   { kind: 'public starter', isPublic: true, isStarter: true },
 ]
+// Every kind of document: sets, and in each a rule, a node and a set-kept variable; per owner a formula kept for
+// the owner as a whole (no set: visible to its owner only, never a starter).
 for (const ownerId of ['TF', ownerA, ownerB]) {
-  for (const k of KINDS) await createAdviceSet(db, { ownerId, name: `Zebra ${ownerId} ${k.kind}`, isPublic: k.isPublic, isStarter: k.isStarter })
+  for (const [i, k] of KINDS.entries()) {
+    const set = await createAdviceSet(db, { ownerId, name: `Zebra ${ownerId} ${k.kind}`, isPublic: k.isPublic, isStarter: k.isStarter })
+    await buildRule(db, set.id, `Zebra rule of ${set.name}`, [{ type: 'advice', headline: `Zebra advice of ${set.name}` }])
+    await createVariable(db, ownerId, `Zebra_count_${i}`, { adviceSetId: set.id })
+  }
+  await createFormula(db, ownerId, 'Zebra_total', '1 + 2')
 }
 await reindexAll(app.deps)
 
-// Rules do not exist yet: documents of the rule type stand in for "results that are not advice sets".
 const { index } = searchRuntime(app.deps)
-const setDocs = (await index.search({ text: 'zebra', filter: [], facets: [], page: 0, hitsPerPage: 100, highlightPreTag: '', highlightPostTag: '' })).hits
-if (setDocs.length !== 12) throw new Error(`expected the 12 sets indexed, found ${setDocs.length}`)
-const ruleDocs: SearchDocument[] = setDocs.map((set) => ({
-  ...set, objectID: `rule-${set.adviceset.id}`, entityType: { id: ENTITY_TYPES.rule.id, displayName: ENTITY_TYPES.rule.displayName },
-  name: `Zebra rule of ${set.name}`, name_alt: '', uri: `/adviceset/${set.adviceset.id}/rule/1/show`, rule: { id: 1 }, text: '', updatedAt: new Date(),
-}))
-await index.upsert(ruleDocs)
-const allDocs = [...setDocs, ...ruleDocs]
+const allDocs = (await index.search({ text: 'zebra', filter: [], facets: [], page: 0, hitsPerPage: 100, highlightPreTag: '', highlightPostTag: '' })).hits
+const KIND_COUNTS = { 'Advice Set': 12, Rule: 12, Advice: 12, Variable: 12, Formula: 3 }
+const found = Object.fromEntries(Object.keys(KIND_COUNTS).map((kind) => [kind, allDocs.filter((d) => d.entityType.displayName === kind).length]))
+if (JSON.stringify(found) !== JSON.stringify(KIND_COUNTS)) throw new Error(`expected every document indexed, found ${JSON.stringify(found)}`)
 
 function expected(person: string, searchFilter: string) {
   const user = people[person]!
@@ -48,9 +50,9 @@ function expected(person: string, searchFilter: string) {
   const providerUser = user.ownerId === 'TF'
   const choice = searchFilter === 'all' ? 'all' : searchFilter === '9' ? 'sets' : 'starters'
   return allDocs.filter((d) => {
-    const ownerOk = providerAdmin || d.ownerId === 'TF' || d.ownerId === user.ownerId || d.adviceset.isPublic
+    const ownerOk = providerAdmin || d.ownerId === 'TF' || d.ownerId === user.ownerId || d.adviceset?.isPublic === true
     const typeOk = choice === 'sets' || (providerUser && choice !== 'all') ? d.entityType.id === ENTITY_TYPES.adviceSet.id : true
-    const starterOk = choice === 'starters' ? d.adviceset.isStarter : true
+    const starterOk = choice === 'starters' ? d.adviceset?.isStarter === true : true
     return ownerOk && typeOk && starterOk
   }).map((d) => d.objectID).sort()
 }
@@ -129,9 +131,12 @@ t.test('the search endpoint itself', async (t) => {
   t.equal(first.index, 'advice_updatedAt')
   t.equal(first.exhaustiveNbHits, true)
   t.type(first.processingTimeMS, 'number')
-  t.same(first.facets.ownerName, { 'Advice Studio': 8, 'Owner A': 8, 'Owner B': 4 }, 'facet counts cover only visible results')
-  t.same(first.facets['entityType.displayName'], { 'Advice Set': 10, Rule: 10 })
-  t.same(first.facets['adviceset.isStarter'], { true: 10, false: 10 })
+  const visible = expected('owner A', 'all').map((id) => allDocs.find((d) => d.objectID === id)!)
+  const countBy = (value: (d: (typeof visible)[number]) => string) => visible.reduce<Record<string, number>>((counts, d) => ({ ...counts, [value(d)]: (counts[value(d)] ?? 0) + 1 }), {})
+  t.same(first.facets.ownerName, countBy((d) => d.ownerName), 'facet counts cover only visible results')
+  t.same(first.facets.ownerName, { 'Advice Studio': 17, 'Owner A': 17, 'Owner B': 8 })
+  t.same(first.facets['entityType.displayName'], countBy((d) => d.entityType.displayName))
+  t.same(first.facets['adviceset.isStarter'], countBy((d) => String(d.adviceset?.isStarter ?? false)))
   const hit = first.hits[0]
   for (const key of ['objectID', 'entityType', 'ownerId', 'ownerName', 'name', 'name_alt', 'uri', 'nodeId', 'rule', 'adviceset', 'tags', '_highlightResult']) {
     t.ok(key in hit, `a hit has ${key}`)
