@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { activityPages } from './activity.ts'
 import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
+import { cardPages } from './card.ts'
+import { dictionaryPages } from './dictionary.ts'
 import { homePages } from './home.ts'
 import { libraryPages } from './library.ts'
 import { ruleDebugPages } from './rule-debug.ts'
@@ -18,5 +20,7 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(adviceSetPages)
   await app.register(rulePages)
   await app.register(activityPages)
+  await app.register(dictionaryPages)
+  await app.register(cardPages)
   await app.register(ruleDebugPages)
 }

@@ -1,0 +1,199 @@
+// Entity cards (SPEC §2 Card row): /card/{type} (a new entry of that type), /card/{type}/{id} (read) and
+// /card/{type}/{id}/edit, for the dictionary page's dialog and the rule pages' modals. Each is a page (entity-page);
+// `?fragment=1` gives the card alone (no layout, root data-fragment="entity-card") for a modal to show.
+// Forms post here without JavaScript; the dictionary-editor island saves the same fields through /api/entity.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ENTITY_TYPES } from '../../engine/index.ts'
+import { DATA_TYPE_CHOICES, dictionaryCard, dictionaryChoices, isKind, type DictionaryEntry, type Kind } from '../../services/dictionary-page.ts'
+import { createEntity, deleteEntity, updateEntity, type EntityInput } from '../../services/entities.ts'
+import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
+import { itemId } from '../api/ids.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+type Body = Record<string, unknown>
+
+const typeParams = { type: 'object', required: ['type'], properties: { type: { type: 'string', maxLength: 20 } } } as const
+const entityParams = {
+  type: 'object', required: ['type', 'entityId'],
+  properties: { type: { type: 'string', maxLength: 20 }, entityId: { type: 'string', maxLength: 20 } },
+} as const
+const cardQuery = { type: 'object', properties: { fragment: { type: 'string', enum: ['1'] } } } as const
+
+function kindParam(request: FastifyRequest): Kind {
+  const type = (request.params as { type: string }).type
+  if (!isKind(type)) throw new NotFoundError('Cards exist for the types variable and formula.')
+  return type
+}
+
+function entityIdParam(request: FastifyRequest): number {
+  kindParam(request)
+  return itemId((request.params as { entityId: string }).entityId)
+}
+
+function wantsFragment(request: FastifyRequest): boolean {
+  return (request.query as { fragment?: string }).fragment === '1'
+}
+
+export function cardUrl(entry: { kind: Kind; id: number }, action = ''): string {
+  return `/card/${entry.kind}/${entry.id}${action ? `/${action}` : ''}`
+}
+
+/** The default value as typed in a form: lists comma-separated, anything else as text. */
+function defaultText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  return Array.isArray(value) ? value.join(', ') : String(value)
+}
+
+export interface EntityFormValues {
+  kind: Kind; reservedName: string; dataType: string; validOptions: string; isClosedSet: boolean; displayFormat: string
+  defaultValue: string; expression: string; isConstant: boolean; description: string; adviceSetId: string
+}
+
+function formValuesOf(entry: DictionaryEntry): EntityFormValues {
+  return {
+    kind: entry.kind, reservedName: entry.name, dataType: entry.dataType ?? '', validOptions: entry.options.join('\n'), isClosedSet: entry.isClosedSet,
+    displayFormat: entry.displayFormat ?? '', defaultValue: defaultText(entry.defaultValue), expression: entry.expression ?? '',
+    isConstant: entry.isConstant, description: entry.description, adviceSetId: entry.adviceSetId === null ? '' : String(entry.adviceSetId),
+  }
+}
+
+const text = (body: Body, key: string) => (typeof body[key] === 'string' ? body[key] : '')
+
+/** What the form posts, as the dictionary service reads it (the same mapping as the island's, for the API). */
+function entityInputFrom(body: Body, fallbackKind: Kind): EntityInput {
+  const kind = isKind(body.kind) ? body.kind : fallbackKind
+  const defaultValue = text(body, 'defaultValue')
+  return {
+    entityTypeId: ENTITY_TYPES[kind].id,
+    reservedName: text(body, 'reservedName'),
+    dataType: text(body, 'dataType') || null,
+    validOptions: text(body, 'validOptions').split(/\r?\n/).map((o) => o.trim()).filter(Boolean),
+    isClosedSet: body.isClosedSet !== undefined,
+    displayFormat: text(body, 'displayFormat').trim() || null,
+    defaultValue: defaultValue.trim() === '' ? null : defaultValue,
+    expression: kind === 'formula' ? text(body, 'expression').trim() || null : null,
+    isConstant: body.isConstant !== undefined,
+    description: text(body, 'description'),
+    adviceSetId: text(body, 'adviceSetId') === '' ? null : text(body, 'adviceSetId'),
+  }
+}
+
+/** The typed values back into the form after an error (checkboxes absent = unticked). */
+function typedValues(body: Body, kind: Kind): EntityFormValues {
+  const kept = keptValues(body)
+  return {
+    kind: isKind(kept.kind) ? kept.kind : kind, reservedName: text(kept, 'reservedName'), dataType: text(kept, 'dataType'),
+    validOptions: text(kept, 'validOptions'), isClosedSet: kept.isClosedSet !== undefined, displayFormat: text(kept, 'displayFormat'),
+    defaultValue: text(kept, 'defaultValue'), expression: text(kept, 'expression'), isConstant: kept.isConstant !== undefined,
+    description: text(kept, 'description'), adviceSetId: text(kept, 'adviceSetId'),
+  }
+}
+
+/** Renders the card page, or the card alone for a modal. */
+async function renderCard(reply: FastifyReply, view: 'show' | 'edit', data: Record<string, unknown>) {
+  if (!wantsFragment(reply.request)) return reply.page(`card/${view}`, data)
+  const html = await reply.viewAsync('card/fragment', {
+    errors: {}, values: {}, ...data, view, csrfToken: reply.generateCsrf(), user: reply.request.user,
+  })
+  reply.type('text/html; charset=utf-8')
+  return html
+}
+
+export async function cardPages(app: FastifyInstance) {
+  const deps = app.deps
+
+  async function formData(request: FastifyRequest, kind: Kind, entry?: DictionaryEntry & { ownerName: string }) {
+    const actor = actorOf(request)
+    const choices = await dictionaryChoices(deps, actor, entry?.ownerId)
+    const typeName = ENTITY_TYPES[kind].displayName
+    const values = formValuesOf(entry ?? emptyEntry(kind))
+    return {
+      title: entry ? `Edit ${entry.name}` : `New ${typeName.toLowerCase()}`,
+      kind, typeName, entry: entry ?? null, values, adviceSets: choices.ownSets, dataTypes: DATA_TYPE_CHOICES,
+      action: entry ? cardUrl(entry, 'edit') : `/card/${kind}`,
+      editorProps: {
+        entityId: entry?.id ?? null, values, adviceSets: choices.ownSets, dataTypes: DATA_TYPE_CHOICES,
+      },
+    }
+  }
+
+  async function readable(request: FastifyRequest) {
+    return dictionaryCard(deps, actorOf(request), entityIdParam(request))
+  }
+
+  async function writable(request: FastifyRequest) {
+    const entry = await readable(request)
+    if (!entry.canWrite) throw new ForbiddenError('You cannot change this dictionary entry.')
+    return entry
+  }
+
+  const typeRoute = { preHandler: requireUser, schema: { params: typeParams, querystring: cardQuery } }
+  const entityRoute = { preHandler: requireUser, schema: { params: entityParams, querystring: cardQuery } }
+
+  app.get('/card/:type', typeRoute, async (request, reply) => {
+    const kind = kindParam(request)
+    if (!(await dictionaryChoices(deps, actorOf(request))).canCreate) throw new ForbiddenError('Viewers cannot add to the dictionary.')
+    return renderCard(reply, 'edit', await formData(request, kind))
+  })
+
+  app.post('/card/:type', { preHandler: requireUser, schema: { params: typeParams } }, async (request, reply) => {
+    const kind = kindParam(request)
+    const body = (request.body ?? {}) as Body
+    try {
+      const created = await createEntity(deps, actorOf(request), entityInputFrom(body, kind))
+      const entry = { kind: isKind(body.kind) ? body.kind : kind, id: created.id }
+      reply.flash({ type: 'info', text: `${ENTITY_TYPES[entry.kind].displayName} ${created.reservedName} added to the dictionary.` })
+      return reply.redirect(cardUrl(entry), 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'card/edit', { ...(await formData(request, kind)), values: typedValues(body, kind) })
+    }
+  })
+
+  app.get('/card/:type/:entityId', entityRoute, async (request, reply) => {
+    const entry = await readable(request)
+    return renderCard(reply, 'show', { title: entry.name, entry })
+  })
+
+  app.get('/card/:type/:entityId/edit', entityRoute, async (request, reply) => {
+    const entry = await writable(request)
+    return renderCard(reply, 'edit', await formData(request, entry.kind, entry))
+  })
+
+  app.post('/card/:type/:entityId/edit', { preHandler: requireUser, schema: { params: entityParams } }, async (request, reply) => {
+    const entry = await writable(request)
+    const body = (request.body ?? {}) as Body
+    try {
+      const saved = await updateEntity(deps, actorOf(request), entry.id, entityInputFrom(body, entry.kind))
+      const renamed = saved.entity.reservedName !== entry.name
+      reply.flash({ type: 'info', text: saved.typeChanged
+        ? `This item was changed to a ${saved.entityType?.displayName ?? ''} entity.`
+        : renamed ? `Renamed to ${saved.entity.reservedName}; ${saved.rewritten.nodes.length + saved.rewritten.entities.length} uses rewritten.` : 'Saved.' })
+      return reply.redirect(cardUrl({ kind: saved.entity.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable', id: entry.id }), 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'card/edit', { ...(await formData(request, entry.kind, entry)), values: typedValues(body, entry.kind) })
+    }
+  })
+
+  app.post('/card/:type/:entityId/delete', { preHandler: requireUser, schema: { params: entityParams } }, async (request, reply) => {
+    const entry = await writable(request)
+    try {
+      await deleteEntity(deps, actorOf(request), entry.id)
+    } catch (error) {
+      if (!(error instanceof DeleteNotAllowedError)) throw error
+      reply.code(221)
+      // The service's dependents are these same uses; the card's list links each node to its place in the rule.
+      return reply.page('card/show', { title: entry.name, entry, refusal: error.message })
+    }
+    reply.flash({ type: 'info', text: `${entry.typeDisplayName} ${entry.name} deleted. It can be restored from Activity.` })
+    return reply.redirect('/admin/dictionary', 303)
+  })
+}
+
+function emptyEntry(kind: Kind): DictionaryEntry {
+  return {
+    id: 0, name: '', kind, entityTypeId: ENTITY_TYPES[kind].id, typeDisplayName: ENTITY_TYPES[kind].displayName, dataType: null, dataTypeLabel: '',
+    options: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '',
+    adviceSetId: null, adviceSetName: null, ownerId: '', canWrite: true, uses: [],
+  }
+}
