@@ -11,6 +11,7 @@ import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 
 // Areas whose pages have React islands so far.
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
+  rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),
 }

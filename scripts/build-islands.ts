@@ -103,7 +103,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`Islands built into ${path.relative(process.cwd(), BUILD_DIR) || '.'} in ${Math.round(performance.now() - started)} ms`)
 }
 
-const ISLAND_SOURCES = [path.join(ROOT, 'islands'), path.join(ROOT, 'src', 'engine'), path.join(ROOT, 'static', 'css', 'islands.css')]
+const ISLAND_SOURCES = [path.join(ROOT, 'islands'), path.join(ROOT, 'src', 'engine'), path.join(ROOT, 'static', 'css')]
 
 function newestSourceTime(): number {
   return Math.max(...ISLAND_SOURCES.filter((source) => existsSync(source)).flatMap((source) => statSync(source).isDirectory()

@@ -1,0 +1,8 @@
+import { ruleTreeIsland } from '../rule-tree/index.ts'
+import type { IslandRegistry } from '../shared/define-island.ts'
+
+export { mountPage } from '../runtime.ts'
+
+export const islands: IslandRegistry = {
+  'rule-tree': ruleTreeIsland,
+}

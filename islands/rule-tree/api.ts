@@ -1,0 +1,64 @@
+// The rule-node and comment routes the tree calls (SPEC §7), with answers turned into the island's shapes.
+import type { NodeModel } from '../../src/engine/model.ts'
+import { callApi } from '../shared/api.ts'
+import { isRecord } from '../shared/guards.ts'
+import { parseTreeNode, type TreeNode } from './props.ts'
+import type { Placement } from './moves.ts'
+
+export interface NodeComment { id: number; body: string; authorName: string; createdAt: string }
+
+function dataOf(answer: unknown): unknown {
+  return isRecord(answer) ? answer.data : undefined
+}
+
+/** A stored row as a tree node; the server's rows carry no comment count, so the caller says it. */
+function nodeOf(answer: unknown, commentCount: number): TreeNode {
+  return { ...parseTreeNode(dataOf(answer)), commentCount }
+}
+
+export function nodeApi(ruleId: number) {
+  const base = `/api/rule/${ruleId}/node`
+  return {
+    async create(content: Record<string, unknown>, placement: Placement): Promise<TreeNode> {
+      return nodeOf(await callApi(base, { method: 'POST', json: { ...content, ...placement } }), 0)
+    },
+    async update(node: TreeNode, content: Record<string, unknown>): Promise<TreeNode> {
+      return nodeOf(await callApi(`${base}/${node.id}`, { method: 'PATCH', json: content }), node.commentCount)
+    },
+    async move(nodeId: number, placement: Placement): Promise<void> {
+      await callApi(`${base}/move`, { method: 'POST', json: { nodeId, ...placement } })
+    },
+    async copy(nodeId: number): Promise<number> {
+      return parseTreeNode(dataOf(await callApi(`${base}/${nodeId}/copy`, { method: 'POST', json: {} }))).id
+    },
+    async remove(nodeId: number): Promise<void> {
+      await callApi(`${base}/${nodeId}`, { method: 'DELETE' })
+    },
+    async recover(nodeId: number): Promise<void> {
+      await callApi(`${base}/${nodeId}/recover`, { method: 'POST' })
+    },
+    async tree(): Promise<NodeModel[]> {
+      const data = dataOf(await callApi(`${base}/tree`))
+      return Array.isArray(data) ? (data as NodeModel[]) : []
+    },
+  }
+}
+
+export type NodeApi = ReturnType<typeof nodeApi>
+
+export async function listComments(nodeId: number): Promise<NodeComment[]> {
+  const data = dataOf(await callApi(`/api/comment/${nodeId}`))
+  if (!Array.isArray(data)) return []
+  return data.filter(isRecord).map((row) => ({
+    id: Number(row.id), body: String(row.body ?? ''), authorName: String(row.authorName ?? ''), createdAt: String(row.createdAt ?? ''),
+  }))
+}
+
+export async function addComment(nodeId: number, body: string): Promise<void> {
+  await callApi(`/api/comment/${nodeId}`, { method: 'POST', json: { body } })
+}
+
+/** The field a server validation message names (`expression: …`), if it names one. */
+export function fieldOfMessage(message: string): string | null {
+  return /^([a-zA-Z]+)(?:\.\d+)?: /.exec(message)?.[1] ?? null
+}

@@ -1,0 +1,103 @@
+// What an author edits per node type (engine NodeModel docs, src/engine/model.ts) and how a node reads in a row.
+import { ENTITY_TYPES, NODE_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
+import type { TreeNode } from './props.ts'
+
+export type FieldName = 'expression' | 'variable' | 'question' | 'headline' | 'text' | 'calledRuleId' | 'apiId'
+
+export type FieldKind =
+  | { kind: 'expression'; mode: 'condition' | 'assignment' | 'value' }
+  | { kind: 'template'; multiline: boolean }
+  | { kind: 'name'; names: 'variable' | 'formula' }
+  | { kind: 'rule' }
+  | { kind: 'text' }
+
+export interface FieldSpec { name: FieldName; label: string; input: FieldKind }
+
+const FIELDS: Record<NodeType, FieldSpec[]> = {
+  condition: [{ name: 'expression', label: 'Condition', input: { kind: 'expression', mode: 'condition' } }],
+  conditionAlways: [],
+  inputRequest: [
+    { name: 'variable', label: 'Variable asked for', input: { kind: 'name', names: 'variable' } },
+    { name: 'question', label: 'Question', input: { kind: 'template', multiline: false } },
+  ],
+  variableAssignment: [{ name: 'expression', label: 'Assignment', input: { kind: 'expression', mode: 'assignment' } }],
+  formula: [
+    { name: 'variable', label: 'Formula name', input: { kind: 'name', names: 'formula' } },
+    { name: 'expression', label: 'Expression', input: { kind: 'expression', mode: 'value' } },
+  ],
+  advice: [
+    { name: 'headline', label: 'Headline', input: { kind: 'template', multiline: false } },
+    { name: 'text', label: 'Text', input: { kind: 'template', multiline: true } },
+  ],
+  ruleCall: [{ name: 'calledRuleId', label: 'Rule to call', input: { kind: 'rule' } }],
+  ruleExit: [],
+  apiCall: [
+    { name: 'apiId', label: 'External API', input: { kind: 'text' } },
+    { name: 'variable', label: 'Variable receiving the answer', input: { kind: 'name', names: 'variable' } },
+  ],
+}
+
+export function fieldsOf(type: NodeType): readonly FieldSpec[] {
+  return FIELDS[type]
+}
+
+export type FieldValues = Partial<Record<FieldName, string>>
+
+export function fieldValues(node: TreeNode): FieldValues {
+  const values: FieldValues = {}
+  for (const field of FIELDS[node.type]) {
+    values[field.name] = field.name === 'calledRuleId' ? (node.calledRuleId === null ? '' : String(node.calledRuleId)) : node[field.name] ?? ''
+  }
+  return values
+}
+
+/** The body of PATCH/POST for these values: empty texts are sent as null, the called rule as a number. */
+export function fieldPayload(type: NodeType, values: FieldValues): Record<string, string | number | null> {
+  const payload: Record<string, string | number | null> = {}
+  for (const field of FIELDS[type]) {
+    const value = values[field.name] ?? ''
+    payload[field.name] = field.name === 'calledRuleId' ? (value === '' ? null : Number(value)) : value === '' ? null : value
+  }
+  return payload
+}
+
+export function typeLabel(type: NodeType): string {
+  return ENTITY_TYPES[type].displayName
+}
+
+export function typeIcon(type: NodeType): string {
+  return ENTITY_TYPES[type].iconClass
+}
+
+/** One line saying what the node does, for its row. */
+export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined): string {
+  switch (node.type) {
+    case 'condition':
+    case 'variableAssignment':
+      return node.expression ?? ''
+    case 'conditionAlways':
+      return 'Always'
+    case 'inputRequest':
+      return [node.variable ? `{{${node.variable}}}` : '', node.question ?? ''].filter(Boolean).join(' — ')
+    case 'formula':
+      return `[[${node.variable ?? ''}]] = ${node.expression ?? ''}`
+    case 'advice':
+      return node.headline || node.text || ''
+    case 'ruleCall':
+      return node.calledRuleId === null ? '' : ruleName(node.calledRuleId) ?? `Rule ${node.calledRuleId}`
+    case 'ruleExit':
+      return 'Exit this rule'
+    case 'apiCall':
+      return [node.apiId ?? '', node.variable ? `→ {{${node.variable}}}` : ''].filter(Boolean).join(' ')
+  }
+}
+
+/** The next type after `from` whose label starts with `letter`, wrapping around; -1 when none does. */
+export function nextTypeByLetter(from: number, letter: string): number {
+  const lower = letter.toLowerCase()
+  for (let step = 1; step <= NODE_TYPES.length; step++) {
+    const index = (from + step) % NODE_TYPES.length
+    if (typeLabel(NODE_TYPES[index]!).toLowerCase().startsWith(lower)) return index
+  }
+  return -1
+}

@@ -1,0 +1,107 @@
+// The rule-tree island's props (the rule pages render them; see the rules contract): the rule's nodes flat, the
+// rules a Rule Call may name, the dictionary and the engine model of the whole advice set.
+import { NODE_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
+import type { AdviceSetModel } from '../../src/engine/model.ts'
+import { InvalidPropsError } from '../shared/invalid-props.ts'
+import { isRecord } from '../shared/guards.ts'
+
+export interface TreeNode {
+  /** Negative for a node the author is adding and has not saved yet. */
+  id: number
+  parentId: number | null
+  position: number
+  type: NodeType
+  expression: string | null
+  variable: string | null
+  headline: string | null
+  text: string | null
+  question: string | null
+  calledRuleId: number | null
+  apiId: string | null
+  tags: string[]
+  commentCount: number
+}
+
+export interface RuleRef { id: number; name: string; adviceSetId: number; adviceSetName: string }
+
+export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }
+
+export interface RuleTreeProps {
+  mode: 'edit' | 'read'
+  rule: { id: number; name: string; adviceSetId: number }
+  adviceSet: { id: number; name: string }
+  nodes: TreeNode[]
+  rules: RuleRef[]
+  entities: DictionaryEntry[]
+  model: AdviceSetModel
+  activeNodeId: number | null
+}
+
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+export function isNodeType(value: unknown): value is NodeType {
+  return (NODE_TYPES as readonly unknown[]).includes(value)
+}
+
+export function parseTreeNode(raw: unknown): TreeNode {
+  if (!isRecord(raw) || !isId(raw.id) || !isNodeType(raw.type)) throw new InvalidPropsError('every node needs an id and a node type')
+  return {
+    id: raw.id,
+    parentId: isId(raw.parentId) ? raw.parentId : null,
+    position: typeof raw.position === 'number' ? raw.position : 0,
+    type: raw.type,
+    expression: textOrNull(raw.expression),
+    variable: textOrNull(raw.variable),
+    headline: textOrNull(raw.headline),
+    text: textOrNull(raw.text),
+    question: textOrNull(raw.question),
+    calledRuleId: isId(raw.calledRuleId) ? raw.calledRuleId : null,
+    apiId: textOrNull(raw.apiId),
+    tags: Array.isArray(raw.tags) ? raw.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    commentCount: typeof raw.commentCount === 'number' ? raw.commentCount : 0,
+  }
+}
+
+function parseRuleRef(raw: unknown): RuleRef {
+  if (!isRecord(raw) || !isId(raw.id) || typeof raw.name !== 'string') throw new InvalidPropsError('every rule needs an id and a name')
+  return {
+    id: raw.id,
+    name: raw.name,
+    adviceSetId: isId(raw.adviceSetId) ? raw.adviceSetId : 0,
+    adviceSetName: typeof raw.adviceSetName === 'string' ? raw.adviceSetName : '',
+  }
+}
+
+function parseEntry(raw: unknown): DictionaryEntry {
+  if (!isRecord(raw) || !isId(raw.id) || typeof raw.name !== 'string' || (raw.kind !== 'variable' && raw.kind !== 'formula')) {
+    throw new InvalidPropsError('every dictionary entry needs an id, a name and a kind')
+  }
+  return { id: raw.id, name: raw.name, kind: raw.kind, dataType: textOrNull(raw.dataType) }
+}
+
+function parseModel(raw: unknown): AdviceSetModel {
+  if (!isRecord(raw) || !Array.isArray(raw.rules) || !Array.isArray(raw.entities)) {
+    throw new InvalidPropsError('rule-tree needs the advice set model with rules and entities')
+  }
+  return raw as unknown as AdviceSetModel
+}
+
+export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
+  if (!isRecord(raw) || !isRecord(raw.rule) || !isId(raw.rule.id) || !Array.isArray(raw.nodes)) {
+    throw new InvalidPropsError('rule-tree needs the rule and its nodes')
+  }
+  const adviceSet = isRecord(raw.adviceSet) && isId(raw.adviceSet.id)
+    ? { id: raw.adviceSet.id, name: typeof raw.adviceSet.name === 'string' ? raw.adviceSet.name : '' }
+    : { id: isId(raw.rule.adviceSetId) ? raw.rule.adviceSetId : 0, name: '' }
+  return {
+    mode: raw.mode === 'edit' ? 'edit' : 'read',
+    rule: { id: raw.rule.id, name: typeof raw.rule.name === 'string' ? raw.rule.name : '', adviceSetId: adviceSet.id },
+    adviceSet,
+    nodes: raw.nodes.map(parseTreeNode),
+    rules: Array.isArray(raw.rules) ? raw.rules.map(parseRuleRef) : [],
+    entities: Array.isArray(raw.entities) ? raw.entities.map(parseEntry) : [],
+    model: parseModel(raw.model),
+    activeNodeId: isId(raw.activeNodeId) ? raw.activeNodeId : null,
+  }
+}
