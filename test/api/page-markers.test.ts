@@ -4,6 +4,7 @@ import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../../src/services/advice-sets.ts'
+import { buildRule } from '../helpers/rules.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -33,6 +34,10 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/activity': 'rule-set-activity',
   '/activity': 'rule-set-activity',
   '/adviceset/:id/confirm-delete': 'rule-set-delete',
+  '/adviceset/:id/rule/new': 'rule-new',
+  '/adviceset/:id/rule/:ruleId/show': 'rule-show',
+  '/adviceset/:id/rule/:ruleId/part/:nodeId': 'rule-show',
+  '/adviceset/:id/rule/confirm-delete': 'rule-delete',
   '/adviceset/:id/rule/debug': 'rule-debug',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
@@ -40,6 +45,11 @@ const FRAGMENTS: Record<string, string> = {
   '/adviceset/:id/show/header': 'ruleset-show-header',
   '/adviceset/:id/show/sidebar': 'ruleset-show-sidebar',
   '/adviceset/:id/show/modal/details': 'ruleset-show-details',
+  '/adviceset/:id/rule/:ruleId/show/header': 'rule-show-header',
+  '/adviceset/:id/rule/:ruleId/show/tree': 'rule-show-tree',
+  '/adviceset/:id/rule/selector': 'rule-selector',
+  '/adviceset/:id/rule/copyselector': 'rule-copyselector',
+  '/adviceset/:id/rule/apiselector': 'rule-apiselector',
   '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
 }
 /** Routes that only redirect (to a page that is itself checked). */
@@ -62,7 +72,14 @@ const admin = await createUser(database.db, { ownerId: provider, role: 'admin' }
 const signedIn = new Agent(app)
 await signedIn.signIn(admin.email, admin.password)
 const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
+const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
+/** Pages that name their rule in the query string. */
+const QUERIES: Record<string, string> = {
+  '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
+  '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
+}
 const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+  .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
