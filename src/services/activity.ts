@@ -1,19 +1,33 @@
 // The activity log: reading it (SPEC §9 timeframes, 15 items then "more"), what changed, and restoring.
 import { findActivity, listActivity } from '../db/queries/activity.ts'
+import { listDeletedIn, listSetActivity, type DeletedScope } from '../db/queries/activity-scope.ts'
 import { isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { NotFoundError, ValidationError } from './errors.ts'
 import { ENTITY_ADVICE_SET, restoreAdviceSetSnapshot, type AdviceSetSnapshot } from './advice-sets.ts'
 import { ENTITY_CATEGORY, restoreCategorySnapshot } from './categories.ts'
+import { ENTITY_COMMENT, restoreCommentSnapshot, type CommentSnapshot } from './comments.ts'
+import { ENTITY_DICTIONARY, restoreEntitySnapshot, type EntitySnapshot } from './entities.ts'
+import { restoreNodeSnapshot, type NodeSnapshot } from './rule-nodes.ts'
+import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot } from './rules.ts'
+import { canCreate } from './visibility.ts'
 import type { AuditAction } from '../db/schema/index.ts'
 
 export const ACTIVITY_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
 export const ACTIVITY_PAGE = 15
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Entity types whose changes can be undone from the log, and how. */
-const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: unknown) => Promise<void>> = {
+/** Entity types whose changes can be undone from the log, and how: `before` is the state to go back to (null: undo a create). */
+const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: unknown, after: unknown) => Promise<void>> = {
   [ENTITY_ADVICE_SET]: (deps, actor, id, before) => restoreAdviceSetSnapshot(deps, actor, id, before as AdviceSetSnapshot | null),
   [ENTITY_CATEGORY]: (deps, actor, id, before) => restoreCategorySnapshot(deps, actor, id, before as Parameters<typeof restoreCategorySnapshot>[3]),
+  [ENTITY_RULE]: async (deps, actor, id, before) => { await restoreRuleSnapshot(deps, actor, id, before as RuleSnapshot | null) },
+  [ENTITY_RULE_NODE]: async (deps, actor, id, before, after) => {
+    // Putting back the old name here would leave the node naming an entry that no longer has it.
+    if ((after as { renamed?: unknown } | null)?.renamed) throw new ValidationError('id', 'This change came from renaming a dictionary entry: restore that entry’s change instead.')
+    await restoreNodeSnapshot(deps, actor, id, before as NodeSnapshot | null)
+  },
+  [ENTITY_DICTIONARY]: async (deps, actor, id, before) => { await restoreEntitySnapshot(deps, actor, id, before as EntitySnapshot | null) },
+  [ENTITY_COMMENT]: async (deps, actor, id, before) => { await restoreCommentSnapshot(deps, actor, id, before as CommentSnapshot | null) },
 }
 
 /** Fields never shown as changes: ids and bookkeeping. */
@@ -32,14 +46,16 @@ export interface ActivityFilter {
   action?: AuditAction
   /** Whose log to read: only provider admins may read another owner's; everyone else reads their own. */
   ownerId?: string
+  /** Only what concerns this advice set: the set, its rules and their nodes, comments on them, its dictionary entries. */
+  adviceSetId?: number
 }
 
 export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFilter) {
   const ownerId = opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId
-  const rows = await listActivity(deps.db, {
-    ownerId, since: new Date(Date.now() - opts.days * DAY_MS), limit: opts.limit + 1,
-    entityType: opts.entityType, entityId: opts.entityId, action: opts.action,
-  })
+  const since = new Date(Date.now() - opts.days * DAY_MS)
+  const rows = opts.adviceSetId !== undefined
+    ? await listSetActivity(deps.db, { ownerId, adviceSetId: opts.adviceSetId, since, limit: opts.limit + 1 })
+    : await listActivity(deps.db, { ownerId, since, limit: opts.limit + 1, entityType: opts.entityType, entityId: opts.entityId, action: opts.action })
   return {
     hasMore: rows.length > opts.limit,
     items: rows.slice(0, opts.limit).map((row) => ({
@@ -47,7 +63,7 @@ export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFil
       label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
       actorName: row.actorName ?? 'Advice Studio',
       changes: diff(row.before, row.after),
-      canRestore: row.entityType in RESTORERS,
+      canRestore: row.entityType in RESTORERS && canCreate(actor),
     })),
   }
 }
@@ -75,17 +91,19 @@ export async function restoreFromActivity(deps: Deps, actor: Actor, activityId: 
   if (!row || (row.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No activity with this id')
   const restorer = RESTORERS[row.entityType]
   if (!restorer) throw new ValidationError('id', `Changes to ${row.entityType} cannot be restored from the activity log.`)
-  await restorer(deps, actor, Number(row.entityId), row.action === 'create' ? null : row.before)
+  await restorer(deps, actor, Number(row.entityId), row.action === 'create' ? null : row.before, row.after)
   return { entityType: row.entityType, entityId: row.entityId }
 }
 
 /**
- * Deleted entities under a node (SPEC §7 activity {nodeId}/deleted), from the last 90 days: delete rows whose
- * snapshot names the node as its `parentId` (a rule's advice set, a rule node's parent).
+ * SPEC §7 activity {nodeId}/deleted: what was deleted in the last 90 days from one place and is still deleted, newest
+ * first, each with the activity row whose restore brings it back. A rule node's place holds its child nodes and its
+ * comments; a rule's top level and an advice set's rule list have no node id, so they are scopes of their own.
  */
-export async function deletedUnder(deps: Deps, actor: Actor, parentId: number) {
-  const rows = await listActivity(deps.db, { ownerId: actor.ownerId, since: new Date(Date.now() - 90 * DAY_MS), limit: 500, action: 'delete' })
-  return rows
-    .filter((r) => (r.before as { parentId?: unknown } | null)?.parentId === parentId)
-    .map((r) => ({ activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`, deletedAt: r.createdAt }))
+export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope) {
+  const rows = await listDeletedIn(deps.db, { ownerId: actor.ownerId, since: new Date(Date.now() - 90 * DAY_MS), scope, limit: 500 })
+  return rows.map((r) => ({
+    activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`,
+    deletedAt: r.createdAt, deletedBy: r.actorName ?? 'Advice Studio', canRestore: canCreate(actor),
+  }))
 }

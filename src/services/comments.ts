@@ -97,3 +97,25 @@ export async function restoreComment(deps: Deps, actor: Actor, ruleNodeId: numbe
     return restored
   })
 }
+
+// Restoring from the activity log ------------------------------------------------------------------------------------
+
+export type CommentSnapshot = ReturnType<typeof snapshot>
+
+/** Puts a comment back as a snapshot describes it (its text, deleted or not); null (undoing it) deletes it. One `restore` row. */
+export async function restoreCommentSnapshot(deps: Deps, actor: Actor, id: number, target: CommentSnapshot | null): Promise<CommentRow> {
+  const comment = await findComment(deps.db, id, { includeDeleted: true })
+  if (!comment) throw new NotFoundError('No comment with this id')
+  if (!(await findNode(deps.db, comment.ruleNodeId))) throw new ValidationError('ruleNodeId', 'Its rule node is deleted: recover the node first.')
+  const { rule } = await nodeContext(deps.db, actor, comment.ruleNodeId)
+  assertWritable(actor, rule.set, 'rule')
+  assertOwnComment(actor, comment)
+  const deleteIt = target === null || target.deleted
+  if (deleteIt && comment.deletedAt) throw new ValidationError('id', 'This comment is already deleted.')
+  const body = deleteIt ? comment.body : requireText('body', target!.body, 'body: the comment', 5000)
+  return deps.db.transaction(async (tx) => {
+    const restored = await updateCommentRow(tx, id, { body, deletedAt: deleteIt ? new Date() : null })
+    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'restore', entityType: ENTITY_COMMENT, entityId: id, before: snapshot(comment), after: snapshot(restored) })
+    return restored
+  })
+}

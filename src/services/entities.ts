@@ -469,3 +469,36 @@ export async function copyEntity(deps: Deps, actor: Actor, id: number, input: { 
   })
 }
 
+
+// Restoring from the activity log ------------------------------------------------------------------------------------
+
+export type EntitySnapshot = ReturnType<typeof snapshot>
+
+/**
+ * Puts a dictionary entry back as a snapshot describes it. Its definition is checked again; a name or kind that
+ * differs from today's is the SPEC §4 reserved-name change, rewriting every use in the same transaction. null (undoing
+ * its creation) deletes it, refused with 221 listing the uses while anything uses it. Recorded as one `restore` row.
+ */
+export async function restoreEntitySnapshot(deps: Deps, actor: Actor, id: number, target: EntitySnapshot | null) {
+  const entity = await readableEntity(deps.db, actor, id, { includeDeleted: true })
+  if (!canWriteOwned(actor, entity.ownerId)) throw new ForbiddenError('You cannot change this dictionary entry.')
+  const deleteIt = target === null || target.deleted
+  if (deleteIt && entity.deletedAt) throw new ValidationError('id', 'This dictionary entry is already deleted.')
+  if (deleteIt) await assertNoDependents(deps.db, ENTITY_DICTIONARY, id, kindOf(entity) === 'formula' ? `[[${entity.reservedName}]]` : `{{${entity.reservedName}}}`)
+  const fields = deleteIt ? {} : await parseEntityInput(deps.db, actor, entity.ownerId, {
+    entityTypeId: target!.entityTypeId, reservedName: target!.reservedName, dataType: target!.dataType, validOptions: target!.validOptions,
+    isClosedSet: target!.isClosedSet, displayFormat: target!.displayFormat, defaultValue: target!.defaultValue, expression: target!.expression,
+    isConstant: target!.isConstant, description: target!.description, adviceSetId: target!.adviceSetId,
+  }, entity)
+  if (fields.reservedName !== undefined && (entity.deletedAt || fields.reservedName !== entity.reservedName)) await assertNameFree(deps.db, entity.ownerId, fields.reservedName, id)
+  const from: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
+  const to: NameRef = { name: fields.reservedName ?? entity.reservedName, kind: kindOf({ entityTypeId: fields.entityTypeId ?? entity.entityTypeId }) }
+  return deps.db.transaction(async (tx) => {
+    const restored = await updateEntityRow(tx, id, { ...fields, deletedAt: deleteIt ? new Date() : null, updatedBy: actor.userId })
+    // A deleted entry had no uses (its delete required that), so only a live one has references to follow it.
+    const rewritten = !entity.deletedAt && !deleteIt && (from.name !== to.name || from.kind !== to.kind)
+      ? await rewriteReferences(tx, actor, entity, from, to) : { nodes: [], entities: [] }
+    await audit(tx, actor, { ownerId: entity.ownerId, action: 'restore', entityType: ENTITY_DICTIONARY, entityId: id, before: snapshot(entity), after: snapshot(restored, { rewritten }) })
+    return { entity: restored, rewritten }
+  })
+}

@@ -306,3 +306,49 @@ export async function copyNode(deps: Deps, actor: Actor, ruleId: number, nodeId:
     return copy
   })
 }
+
+// Restoring from the activity log ------------------------------------------------------------------------------------
+
+export type NodeSnapshot = ReturnType<typeof nodeSnapshot>
+
+/**
+ * Puts a node back as a snapshot describes it: its content (checked again, so a call to a rule deleted since is
+ * refused with the field named), its place, and deleted or not. A deleted node comes back with the subtree its delete
+ * took away; null (undoing its creation) deletes it with its subtree. Recorded as one `restore` row.
+ */
+export async function restoreNodeSnapshot(deps: Deps, actor: Actor, nodeId: number, target: NodeSnapshot | null): Promise<RuleNodeRow> {
+  const node = await findNode(deps.db, nodeId, { includeDeleted: true })
+  if (!node) throw new NotFoundError('No rule node with this id')
+  const rule = await writableRule(deps.db, actor, node.ruleId, { includeDeleted: true })
+  if (rule.deletedAt) throw new ValidationError('ruleId', 'Its rule is deleted: recover the rule first.')
+  const deleteIt = target === null || target.deleted
+  if (deleteIt && node.deletedAt) throw new ValidationError('id', 'This node is already deleted.')
+  const content = deleteIt ? undefined : await nodeContent(deps.db, actor, target!)
+  return deps.db.transaction(async (tx) => {
+    await lockRuleRow(tx, node.ruleId)
+    const current = (await findNode(tx, nodeId, { includeDeleted: true }))!
+    let subtree: number
+    if (deleteIt) {
+      const ids = await subtreeIds(tx, nodeId, { deletedAt: null })
+      await setNodesDeleted(tx, ids, new Date(), actor.userId)
+      await renumberNodes(tx, (await listChildren(tx, node.ruleId, current.parentId)).map((n) => n.id))
+      subtree = ids.length
+    } else {
+      const parentId = target!.parentId
+      if (parentId !== null && !(await findNode(tx, parentId))) throw new ValidationError('parentId', 'parentId: its parent is deleted: recover the parent first.')
+      const ids = current.deletedAt ? await subtreeIds(tx, nodeId, { deletedAt: current.deletedAt }) : await subtreeIds(tx, nodeId, { deletedAt: null })
+      if (parentId !== null && ids.includes(parentId)) throw new ValidationError('parentId', 'parentId: a node cannot move under itself or its own descendants.')
+      const siblings = (await listChildren(tx, node.ruleId, parentId)).map((n) => n.id).filter((n) => n !== nodeId)
+      // A node coming back or changing parent is parked after its new siblings first: live positions stay unique.
+      const parked = current.deletedAt !== null || current.parentId !== parentId
+      await updateNodeRow(tx, nodeId, { ...content!, ...(parked ? { parentId, position: siblings.length } : {}), updatedBy: actor.userId })
+      if (current.deletedAt) await setNodesDeleted(tx, ids, null, actor.userId)
+      else if (current.parentId !== parentId) await renumberNodes(tx, (await listChildren(tx, node.ruleId, current.parentId)).map((n) => n.id))
+      await renumberNodes(tx, placeAt(siblings, nodeId, target!.position))
+      subtree = ids.length
+    }
+    const restored = (await findNode(tx, nodeId, { includeDeleted: true }))!
+    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'restore', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(current), after: nodeSnapshot(restored, { subtree }) })
+    return restored
+  })
+}

@@ -348,3 +348,39 @@ export async function listTodoAdvice(deps: Deps, actor: Actor, adviceSetId: numb
   const set = await readableSet(deps.db, actor, adviceSetId)
   return listOwnedNodes(deps.db, { adviceSetId: set.id, tag: 'needs-work' })
 }
+
+// Restoring from the activity log ------------------------------------------------------------------------------------
+
+/**
+ * Puts a rule back as a snapshot describes it (name, place, advice set, deleted or not); null (undoing its creation)
+ * deletes it, refused with 221 while other rules call it. Recorded as one `restore` row.
+ */
+export async function restoreRuleSnapshot(deps: Deps, actor: Actor, id: number, target: RuleSnapshot | null): Promise<RuleRow> {
+  const rule = await writableRule(deps.db, actor, id, { includeDeleted: true })
+  const deleteIt = target === null || target.deleted
+  if (deleteIt && rule.deletedAt) throw new ValidationError('id', 'This rule is already deleted.')
+  if (deleteIt) await assertNoDependents(deps.db, ENTITY_RULE, id, `“${rule.name}”`)
+  const setId = target?.adviceSetId ?? rule.adviceSetId
+  if (setId !== rule.adviceSetId) {
+    const set = await writableSetFor(deps.db, actor, setId)
+    if (set.ownerId !== rule.set.ownerId) throw new ValidationError('adviceSetId', 'adviceSetId: that advice set now belongs to another owner.')
+  }
+  return deps.db.transaction(async (tx) => {
+    for (const lock of [...new Set([rule.adviceSetId, setId])].sort((a, b) => a - b)) await lockAdviceSetRow(tx, lock)
+    const current = (await findRule(tx, id, { includeDeleted: true }))!
+    if (deleteIt) {
+      await updateRuleRow(tx, id, { deletedAt: new Date(), updatedBy: actor.userId })
+      await renumberRules(tx, (await listRules(tx, current.adviceSetId)).map((r) => r.id))
+    } else {
+      const siblings = (await listRules(tx, setId)).map((r) => r.id).filter((r) => r !== id)
+      // A rule coming back or changing set is parked after its new siblings first: live positions stay unique.
+      const parked = current.deletedAt !== null || current.adviceSetId !== setId
+      await updateRuleRow(tx, id, { name: target!.name, ...(parked ? { adviceSetId: setId, position: siblings.length, deletedAt: null } : {}), updatedBy: actor.userId })
+      if (current.adviceSetId !== setId && !current.deletedAt) await renumberRules(tx, (await listRules(tx, current.adviceSetId)).map((r) => r.id))
+      await renumberRules(tx, placeAt(siblings, id, target!.position))
+    }
+    const restored = (await findRule(tx, id, { includeDeleted: true }))!
+    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'restore', entityType: ENTITY_RULE, entityId: id, before: ruleSnapshot(current), after: ruleSnapshot(restored) })
+    return restored
+  })
+}

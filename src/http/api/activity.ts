@@ -1,4 +1,4 @@
-// /api/activity (SPEC §7): the owner's recent changes, deleted children of a node, and restore.
+// /api/activity (SPEC §7): the owner's recent changes, what was deleted from a place in a tree, and restore.
 import type { FastifyInstance } from 'fastify'
 import { ACTIVITY_PAGE, deletedUnder, recentActivity, restoreFromActivity, timeframeOf } from '../../services/activity.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -25,8 +25,17 @@ export async function activityApi(app: FastifyInstance) {
     const q = request.query as { days?: number; limit?: number; entityType?: string; entityId?: string }
     return { data: await recentActivity(deps, actorOf(request), { days: timeframeOf(q.days), limit: q.limit ?? ACTIVITY_PAGE, entityType: q.entityType, entityId: q.entityId }) }
   })
-  app.get('/:nodeId/deleted', { schema: { params: nodeParams } }, async (request) => {
-    return { data: await deletedUnder(deps, actorOf(request), itemId((request.params as { nodeId: string }).nodeId, 'nodeId')) }
+  // {nodeId}: a rule node id. Places without a node id have a word in its stead, as rule/{id}/node/roots does:
+  // `roots?ruleId=N` is rule N's top level, `rules?adviceSetId=N` the rule list of advice set N.
+  app.get('/:nodeId/deleted', {
+    schema: { params: nodeParams, querystring: { type: 'object', properties: { ruleId: { type: 'string', maxLength: 20 }, adviceSetId: { type: 'string', maxLength: 20 } } } },
+  }, async (request) => {
+    const place = (request.params as { nodeId: string }).nodeId
+    const query = request.query as { ruleId?: string; adviceSetId?: string }
+    const scope = place === 'roots' ? { ruleId: itemId(query.ruleId, 'ruleId') }
+      : place === 'rules' ? { adviceSetId: itemId(query.adviceSetId, 'adviceSetId') }
+        : { nodeId: itemId(place, 'nodeId') }
+    return { data: await deletedUnder(deps, actorOf(request), scope) }
   })
   app.post('/:id/restore', { schema: { params: idParams } }, async (request) => {
     return { data: await restoreFromActivity(deps, actorOf(request), itemId((request.params as { id: string }).id)) }

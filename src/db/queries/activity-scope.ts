@@ -1,0 +1,97 @@
+// The activity log seen from one advice set or one place in a rule tree, and where logged items live today.
+import { and, desc, eq, gte, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { activity, comments, entities, ruleNodes, rules, users } from '../schema/index.ts'
+
+const ROW = {
+  id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+  before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source,
+  actorId: activity.actorId, actorName: users.name,
+}
+
+/** The entity type keys of the log (services/*.ts ENTITY_*), repeated here so the query layer needs no services. */
+const SET = 'adviceset'
+const RULE = 'rule'
+const NODE = 'rulenode'
+const DICTIONARY = 'entity'
+const COMMENT = 'comment'
+
+/**
+ * Everything logged about one advice set, newest first: the set itself, its rules, their nodes, comments on those
+ * nodes and dictionary entries kept for the set. Membership is today's (a promoted rule's history moves with it).
+ */
+export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId: number; since: Date; limit: number }) {
+  const ruleIds = db.select({ id: sql`${rules.id}::text` }).from(rules).where(eq(rules.adviceSetId, p.adviceSetId))
+  const nodeIds = db.select({ id: sql`${ruleNodes.id}::text` }).from(ruleNodes)
+    .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(eq(rules.adviceSetId, p.adviceSetId))
+  const commentIds = db.select({ id: sql`${comments.id}::text` }).from(comments)
+    .innerJoin(ruleNodes, eq(ruleNodes.id, comments.ruleNodeId)).innerJoin(rules, eq(rules.id, ruleNodes.ruleId))
+    .where(eq(rules.adviceSetId, p.adviceSetId))
+  const entityIds = db.select({ id: sql`${entities.id}::text` }).from(entities).where(eq(entities.adviceSetId, p.adviceSetId))
+  return db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId))
+    .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since), or(
+      and(eq(activity.entityType, SET), eq(activity.entityId, String(p.adviceSetId))),
+      and(eq(activity.entityType, RULE), inArray(activity.entityId, ruleIds)),
+      and(eq(activity.entityType, NODE), inArray(activity.entityId, nodeIds)),
+      and(eq(activity.entityType, COMMENT), inArray(activity.entityId, commentIds)),
+      and(eq(activity.entityType, DICTIONARY), inArray(activity.entityId, entityIds)),
+    )))
+    .orderBy(desc(activity.createdAt), desc(activity.id))
+    .limit(p.limit)
+}
+
+/** Where deleted things were: under a rule node, at the top of a rule, or in an advice set. */
+export type DeletedScope = { nodeId: number } | { ruleId: number } | { adviceSetId: number }
+
+/**
+ * The latest delete row of each item in the scope that is still deleted today, newest first. Children deleted along
+ * with a parent have no delete row of their own: they come back with it.
+ */
+export async function listDeletedIn(db: Db, p: { ownerId: string; since: Date; scope: DeletedScope; limit: number }) {
+  const parentIs = (id: number | null): SQL => id === null ? sql`${activity.before}->>'parentId' is null` : sql`${activity.before}->>'parentId' = ${String(id)}`
+  const deletedNodes = db.select({ id: sql`${ruleNodes.id}::text` }).from(ruleNodes).where(isNotNull(ruleNodes.deletedAt))
+  let where: SQL | undefined
+  if ('nodeId' in p.scope) {
+    const deletedComments = db.select({ id: sql`${comments.id}::text` }).from(comments).where(isNotNull(comments.deletedAt))
+    where = or(
+      and(eq(activity.entityType, NODE), parentIs(p.scope.nodeId), inArray(activity.entityId, deletedNodes)),
+      and(eq(activity.entityType, COMMENT), parentIs(p.scope.nodeId), inArray(activity.entityId, deletedComments)),
+    )
+  } else if ('ruleId' in p.scope) {
+    where = and(eq(activity.entityType, NODE), parentIs(null), sql`${activity.before}->>'ruleId' = ${String(p.scope.ruleId)}`, inArray(activity.entityId, deletedNodes))
+  } else {
+    const deletedRules = db.select({ id: sql`${rules.id}::text` }).from(rules).where(isNotNull(rules.deletedAt))
+    where = and(eq(activity.entityType, RULE), parentIs(p.scope.adviceSetId), inArray(activity.entityId, deletedRules))
+  }
+  const rows = await db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId))
+    .where(and(eq(activity.ownerId, p.ownerId), eq(activity.action, 'delete'), gte(activity.createdAt, p.since), where))
+    .orderBy(desc(activity.createdAt), desc(activity.id))
+    .limit(p.limit)
+  const seen = new Set<string>()
+  return rows.filter((r) => !seen.has(`${r.entityType}:${r.entityId}`) && seen.add(`${r.entityType}:${r.entityId}`))
+}
+
+export interface ItemPlace { adviceSetId: number; ruleId: number; nodeId?: number; live: boolean }
+
+/** Where logged rules, nodes and comments sit today (their set and rule), and whether they are live. */
+export async function placesOf(db: Db, ids: { ruleIds: number[]; nodeIds: number[]; commentIds: number[] }) {
+  const places = { rules: new Map<number, ItemPlace>(), nodes: new Map<number, ItemPlace>(), comments: new Map<number, ItemPlace>() }
+  if (ids.ruleIds.length) {
+    for (const r of await db.select({ id: rules.id, adviceSetId: rules.adviceSetId, deletedAt: rules.deletedAt }).from(rules).where(inArray(rules.id, ids.ruleIds))) {
+      places.rules.set(r.id, { adviceSetId: r.adviceSetId, ruleId: r.id, live: r.deletedAt === null })
+    }
+  }
+  const nodeColumns = { adviceSetId: rules.adviceSetId, ruleId: rules.id, nodeId: ruleNodes.id, live: sql<boolean>`${ruleNodes.deletedAt} is null and ${rules.deletedAt} is null` }
+  if (ids.nodeIds.length) {
+    for (const n of await db.select(nodeColumns).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(inArray(ruleNodes.id, ids.nodeIds))) {
+      places.nodes.set(n.nodeId, n)
+    }
+  }
+  if (ids.commentIds.length) {
+    const rows = await db.select({ ...nodeColumns, id: comments.id, commentLive: sql<boolean>`${comments.deletedAt} is null` }).from(comments)
+      .innerJoin(ruleNodes, eq(ruleNodes.id, comments.ruleNodeId)).innerJoin(rules, eq(rules.id, ruleNodes.ruleId))
+      .where(inArray(comments.id, ids.commentIds))
+    for (const c of rows) places.comments.set(c.id, { adviceSetId: c.adviceSetId, ruleId: c.ruleId, nodeId: c.nodeId, live: c.live && c.commentLive })
+  }
+  return places
+}
