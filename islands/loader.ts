@@ -5,6 +5,7 @@ import { areaForPage } from './loader/pages.ts'
 import type { Area } from './loader/pages.ts'
 import { loadChunk } from './loader/chunks.ts'
 import type { AreaModule } from './areas/area.ts'
+import { startEntitySync } from './entity-sync/index.ts'
 import { mountNotifications } from './notifications/index.ts'
 import { mountSearchBox } from './search-box/index.ts'
 import { mountTimezonePrompt } from './timezone-prompt/index.ts'
@@ -72,6 +73,8 @@ async function start(): Promise<void> {
     const page = main?.dataset.page ?? ''
     const area = areaForPage(page)
     if (!area) console.warn(`Unknown page module: ${page}`)
+    // Every page keeps the names it shows current when an entry is renamed, here or in another tab.
+    startEntitySync()
     const plainMounted = mountPlainIslands()
     const pending = pendingIslands()
     const areaMounted = pending.length === 0 || await mountAreaIslands(page, area, pending)

@@ -1,0 +1,43 @@
+// The reserved-name change's rules for one place on a page (SPEC.md §4, §5): which formula boxes refresh, how
+// references are rewritten, and when the type notice shows.
+import t from 'tap'
+import { parseEntityChange, refreshedBoxValue, renameReferences, typeChangeNotice } from '../../../islands/entity-sync/change.ts'
+import type { EntityChange } from '../../../islands/entity-sync/change.ts'
+import { ENTITY_TYPES } from '../../../src/engine/entity-types.ts'
+
+const VARIABLE = ENTITY_TYPES.variable.id
+const FORMULA = ENTITY_TYPES.formula.id
+const rename: EntityChange = { id: 7, reservedName: 'Monthly_Income', previousName: 'Income', entityTypeId: VARIABLE, previousEntityTypeId: VARIABLE, typeDisplayName: 'Variable' }
+const toFormula: EntityChange = { ...rename, reservedName: 'Income', entityTypeId: FORMULA, typeDisplayName: 'Formula' }
+
+t.test('parseEntityChange accepts the contract detail and nothing else', async (t) => {
+  t.same(parseEntityChange({ ...rename, extra: 1 }), rename)
+  t.equal(parseEntityChange(null), null)
+  t.equal(parseEntityChange({ ...rename, id: '7' }), null, 'ids are numbers')
+  t.equal(parseEntityChange({ ...rename, previousName: undefined }), null)
+})
+
+t.test('renameReferences rewrites the tags of the entry only', async (t) => {
+  t.equal(renameReferences('{{Income}} > 5 && {{ Income }} < {{Income2}} and [[Income]]', rename),
+    '{{Monthly_Income}} > 5 && {{Monthly_Income}} < {{Income2}} and [[Income]]', 'variable tags, spaces inside allowed; other names and kinds kept')
+  t.equal(renameReferences('{{Income}} * 2', toFormula), '[[Income]] * 2', 'a type change switches the brackets')
+  t.equal(renameReferences('[[Tax]] + 1', { ...rename, previousName: 'Tax', reservedName: 'Levy', entityTypeId: FORMULA, previousEntityTypeId: FORMULA }), '[[Levy]] + 1')
+  t.equal(renameReferences('{{Ok?}} and {{Ok}}', { ...rename, previousName: 'Ok?', reservedName: 'Fine?' }), '{{Fine?}} and {{Ok}}', 'names with ? are matched literally')
+  t.equal(renameReferences('Income alone', rename), 'Income alone', 'bare words are not tags')
+})
+
+t.test('refreshedBoxValue refreshes only unmodified boxes that refer to the entry', async (t) => {
+  const box = { value: '{{Income}} * 0.2', original: '{{Income}} * 0.2', editor: 'textarea' as const }
+  t.equal(refreshedBoxValue(box, rename), '{{Monthly_Income}} * 0.2', 'unmodified: refreshed')
+  t.equal(refreshedBoxValue({ ...box, value: '{{Income}} * 0.3' }, rename), null, 'modified: left alone')
+  t.equal(refreshedBoxValue({ ...box, value: '{{Income}} * 0.3', autosave: '{{Income}} * 0.3' }, rename), '{{Monthly_Income}} * 0.3', 'equal to its autosave value counts as unmodified')
+  const multiline = { value: '{{Income}}\n* 0.2', original: '{{Income}}\r\n* 0.2', editor: 'textarea' as const }
+  t.equal(refreshedBoxValue(multiline, rename), '{{Monthly_Income}}\n* 0.2', 'line breaks alone are no change in a textarea')
+  t.equal(refreshedBoxValue({ ...multiline, editor: 'input' }, rename), null, 'but they are in an input')
+  t.equal(refreshedBoxValue({ ...box, value: '[[Tax]]', original: '[[Tax]]' }, rename), null, 'nothing to rewrite')
+})
+
+t.test('typeChangeNotice names the new type only when the type changed', async (t) => {
+  t.equal(typeChangeNotice(rename), null)
+  t.equal(typeChangeNotice(toFormula), 'This item was changed to a Formula entity.')
+})
