@@ -4,7 +4,7 @@ import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../../src/services/advice-sets.ts'
-import { buildRule } from '../helpers/rules.ts'
+import { buildRule, createVariable } from '../helpers/rules.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -39,6 +39,11 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/rule/:ruleId/part/:nodeId': 'rule-show',
   '/adviceset/:id/rule/confirm-delete': 'rule-delete',
   '/adviceset/:id/rule/debug': 'rule-debug',
+  '/admin/dictionary': 'entity-page',
+  '/admin/dictionary/list': 'entity-page',
+  '/card/:type': 'entity-page',
+  '/card/:type/:entityId': 'entity-page',
+  '/card/:type/:entityId/edit': 'entity-page',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -73,13 +78,15 @@ const signedIn = new Agent(app)
 await signedIn.signIn(admin.email, admin.password)
 const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
 const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
+const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
 }
 const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
-  .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id)) + (QUERIES[url] ?? '')
+  .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
+  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
