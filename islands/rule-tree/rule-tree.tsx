@@ -65,7 +65,8 @@ export function RuleTree(props: RuleTreeProps) {
   const [adding, setAdding] = useState<Adding | null>(null)
   const [saving, setSaving] = useState(false)
   const [serverError, setServerError] = useState<ServerError | null>(null)
-  const [issues, setIssues] = useState<ReadonlyMap<number, CheckIssue[]>>(new Map())
+  const [checked, setChecked] = useState<{ tree: Tree | null; issues: ReadonlyMap<number, CheckIssue[]> }>({ tree: null, issues: new Map() })
+  const issues = checked.issues
   const [entries, setEntries] = useState(props.entities)
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
@@ -106,7 +107,7 @@ export function RuleTree(props: RuleTreeProps) {
 
   // Whole-set static checks, off the keystroke path: after a quiet time following a change of the saved tree.
   useEffect(() => {
-    const timer = setTimeout(() => setIssues(checkRule(props.model, props.rule, tree)), CHECK_DELAY_MS)
+    const timer = setTimeout(() => setChecked({ tree, issues: checkRule(props.model, props.rule, tree) }), CHECK_DELAY_MS)
     return () => clearTimeout(timer)
   }, [props.model, props.rule, tree])
 
@@ -467,7 +468,7 @@ export function RuleTree(props: RuleTreeProps) {
         aria-label={`Rule ${props.rule.name}`}
         aria-busy={shown < rows.length}
         className="rule-tree__tree"
-        data-rendered-rows={shown}
+        data-checks={checked.tree === tree ? 'done' : 'pending'}
         onKeyDown={onKeyDown}
         onClick={onClick}
         onDoubleClick={() => run({ kind: 'edit' })}
