@@ -34,7 +34,7 @@ function treePropsOf(body: string) {
 const writeForms = (body: string) => (body.match(/<form method="post" action="\/adviceset\/\d+\/rule\/\d+\/(rename|promote|delete|move|recover)"/g) ?? [])
 
 const set = await createAdviceSet(db, { ownerId, name: 'Pension advice' })
-await createVariable(db, ownerId, 'Age')
+const age = await createVariable(db, ownerId, 'Age')
 const { rule: helper } = await buildRule(db, set.id, 'Helper rule', [{ type: 'ruleExit' }])
 const { rule, nodes } = await buildRule(db, set.id, 'Retirement', [
   { type: 'inputRequest', variable: 'Age', question: 'How old are you?' },
@@ -68,9 +68,9 @@ t.test('the show page: marker, crumbs, header, app context and the island with i
 
   // Fallback tree: nested lists, every node with data-node-id, type names and contents.
   for (const node of nodes) t.match(res.body, `data-node-id="${node.id}"`)
-  t.match(res.body, /<li class="rule-node rule-node--condition" id="node-\d+" data-node-id="\d+">[\s\S]*?<span class="rule-node__type">Condition<\/span>\s*<code class="rule-node__content">\{\{Age\}\} &gt;= 67<\/code>/)
-  t.match(res.body, /How old are you\? <span class="rule-node__target">→ \{\{<span data-entity-id="\d+" data-entity-name>Age<\/span>\}\}/, 'dictionary names carry data-entity-id')
-  t.match(res.body, 'At {{Age}} you may &lt;b&gt;retire&lt;/b&gt;.', 'texts are escaped')
+  t.match(res.body, /<li class="rule-node rule-node--condition" id="node-\d+" data-node-id="\d+">[\s\S]*?<span class="rule-node__type">Condition<\/span>\s*<code class="rule-node__content" data-formula-box>\{\{Age\}\} &gt;= 67<\/code>/)
+  t.match(res.body, new RegExp(`<span data-formula-box>How old are you\\?</span> <span class="rule-node__target">→ \\{\\{<span data-entity-id="${age.id}" data-entity-name="Age">Age</span>\\}\\}`), 'dictionary names carry their entity id and name')
+  t.match(res.body, '<p class="rule-node__text prewrap" data-formula-box>At {{Age}} you may &lt;b&gt;retire&lt;/b&gt;.</p>', 'texts are escaped boxes that follow renames')
   t.match(res.body, `<a href="/adviceset/${set.id}/rule/${helper.id}/show">Helper rule</a>`, 'the called rule is a link')
   t.match(res.body, '<span class="rule-node__tag">Needs Work</span>')
   t.match(res.body, '<span class="rule-node__comments">2 comments</span>')
