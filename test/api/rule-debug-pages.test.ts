@@ -30,7 +30,8 @@ const { rule, nodes } = await buildRule(db, set.id, 'Tax', [
   { type: 'condition', expression: '{{Income}} <= 1000', children: [{ type: 'advice', headline: 'No tax' }] },
   { type: 'condition', expression: '{{Income}} > 5 && {{Income}} < 3', children: [{ type: 'advice', headline: 'Never' }] },
 ])
-const [ask, rich, assign, taxAdvice, poor, noTax, impossible, never] = nodes.map((n) => String(n.id))
+const idOf = (i: number) => String(nodes[i]!.id)
+const [ask, rich, assign, taxAdvice, poor, noTax, impossible, never] = [0, 1, 2, 3, 4, 5, 6, 7].map(idOf) as [string, string, string, string, string, string, string, string]
 
 const base = `/adviceset/${set.id}/rule/debug`
 const attr = (html: string, name: string) => [...html.matchAll(new RegExp(`<[^>]*\\b${name}="true"[^>]*>`, 'g'))]

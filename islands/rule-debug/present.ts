@@ -1,0 +1,45 @@
+// The result of /api/rule/debug (EngineResult as JSON) as the debug page shows it: the same RunView the server
+// builds from the live result (src/services/rule-debug-page.ts runView), so both render alike.
+import type { BodyView, ItemView, RunView } from '../../src/services/rule-debug-page.ts'
+import { isRecord } from '../shared/guards.ts'
+
+type Json = Record<string, unknown>
+
+const records = (value: unknown): Json[] => Array.isArray(value) ? value.filter(isRecord) : []
+const str = (value: unknown): string => typeof value === 'string' ? value : ''
+
+/** Rendered content: html for the html content types; attributed strings show their text. */
+function body(value: unknown, contentType: string): BodyView {
+  if (isRecord(value)) return { text: str(value.text) }
+  return contentType === 'html' || contentType === 'htmlnolinks' ? { html: str(value) } : { text: str(value) }
+}
+
+function item(raw: Json, contentType: string): ItemView {
+  return {
+    nodeId: str(raw.nodeId), headline: body(raw.headline, contentType), text: body(raw.text, contentType),
+    tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
+  }
+}
+
+export function presentResult(result: unknown, contentType: string): RunView {
+  const raw: Json = isRecord(result) ? result : {}
+  const focus = isRecord(raw.currentFocus) ? raw.currentFocus : null
+  const variables = isRecord(raw.variables) ? raw.variables : {}
+  return {
+    done: raw.done === true,
+    advice: records(raw.advice).map((a) => item(a, contentType)),
+    assumptions: records(raw.assumptions).map((a) => item(a, contentType)),
+    examples: records(raw.examples).map((a) => item(a, contentType)),
+    focus: focus ? {
+      nodeId: str(focus.nodeId), variable: str(focus.variable), question: body(focus.question, contentType),
+      error: isRecord(focus.error) ? str(focus.error.message) : null,
+    } : null,
+    answered: records(raw.inputRequests).map((a) => ({
+      nodeId: str(a.nodeId), variable: str(a.variable), question: body(a.question, contentType), valueFormatted: str(a.valueFormatted),
+    })),
+    variables: Object.entries(variables).filter((entry): entry is [string, Json] => isRecord(entry[1])).map(([name, v]) => ({
+      name, value: JSON.stringify(v.value), valueFormatted: str(v.valueFormatted), isSystem: v.isSystem === true,
+    })),
+    errors: records(raw.errors).map((e) => ({ nodeId: str(e.nodeId), ruleId: str(e.ruleId), code: str(e.code), message: str(e.message) })),
+  }
+}

@@ -1,0 +1,82 @@
+// The debug page's island: the same form as without JavaScript, but a run goes through /api/rule/debug and the
+// debug/tree fragment, and the results and the painted tree are swapped in without a reload. The address bar gets
+// the run's permalink, so reloading shows the same run.
+import { useRef, useState } from 'react'
+import type { FormEvent } from 'react'
+import type { RunView } from '../../src/services/rule-debug-page.ts'
+import { callApi } from '../shared/api.ts'
+import { notify } from '../shared/notify.ts'
+import { DebugField } from './field.tsx'
+import { fetchFragment } from './fragment.ts'
+import { presentResult } from './present.ts'
+import type { RuleDebugProps } from './props.ts'
+import { apiBody, formState, runQuery } from './request.ts'
+import { DebugResults } from './results.tsx'
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function RuleDebug(props: RuleDebugProps) {
+  const { adviceSetId, ruleId, base, fields } = props
+  const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType))
+  const [treeHtml, setTreeHtml] = useState(props.treeHtml)
+  const [permalink, setPermalink] = useState<string | null>(() =>
+    props.result === null ? null : `${base}?${runQuery(ruleId, { values: props.values, contentType: props.contentType, now: props.now }, fields)}`)
+  const [running, setRunning] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const results = useRef<HTMLDivElement>(null)
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const state = formState(new FormData(event.currentTarget), fields)
+    const query = runQuery(ruleId, state, fields)
+    setRunning(true)
+    setError(null)
+    try {
+      const [response, tree] = await Promise.all([
+        callApi('/api/rule/debug', { json: apiBody(adviceSetId, ruleId, state, fields) }),
+        fetchFragment(`${base}/tree?${query}`),
+      ])
+      const data = (response as { data?: { result?: unknown } } | null)?.data
+      setRun(presentResult(data?.result, state.contentType))
+      setTreeHtml(tree)
+      setPermalink(`${base}?${query}`)
+      window.history.replaceState(null, '', `${base}?${query}`)
+      results.current?.querySelector<HTMLElement>('.debug-results')?.focus()
+    } catch (failure) {
+      setError(errorMessage(failure))
+      notify({ type: 'error', heading: 'The run failed', text: errorMessage(failure) })
+    } finally {
+      setRunning(false)
+    }
+  }
+
+  return (
+    <>
+      <form className="card debug-form" method="post" action={base} onSubmit={(event) => void submit(event)}>
+        <h2>Inputs</h2>
+        {fields.length === 0 && <p className="empty">Nothing here asks a question.</p>}
+        {fields.map((field) => <DebugField key={field.variable} field={field} value={props.values[field.variable] ?? ''} />)}
+        <div className="field">
+          <label htmlFor="debug-now">Run as of</label>
+          <input id="debug-now" name="now" type="date" defaultValue={props.now} />
+          <p className="hint">Leave empty to run as of today.</p>
+        </div>
+        <div className="field">
+          <label htmlFor="debug-content-type">Content type</label>
+          <select id="debug-content-type" name="contentType" defaultValue={props.contentType}>
+            {props.contentTypes.map((type) => <option key={type} value={type}>{type}</option>)}
+          </select>
+        </div>
+        {error && <p className="field-error" role="alert">{error}</p>}
+        <button type="submit" className="primary" disabled={running}>{running ? 'Running…' : 'Run'}</button>
+        {permalink && <p className="hint"><a href={permalink}>Link to this run</a></p>}
+      </form>
+      <div className="debug-output" ref={results} aria-busy={running}>
+        {run && <DebugResults run={run} />}
+        <div className="debug-tree-slot" dangerouslySetInnerHTML={{ __html: treeHtml }} />
+      </div>
+    </>
+  )
+}
