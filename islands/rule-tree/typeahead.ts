@@ -11,7 +11,7 @@ export interface Trigger {
 }
 
 const OPEN = { '{{': 'variable', '[[': 'formula' } as const
-const CLOSE = { variable: '}}', formula: ']]' } as const
+const CLOSING = { variable: /^\s*\}\}/, formula: /^\s*\]\]/ } as const
 // Name characters (SPEC §5) and spaces just inside the brackets; anything else ends the reference.
 const QUERY = /^\s*[\p{L}\p{Nd}_?]*$/u
 
@@ -40,10 +40,7 @@ export function matchEntries(entries: readonly DictionaryEntry[], trigger: Trigg
 
 /** Replaces the typed part (and closing brackets already there) with the full reference; the caret goes after it. */
 export function insertReference(text: string, caret: number, trigger: Trigger, name: string): { text: string; caret: number } {
-  const close = CLOSE[trigger.kind]
-  const reference = `${trigger.kind === 'variable' ? '{{' : '[['}${name}${close}`
-  const rest = text.slice(caret)
-  const after = rest.replace(/^[\p{L}\p{Nd}_?]*\s*/u, '')
-  const tail = after.startsWith(close) ? after.slice(close.length) : after
-  return { text: text.slice(0, trigger.start) + reference + tail, caret: trigger.start + reference.length }
+  const reference = trigger.kind === 'variable' ? `{{${name}}}` : `[[${name}]]`
+  const after = text.slice(caret).replace(/^[\p{L}\p{Nd}_?]*/u, '').replace(CLOSING[trigger.kind], '')
+  return { text: text.slice(0, trigger.start) + reference + after, caret: trigger.start + reference.length }
 }
