@@ -1,6 +1,6 @@
 // The activity log: reading it (SPEC §9 timeframes, 15 items then "more"), what changed, and restoring.
 import { findActivity, listActivity } from '../db/queries/activity.ts'
-import { listDeletedIn, listSetActivity, type DeletedScope } from '../db/queries/activity-scope.ts'
+import { listDeletedIn, listSetActivity, placesOf, type DeletedScope } from '../db/queries/activity-scope.ts'
 import { isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { NotFoundError, ValidationError } from './errors.ts'
 import { ENTITY_ADVICE_SET, restoreAdviceSetSnapshot, type AdviceSetSnapshot } from './advice-sets.ts'
@@ -106,4 +106,15 @@ export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope
     activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`,
     deletedAt: r.createdAt, deletedBy: r.actorName ?? 'Advice Studio', canRestore: canCreate(actor),
   }))
+}
+
+/** Where the rules, nodes, comments and dictionary entries of some activity rows are today, for links to them. */
+export async function placesOfActivity(deps: Deps, rows: Array<{ entityType: string; entityId: string; before: unknown; after: unknown }>) {
+  const ids = (type: string) => rows.filter((r) => r.entityType === type).map((r) => Number(r.entityId))
+  const calledRuleIds = rows.filter((r) => r.entityType === ENTITY_RULE_NODE)
+    .flatMap((r) => [r.before, r.after].map((s) => (s as { calledRuleId?: unknown } | null)?.calledRuleId))
+    .filter((id): id is number => typeof id === 'number')
+  return placesOf(deps.db, {
+    ruleIds: [...new Set([...ids(ENTITY_RULE), ...calledRuleIds])], nodeIds: ids(ENTITY_RULE_NODE), commentIds: ids(ENTITY_COMMENT), entityIds: ids(ENTITY_DICTIONARY),
+  })
 }

@@ -1,5 +1,5 @@
 // The activity log seen from one advice set or one place in a rule tree, and where logged items live today.
-import { and, desc, eq, gte, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { activity, comments, entities, ruleNodes, rules, users } from '../schema/index.ts'
 
@@ -73,25 +73,31 @@ export async function listDeletedIn(db: Db, p: { ownerId: string; since: Date; s
 
 export interface ItemPlace { adviceSetId: number; ruleId: number; nodeId?: number; live: boolean }
 
-/** Where logged rules, nodes and comments sit today (their set and rule), and whether they are live. */
-export async function placesOf(db: Db, ids: { ruleIds: number[]; nodeIds: number[]; commentIds: number[] }) {
-  const places = { rules: new Map<number, ItemPlace>(), nodes: new Map<number, ItemPlace>(), comments: new Map<number, ItemPlace>() }
+/** Where logged rules, nodes and comments sit today (their set and rule), rules' names, and what is still live. */
+export async function placesOf(db: Db, ids: { ruleIds: number[]; nodeIds: number[]; commentIds: number[]; entityIds: number[] }) {
+  const places = {
+    rules: new Map<number, ItemPlace & { name: string }>(), nodes: new Map<number, ItemPlace>(), comments: new Map<number, ItemPlace>(),
+    liveEntities: new Set<number>(),
+  }
+  const live = (deletedAt: unknown) => sql<boolean>`${deletedAt} is null and ${rules.deletedAt} is null`
   if (ids.ruleIds.length) {
-    for (const r of await db.select({ id: rules.id, adviceSetId: rules.adviceSetId, deletedAt: rules.deletedAt }).from(rules).where(inArray(rules.id, ids.ruleIds))) {
-      places.rules.set(r.id, { adviceSetId: r.adviceSetId, ruleId: r.id, live: r.deletedAt === null })
+    for (const r of await db.select({ id: rules.id, name: rules.name, adviceSetId: rules.adviceSetId, deletedAt: rules.deletedAt }).from(rules).where(inArray(rules.id, ids.ruleIds))) {
+      places.rules.set(r.id, { adviceSetId: r.adviceSetId, ruleId: r.id, name: r.name, live: r.deletedAt === null })
     }
   }
-  const nodeColumns = { adviceSetId: rules.adviceSetId, ruleId: rules.id, nodeId: ruleNodes.id, live: sql<boolean>`${ruleNodes.deletedAt} is null and ${rules.deletedAt} is null` }
   if (ids.nodeIds.length) {
-    for (const n of await db.select(nodeColumns).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(inArray(ruleNodes.id, ids.nodeIds))) {
-      places.nodes.set(n.nodeId, n)
-    }
+    const rows = await db.select({ adviceSetId: rules.adviceSetId, ruleId: rules.id, nodeId: ruleNodes.id, live: live(ruleNodes.deletedAt) }).from(ruleNodes)
+      .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(inArray(ruleNodes.id, ids.nodeIds))
+    for (const n of rows) places.nodes.set(n.nodeId, n)
   }
   if (ids.commentIds.length) {
-    const rows = await db.select({ ...nodeColumns, id: comments.id, commentLive: sql<boolean>`${comments.deletedAt} is null` }).from(comments)
+    const rows = await db.select({ id: comments.id, adviceSetId: rules.adviceSetId, ruleId: rules.id, nodeId: ruleNodes.id, live: live(ruleNodes.deletedAt) }).from(comments)
       .innerJoin(ruleNodes, eq(ruleNodes.id, comments.ruleNodeId)).innerJoin(rules, eq(rules.id, ruleNodes.ruleId))
       .where(inArray(comments.id, ids.commentIds))
-    for (const c of rows) places.comments.set(c.id, { adviceSetId: c.adviceSetId, ruleId: c.ruleId, nodeId: c.nodeId, live: c.live && c.commentLive })
+    for (const { id, ...place } of rows) places.comments.set(id, place)
+  }
+  if (ids.entityIds.length) {
+    for (const e of await db.select({ id: entities.id }).from(entities).where(and(inArray(entities.id, ids.entityIds), isNull(entities.deletedAt)))) places.liveEntities.add(e.id)
   }
   return places
 }

@@ -1,11 +1,15 @@
 // The activity log pages (SPEC §9 timeframes 1–90 days, 15 items then "more"): who changed what, field by field in
 // words, and a Restore button that puts the entity back as it was before that change.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ACTIVITY_PAGE, ACTIVITY_TIMEFRAMES, recentActivity, restoreFromActivity, timeframeOf, type FieldChange } from '../../services/activity.ts'
-import { ENTITY_ADVICE_SET, getAdviceSet } from '../../services/advice-sets.ts'
+import { ENTITY_TYPE_LIST, ENTITY_TYPES } from '../../engine/index.ts'
+import { ACTIVITY_PAGE, ACTIVITY_TIMEFRAMES, placesOfActivity, recentActivity, restoreFromActivity, timeframeOf, type FieldChange } from '../../services/activity.ts'
+import { ENTITY_ADVICE_SET, getAdviceSet, getAdviceSetsByIds } from '../../services/advice-sets.ts'
 import { listVisibleCategories } from '../../services/categories.ts'
+import { ENTITY_COMMENT } from '../../services/comments.ts'
 import type { Actor } from '../../services/context.ts'
-import { DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
+import { ENTITY_DICTIONARY } from '../../services/entities.ts'
+import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
+import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/rules.ts'
 import { listVisibleTags } from '../../services/tags.ts'
 import { ownerName } from '../../services/users.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
@@ -22,11 +26,29 @@ const FIELD_LABELS: Record<string, string> = {
   name: 'Name', nameAlt: 'Display name', description: 'Description', categoryId: 'Category', isPublic: 'Public',
   isStarter: 'Starter', tagIds: 'Tags', deleted: 'Deleted', ownerId: 'Owner', title: 'About', role: 'Role',
   preferences: 'Preferences', slug: 'Slug', type: 'Type', label: 'Label',
+  position: 'Position', adviceSetId: 'Advice set', parentId: 'Parent node', expression: 'Expression', variable: 'Variable',
+  headline: 'Headline', text: 'Text', question: 'Question', calledRuleId: 'Calls rule', apiId: 'External API', tags: 'Tags',
+  sources: 'Sources', subtree: 'Nodes', nodes: 'Nodes', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
+  validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
+  isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
 }
 
-const ENTITY_LABELS: Record<string, string> = { adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user' }
+const ENTITY_LABELS: Record<string, string> = {
+  adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
+  [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
+}
 
-interface Lookups { categories: Map<number, string>; tags: Map<number, string>; owners: Map<string, string> }
+/** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
+const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
+  [ENTITY_RULE]: new Set(['parentId']),
+  [ENTITY_RULE_NODE]: new Set(['name', 'ruleId']),
+  [ENTITY_DICTIONARY]: new Set(['name', 'parentId', 'ownerId']),
+  [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId', 'userId']),
+}
+
+interface Lookups {
+  categories: Map<number, string>; tags: Map<number, string>; owners: Map<string, string>; sets: Map<number, string>; rules: Map<number, string>
+}
 
 const EMPTY = '—'
 
@@ -39,6 +61,17 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
     return value.length === 0 ? 'none' : value.map((id) => lookups.tags.get(Number(id)) ?? `#${String(id)}`).join(', ')
   }
   if (field === 'ownerId' && typeof value === 'string') return lookups.owners.get(value) ?? value
+  if (field === 'adviceSetId' && typeof value === 'number') return lookups.sets.get(value) ?? `Advice set #${value}`
+  if ((field === 'calledRuleId' || field === 'promotedRuleId') && typeof value === 'number') return lookups.rules.get(value) ?? `Rule #${value}`
+  if (field === 'parentId' && typeof value === 'number') return `Node #${value}`
+  if (field === 'entityTypeId' && typeof value === 'number') return ENTITY_TYPE_LIST.find((t) => t.id === value)?.displayName ?? String(value)
+  if ((field === 'tags' || field === 'validOptions') && Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ')
+  if (field === 'sources' && Array.isArray(value)) return value.length === 0 ? 'none' : value.map((v) => (v as { name?: unknown }).name).join(', ')
+  if (field === 'renamed' && typeof value === 'object') return `${(value as { from: string }).from} → ${(value as { to: string }).to}`
+  if (field === 'rewritten' && typeof value === 'object') {
+    const { nodes = [], entities = [] } = value as { nodes?: unknown[]; entities?: unknown[] }
+    return `${nodes.length} node${nodes.length === 1 ? '' : 's'}, ${entities.length} formula${entities.length === 1 ? '' : 's'}`
+  }
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
@@ -47,19 +80,67 @@ function isDefault(field: string, value: unknown): boolean {
   return value === null || value === undefined || value === '' || value === false || field === 'ownerId' || (Array.isArray(value) && value.length === 0)
 }
 
-function readableChanges(action: string, changes: FieldChange[], lookups: Lookups) {
+function readableChanges(entityType: string, action: string, changes: FieldChange[], lookups: Lookups) {
+  const hidden = HIDDEN_BY_TYPE[entityType]
   return changes
+    .filter((c) => !hidden?.has(c.field))
     .filter((c) => action !== 'create' || !isDefault(c.field, c.after))
     .map((c) => ({ label: FIELD_LABELS[c.field] ?? c.field, before: readable(c.field, c.before, lookups), after: readable(c.field, c.after, lookups) }))
 }
 
-async function lookupsFor(app: FastifyInstance, actor: Actor, changes: FieldChange[]): Promise<Lookups> {
+async function lookupsFor(app: FastifyInstance, actor: Actor, changes: FieldChange[], places: Places): Promise<Lookups> {
   const [categories, tags] = await Promise.all([listVisibleCategories(app.deps, actor), listVisibleTags(app.deps, actor)])
-  const ownerIds = [...new Set(changes.filter((c) => c.field === 'ownerId').flatMap((c) => [c.before, c.after]).filter((v): v is string => typeof v === 'string'))]
+  const valuesOf = (field: string) => changes.filter((c) => c.field === field).flatMap((c) => [c.before, c.after])
+  const ownerIds = [...new Set(valuesOf('ownerId').filter((v): v is string => typeof v === 'string'))]
+  const setIds = [...new Set(valuesOf('adviceSetId').filter((v): v is number => typeof v === 'number'))]
   return {
     categories: new Map(categories.map((c) => [c.id, c.name])),
     tags: new Map(tags.map((t) => [t.id, t.label])),
     owners: new Map(await Promise.all(ownerIds.map(async (id) => [id, await ownerName(app.deps, id)] as const))),
+    sets: new Map((await getAdviceSetsByIds(app.deps, actor, setIds)).map((s) => [s.id, s.name])),
+    rules: new Map([...places.rules].map(([id, r]) => [id, r.name])),
+  }
+}
+
+type Places = Awaited<ReturnType<typeof placesOfActivity>>
+type Item = Awaited<ReturnType<typeof recentActivity>>['items'][number]
+
+/** A dictionary entry reads as it is written in expressions: {{Variable}} or [[Formula]]. */
+function isFormula(item: Item): boolean {
+  const snapshot = (item.after ?? item.before) as { entityTypeId?: unknown } | null
+  return snapshot?.entityTypeId === ENTITY_TYPES.formula.id
+}
+
+function labelOf(item: Item): string {
+  if (item.entityType !== ENTITY_DICTIONARY) return item.label
+  return isFormula(item) ? `[[${item.label}]]` : `{{${item.label}}}`
+}
+
+function whatOf(item: Item): string {
+  if (item.entityType === ENTITY_DICTIONARY) return isFormula(item) ? 'formula' : 'variable'
+  return ENTITY_LABELS[item.entityType] ?? item.entityType
+}
+
+/** Where the item can be seen today; none once it is deleted. */
+function uriOf(item: Item, places: Places): string | null {
+  const id = Number(item.entityId)
+  const part = (p: { adviceSetId: number; ruleId: number; nodeId?: number }) => `/adviceset/${p.adviceSetId}/rule/${p.ruleId}/part/${p.nodeId}`
+  switch (item.entityType) {
+    case ENTITY_ADVICE_SET: return item.action !== 'delete' ? `/adviceset/${item.entityId}/show` : null
+    case ENTITY_RULE: {
+      const rule = places.rules.get(id)
+      return rule?.live ? `/adviceset/${rule.adviceSetId}/rule/${id}/show` : null
+    }
+    case ENTITY_RULE_NODE: {
+      const node = places.nodes.get(id)
+      return node?.live ? part(node) : null
+    }
+    case ENTITY_COMMENT: {
+      const at = places.comments.get(id)
+      return at?.live ? part(at) : null
+    }
+    case ENTITY_DICTIONARY: return places.liveEntities.has(id) ? `/card/${isFormula(item) ? 'formula' : 'variable'}/${id}` : null
+    default: return null
   }
 }
 
@@ -69,10 +150,9 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, scope
   const days = timeframeOf(query.days)
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
-  const { items, hasMore } = await recentActivity(app.deps, actor, {
-    days, limit, ...(set ? { entityType: ENTITY_ADVICE_SET, entityId: String(set.id), ownerId: set.ownerId } : {}),
-  })
-  const lookups = await lookupsFor(app, actor, items.flatMap((i) => i.changes))
+  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id, ownerId: set.ownerId } : {}) })
+  const places = await placesOfActivity(app.deps, items)
+  const lookups = await lookupsFor(app, actor, items.flatMap((i) => i.changes), places)
   const formatDate = dateFormatter(request.user!.preferences.tz)
   return {
     title: set ? `Activity · ${set.name}` : 'Activity',
@@ -80,10 +160,11 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, scope
     here: `${scope.base}?days=${days}${limit !== ACTIVITY_PAGE ? `&limit=${limit}` : ''}`,
     items: items.map((item) => ({
       ...item,
-      what: ENTITY_LABELS[item.entityType] ?? item.entityType,
+      what: whatOf(item),
+      label: labelOf(item),
       when: formatDate(item.createdAt),
-      uri: item.entityType === ENTITY_ADVICE_SET && item.action !== 'delete' ? `/adviceset/${item.entityId}/show` : null,
-      changes: readableChanges(item.action, item.changes, lookups),
+      uri: uriOf(item, places),
+      changes: readableChanges(item.entityType, item.action, item.changes, lookups),
     })),
   }
 }
@@ -105,8 +186,9 @@ export async function activityPages(app: FastifyInstance) {
       reply.flash({ type: 'info', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
     } catch (error) {
       // A refused restore leaves everything as it was; the log page says why.
-      if (!(error instanceof DeleteNotAllowedError || error instanceof ValidationError)) throw error
-      reply.flash({ type: 'error', heading: 'Not restored', text: error.message })
+      if (!(error instanceof DeleteNotAllowedError || error instanceof ValidationError || error instanceof ConflictError)) throw error
+      const uses = error instanceof DeleteNotAllowedError ? ` ${error.dependents.map((d) => d.name).join('; ')}.` : ''
+      reply.flash({ type: 'error', heading: 'Not restored', text: `${error.message}${uses}` })
     }
     return reply.redirect(next, 303)
   })
