@@ -111,10 +111,11 @@ export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope
 /** Where the rules, nodes, comments and dictionary entries of some activity rows are today, for links to them. */
 export async function placesOfActivity(deps: Deps, rows: Array<{ entityType: string; entityId: string; before: unknown; after: unknown }>) {
   const ids = (type: string) => rows.filter((r) => r.entityType === type).map((r) => Number(r.entityId))
-  const calledRuleIds = rows.filter((r) => r.entityType === ENTITY_RULE_NODE)
-    .flatMap((r) => [r.before, r.after].map((s) => (s as { calledRuleId?: unknown } | null)?.calledRuleId))
+  // Rules named inside snapshots (a Rule Call's target, a promoted rule) are shown by name too.
+  const namedRuleIds = rows.flatMap((r) => [r.before, r.after])
+    .flatMap((s) => [(s as { calledRuleId?: unknown } | null)?.calledRuleId, (s as { promotedRuleId?: unknown } | null)?.promotedRuleId])
     .filter((id): id is number => typeof id === 'number')
   return placesOf(deps.db, {
-    ruleIds: [...new Set([...ids(ENTITY_RULE), ...calledRuleIds])], nodeIds: ids(ENTITY_RULE_NODE), commentIds: ids(ENTITY_COMMENT), entityIds: ids(ENTITY_DICTIONARY),
+    ruleIds: [...new Set([...ids(ENTITY_RULE), ...namedRuleIds])], nodeIds: ids(ENTITY_RULE_NODE), commentIds: ids(ENTITY_COMMENT), entityIds: ids(ENTITY_DICTIONARY),
   })
 }

@@ -26,9 +26,10 @@ const formula = (await agent.api('POST', '/api/entity', { reservedName: 'Twice_A
 const comment = (await agent.api('POST', `/api/comment/${node.id}`, { body: 'Is 21 right?' })).json().data
 const elsewhere = (await agent.api('POST', '/api/rule', { adviceSetId: otherSet.id, name: 'Not this set' })).json().data
 
-/** The log item (the <li>) whose head reads `what` and `label`. */
-function itemOf(body: string, what: string, label: string): string | undefined {
-  return body.split('<li class="activity-item">').slice(1).find((li) => li.includes(`<span>${what} `) && li.includes(`<strong>${label}</strong>`))
+/** The newest log item (the <li>) whose head reads `what` and `label`, optionally of one action. */
+function itemOf(body: string, what: string, label: string, action?: string): string | undefined {
+  return body.split('<li class="activity-item">').slice(1).find((li) => li.includes(`<span>${what} `) && li.includes(`<strong>${label}</strong>`)
+    && (action === undefined || li.includes(`action-${action}"`)))
 }
 
 t.test('the advice set\'s log: its rules, nodes, dictionary entries and comments, linked, with Restore', async (t) => {
@@ -78,4 +79,19 @@ t.test('restoring from the page; deleted items are not linked; a refusal lists t
   const log = await agent.get('/activity')
   t.match(log.body, 'Not restored')
   t.match(log.body, /\{\{Age\}\} cannot be deleted while these \d+ depend on it\. Pensions › Eligibility/, 'the uses are named')
+})
+
+t.test('ids inside snapshots read as names', async (t) => {
+  const callee = (await agent.api('POST', '/api/rule', { adviceSetId: set.id, name: 'Callee rule' })).json().data
+  const call = (await agent.api('POST', `/api/rule/${rule.id}/node/new-call`, { calledRuleId: callee.id })).json().data
+  const promoted = (await agent.api('POST', '/api/rule/promote', { id: callee.id, name: 'Callee set' })).json().data
+  const page = await agent.get('/activity')
+  const created = itemOf(page.body, 'rule node', 'ruleCall')
+  t.match(created, `href="/adviceset/${set.id}/rule/${rule.id}/part/${call.id}"`)
+  t.match(created, /<th scope="row">Calls rule<\/th><td class="diff__before"><\/td><td><\/td><td class="diff__after">Callee rule<\/td>/)
+  t.match(created, /<th scope="row">Type<\/th>[^]*?ruleCall/)
+  const moved = itemOf(page.body, 'rule', 'Callee rule', 'update')
+  t.match(moved, `href="/adviceset/${promoted.adviceSet.id}/rule/${callee.id}/show"`, 'a promoted rule links to its new set')
+  t.match(moved, /<th scope="row">Advice set<\/th><td class="diff__before">Pensions<\/td><td aria-hidden="true">→<\/td><td class="diff__after">Callee set<\/td>/)
+  t.match(itemOf(page.body, 'advice set', 'Callee set'), /<th scope="row">Promoted rule<\/th>[^]*?Callee rule/)
 })
