@@ -21,6 +21,7 @@ export function CommentsPanel({ nodeId, nodeLabel, readOnly, onAdded, onClose }:
   const [body, setBody] = useState('')
   const [sending, setSending] = useState(false)
   const panel = useRef<HTMLElement>(null)
+  const textarea = useRef<HTMLTextAreaElement>(null)
 
   useEffect(() => {
     let current = true
@@ -43,6 +44,8 @@ export function CommentsPanel({ nodeId, nodeLabel, readOnly, onAdded, onClose }:
       setComments(list)
       setBody('')
       onAdded(nodeId, list.length)
+      // The disabled button would drop the focus out of the panel.
+      textarea.current?.focus()
     } catch (error) {
       notify({ type: 'error', text: messageOf(error) })
     } finally {
@@ -73,7 +76,7 @@ export function CommentsPanel({ nodeId, nodeLabel, readOnly, onAdded, onClose }:
       {!readOnly && (
         <form className="rule-tree__comment-form" onSubmit={submit}>
           <label htmlFor={`${id}-body`}>Add a comment</label>
-          <textarea id={`${id}-body`} rows={3} maxLength={5000} value={body} onChange={(event) => setBody(event.target.value)} />
+          <textarea ref={textarea} id={`${id}-body`} rows={3} maxLength={5000} value={body} onChange={(event) => setBody(event.target.value)} />
           <button type="submit" disabled={sending || body.trim() === ''}>Add comment</button>
         </form>
       )}

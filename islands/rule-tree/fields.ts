@@ -92,7 +92,7 @@ export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | u
   }
 }
 
-/** The next type after `from` whose label starts with `letter`, wrapping around; -1 when none does. */
+/** The next type after `from` (-1: from the top) whose label starts with `letter`, wrapping around; -1 when none does. */
 export function nextTypeByLetter(from: number, letter: string): number {
   const lower = letter.toLowerCase()
   for (let step = 1; step <= NODE_TYPES.length; step++) {

@@ -2,7 +2,7 @@
 // editing, moving, copying and deleting nodes, live checks while typing, whole-set checks after each change, and
 // per-node comments. State lives here; the pure rules are in tree.ts, moves.ts, edits.ts, keyboard.ts and the checks.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { DragEvent, KeyboardEvent, MouseEvent } from 'react'
+import type { DragEvent, FocusEvent, KeyboardEvent, MouseEvent } from 'react'
 import type { CheckIssue } from '../../src/engine/checks/index.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
@@ -353,6 +353,14 @@ export function RuleTree(props: RuleTreeProps) {
     run(command)
   }
 
+  // Roving focus: whichever row gets the focus (Tab back into the tree, a script) is the active one.
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const target = event.target
+    if (!(target instanceof HTMLElement) || target.getAttribute('role') !== 'treeitem' || editingId !== null) return
+    const id = Number(target.dataset.nodeId)
+    if (id !== latest.current.activeId) setActiveId(id)
+  }
+
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const target = event.target instanceof Element ? event.target : null
     const row = target?.closest<HTMLElement>('[data-node-id]')
@@ -470,6 +478,7 @@ export function RuleTree(props: RuleTreeProps) {
         className="rule-tree__tree"
         data-checks={checked.tree === tree ? 'done' : 'pending'}
         onKeyDown={onKeyDown}
+        onFocus={onFocus}
         onClick={onClick}
         onDoubleClick={() => run({ kind: 'edit' })}
         {...dragHandlers}

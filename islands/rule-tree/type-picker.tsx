@@ -14,6 +14,8 @@ interface TypePickerProps {
 export function TypePicker({ heading, onChoose, onClose }: TypePickerProps) {
   const id = useId()
   const [index, setIndex] = useState(0)
+  // The first letter looks from the top, so `c` picks Condition although Condition is already highlighted.
+  const [moved, setMoved] = useState(false)
   const list = useRef<HTMLUListElement>(null)
   useEffect(() => list.current?.focus(), [])
 
@@ -27,10 +29,13 @@ export function TypePicker({ heading, onChoose, onClose }: TypePickerProps) {
     else if (key === 'End') next = NODE_TYPES.length - 1
     else if (key === 'Enter') onChoose(NODE_TYPES[index]!)
     else if (key === 'Escape' || key === 'Tab') onClose()
-    else if (key.length === 1 && /\p{L}/u.test(key)) next = nextTypeByLetter(index, key)
+    else if (key.length === 1 && /\p{L}/u.test(key)) next = nextTypeByLetter(moved ? index : -1, key)
     else return
     event.preventDefault()
-    if (next >= 0) setIndex(next)
+    if (next >= 0) {
+      setIndex(next)
+      setMoved(true)
+    }
   }
 
   return (

@@ -18,18 +18,22 @@ export interface RuleFixture {
   user: TestUser
   setId: number
   ruleId: number
+  /** Dictionary ids by name. */
+  entities: Record<string, number>
 }
 
 /** An author's set with Age, Income and Band in the dictionary, the formula Ratio, and a rule built from `nodes`. */
 export async function seedRule(server: TestServer, nodes: NodeSpec[] = []): Promise<RuleFixture> {
   const user = await server.createUser({ role: 'author' })
   const set = await createAdviceSet(server.db, { ownerId: user.ownerId, name: 'Pensions' })
-  await createVariable(server.db, user.ownerId, 'Age')
-  await createVariable(server.db, user.ownerId, 'Income')
-  await createVariable(server.db, user.ownerId, 'Band', { dataType: 'text' })
-  await createFormula(server.db, user.ownerId, 'Ratio', '{{Income}} / 12')
+  const entries = [
+    await createVariable(server.db, user.ownerId, 'Age'),
+    await createVariable(server.db, user.ownerId, 'Income'),
+    await createVariable(server.db, user.ownerId, 'Band', { dataType: 'text' }),
+    await createFormula(server.db, user.ownerId, 'Ratio', '{{Income}} / 12'),
+  ]
   const { rule } = await buildRule(server.db, set.id, 'Eligibility', nodes)
-  return { user, setId: set.id, ruleId: rule.id }
+  return { user, setId: set.id, ruleId: rule.id, entities: Object.fromEntries(entries.map((entry) => [entry.reservedName, entry.id])) }
 }
 
 /** RuleTreeProps as the rule pages build them (rules contract), read from the database now. */

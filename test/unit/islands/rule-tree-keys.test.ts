@@ -54,6 +54,7 @@ t.test('arrows: up/down/home/end move along the rows; right opens or enters, lef
 
 t.test('the type picker jumps to the next type starting with a letter, wrapping around', async (t) => {
   const at = (type: string) => NODE_TYPES.indexOf(type as (typeof NODE_TYPES)[number])
+  t.equal(nextTypeByLetter(-1, 'c'), at('condition'), 'from the top: the first C')
   t.equal(nextTypeByLetter(at('condition'), 'c'), at('conditionAlways'))
   t.equal(nextTypeByLetter(at('conditionAlways'), 'C'), at('condition'), 'wraps to the first C')
   t.equal(nextTypeByLetter(0, 'v'), at('variableAssignment'))

@@ -1,0 +1,276 @@
+// The rule-tree island in Chromium (issue 5 acceptance): building a rule with the keyboard alone, a typo shown at
+// its position before saving, dragging a node to a new parent, the keyboard moves, delete with undo, copy,
+// comments, read mode, renames and search selections from outside, and a 2,000-node rule expanded fully.
+// Until the rule pages land, the page is a fixture carrying the contract's props (rule-tree-setup.ts); every
+// call goes to the real /api routes of a test server.
+import t, { type Test } from 'tap'
+import type { Page } from 'playwright-core'
+import { listNodes } from '../../src/db/queries/rule-nodes.ts'
+import { startServer } from '../helpers/server.ts'
+import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
+import { largeRule, openRuleTree, seedRule, showRuleTree, type RuleFixture } from './rule-tree-setup.ts'
+
+interface ApiNode { id: string; type: string; expression?: string; variable?: string; question?: string; headline?: string; text?: string; children: ApiNode[] }
+
+t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
+  const server = await startServer()
+  t.teardown(() => server.close())
+  const browser = await launchBrowser(t)
+
+  const tree = (page: Page) => page.getByRole('tree')
+  const item = (page: Page, text: string) => tree(page).getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
+  const activeItem = (page: Page) => tree(page).locator('[role="treeitem"][aria-current="true"]')
+  const saved = (page: Page, method: string) => page.waitForResponse((response) => response.url().includes('/api/rule/') && response.request().method() === method)
+
+  async function apiTree(page: Page, ruleId: number): Promise<ApiNode[]> {
+    const response = await page.request.get(`${server.url}/api/rule/${ruleId}/node/tree`, { headers: { accept: 'application/json' } })
+    return ((await response.json()) as { data: ApiNode[] }).data
+  }
+
+  const shape = (nodes: ApiNode[]): unknown[] => nodes.map((node) => [node.type, node.expression ?? node.variable ?? node.headline ?? null, ...(node.children.length ? [shape(node.children)] : [])])
+
+  async function open(t: Test, fixture: RuleFixture, opts: { mode?: 'edit' | 'read'; activeNodeId?: number } = {}): Promise<Page> {
+    const page = await openRuleTree(browser, server, fixture, opts)
+    t.teardown(() => page.close())
+    return page
+  }
+
+  t.test('a rule built with the keyboard alone: question, condition, assignment and two advice nodes', async (t) => {
+    const fixture = await seedRule(server)
+    const page = await open(t, fixture)
+    const keys = page.keyboard
+
+    await page.getByRole('button', { name: 'Add node' }).focus()
+    await keys.press('Enter')
+    await keys.press('i')
+    await keys.press('Enter')
+    await keys.type('Age')
+    await keys.press('Tab')
+    await keys.type('How old are you?')
+    let answer = saved(page, 'POST')
+    await keys.press('Enter')
+    await answer
+    await t.resolves(item(page, 'How old are you?').and(activeItem(page)).waitFor(), 'the new node is the active one')
+
+    await keys.press('Shift+A')
+    await keys.press('c')
+    await keys.press('Enter')
+    await keys.type('{{Ag')
+    await page.getByRole('option', { name: 'Age' }).waitFor()
+    await keys.press('Enter')
+    await keys.type(' >= 65')
+    t.equal(await page.locator('.rule-tree__editor input').inputValue(), '{{Age}} >= 65', 'the typeahead wrote the reference')
+    answer = saved(page, 'POST')
+    await keys.press('Enter')
+    await answer
+
+    await keys.press('a')
+    await keys.press('v')
+    await keys.press('Enter')
+    await keys.type('{{Income}} = 100')
+    answer = saved(page, 'POST')
+    await keys.press('Enter')
+    await answer
+
+    await keys.press('Shift+A')
+    await keys.press('a')
+    await keys.press('Enter')
+    await keys.type('Retire soon')
+    await keys.press('Tab')
+    await keys.type('At {{Age}} you can retire.')
+    answer = saved(page, 'POST')
+    await keys.press('Enter')
+    await answer
+
+    await keys.press('Shift+A')
+    await keys.press('a')
+    await keys.press('Enter')
+    await keys.type('Check your pension')
+    answer = saved(page, 'POST')
+    await keys.press('Enter')
+    await answer
+
+    const expected = [
+      ['inputRequest', 'Age'],
+      ['condition', '{{Age}} >= 65', [['variableAssignment', '{{Income}} = 100'], ['advice', 'Retire soon'], ['advice', 'Check your pension']]],
+    ]
+    t.same(shape(await apiTree(page, fixture.ruleId)), expected, 'the rows are stored in that shape')
+
+    await showRuleTree(page, server, fixture)
+    t.same(await tree(page).locator('[role="treeitem"]').evaluateAll((items) => items.map((node) => [node.getAttribute('aria-level'), node.querySelector('.rule-tree__summary')?.textContent])), [
+      ['1', '{{Age}} — How old are you?'], ['1', '{{Age}} >= 65'], ['2', '{{Income}} = 100'], ['2', 'Retire soon'], ['2', 'Check your pension'],
+    ], 'and shown after a reload')
+  })
+
+  t.test('a typo in a condition shows the error at its position before anything is saved', async (t) => {
+    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 60' }])
+    const page = await open(t, fixture)
+    const writes: string[] = []
+    page.on('request', (request) => { if (request.method() !== 'GET') writes.push(request.url()) })
+    await item(page, '{{Age}} > 60').focus()
+    await page.keyboard.press('F2')
+    const input = page.locator('.rule-tree__editor input')
+    await input.fill('{{Age}} = 5')
+    const issue = page.locator('.rule-tree__field-issues .rule-tree__issue')
+    t.match(await issue.textContent(), /Use == to compare/)
+    t.equal(await issue.locator('.rule-tree__issue-at').textContent(), ' at column 9')
+    t.equal(await issue.locator('.rule-tree__source').getAttribute('data-column'), '9')
+    t.equal(await issue.locator('.rule-tree__source-mark').textContent(), '=', 'the = is marked')
+    t.equal(await input.getAttribute('aria-invalid'), 'true')
+
+    await input.fill('{{Age}} >')
+    t.equal(await issue.locator('.rule-tree__issue-at').textContent(), ' at column 10', 'an early end is marked just past the text')
+    await input.press('Enter')
+    t.ok(await page.locator('.rule-tree__editor').isVisible(), 'Enter does not save an expression the engine cannot read')
+
+    await input.fill('{{Age}} > {{Agee}}')
+    t.equal(await issue.textContent(), '{{Agee}} is not in the dictionary. at column 11{{Age}} > {{Agee}}', 'unknown names are named with their place')
+    await input.press('Escape')
+    t.equal(await page.locator('.rule-tree__editor').count(), 0, 'Escape cancels')
+    t.same(writes, [], 'nothing was sent')
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 60']])
+  })
+
+  t.test('a node dragged onto another becomes its child and stays there after a reload', async (t) => {
+    const fixture = await seedRule(server, [
+      { type: 'condition', expression: '{{Age}} > 60', children: [{ type: 'advice', headline: 'Old enough' }] },
+      { type: 'advice', headline: 'Everyone' },
+    ])
+    const page = await open(t, fixture)
+    const target = item(page, '{{Age}} > 60').locator('.rule-tree__line')
+    const box = (await target.boundingBox())!
+    const moved = saved(page, 'POST')
+    await item(page, 'Everyone').locator('.rule-tree__line').dragTo(target, { targetPosition: { x: 60, y: box.height / 2 } })
+    t.same(((await (await moved).request().postDataJSON()) as { parentId: number }).parentId !== null, true, 'the move names a parent')
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 60', [['advice', 'Old enough'], ['advice', 'Everyone']]]])
+    await showRuleTree(page, server, fixture)
+    t.equal(await item(page, 'Everyone').getAttribute('aria-level'), '2', 'under the condition after a reload')
+  })
+
+  t.test('Alt+arrows move the node: indent under the previous sibling, outdent, reorder', async (t) => {
+    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1' }, { type: 'advice', headline: 'Second' }, { type: 'advice', headline: 'Third' }])
+    const page = await open(t, fixture)
+    await item(page, 'Third').focus()
+    let moved = saved(page, 'POST')
+    await page.keyboard.press('Alt+ArrowUp')
+    await moved
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1'], ['advice', 'Third'], ['advice', 'Second']])
+    moved = saved(page, 'POST')
+    await page.keyboard.press('Alt+ArrowRight')
+    await moved
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1', [['advice', 'Third']]], ['advice', 'Second']])
+    t.equal(await activeItem(page).getAttribute('aria-level'), '2', 'the moved node stays active')
+    moved = saved(page, 'POST')
+    await page.keyboard.press('Alt+ArrowLeft')
+    await moved
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1'], ['advice', 'Third'], ['advice', 'Second']])
+  })
+
+  t.test('delete asks first and can be undone; copy duplicates the node after it', async (t) => {
+    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }, { type: 'advice', headline: 'Last' }])
+    const page = await open(t, fixture)
+    await item(page, '{{Age}} > 1').focus()
+    await page.keyboard.press('Delete')
+    const dialog = page.getByRole('alertdialog')
+    t.match(await dialog.textContent(), /Delete the Condition “\{\{Age\}\} > 1” and the 1 node under it\?/)
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    t.equal(await item(page, '{{Age}} > 1').count(), 1, 'No keeps it')
+
+    await item(page, '{{Age}} > 1').focus()
+    await page.keyboard.press('Delete')
+    const deleted = saved(page, 'DELETE')
+    await dialog.getByRole('button', { name: 'Delete' }).click()
+    await deleted
+    await item(page, '{{Age}} > 1').waitFor({ state: 'detached' })
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['advice', 'Last']])
+    const recovered = saved(page, 'POST')
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await recovered
+    await item(page, 'Inner').waitFor()
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1', [['advice', 'Inner']]], ['advice', 'Last']], 'Undo brings the subtree back')
+
+    await item(page, 'Last').focus()
+    const copied = saved(page, 'POST')
+    await page.keyboard.press('c')
+    await copied
+    await item(page, 'Last').nth(1).waitFor()
+    t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1', [['advice', 'Inner']]], ['advice', 'Last'], ['advice', 'Last']])
+  })
+
+  t.test('comments: the panel lists and adds them, the badge counts them', async (t) => {
+    const fixture = await seedRule(server, [{ type: 'advice', headline: 'Talk about me' }])
+    const page = await open(t, fixture)
+    await item(page, 'Talk about me').focus()
+    await page.keyboard.press('m')
+    const panel = page.locator('.rule-tree__comments')
+    await panel.getByText('No comments yet.').waitFor()
+    await panel.getByLabel('Add a comment').fill('Check the wording')
+    await panel.getByRole('button', { name: 'Add comment' }).click()
+    await panel.getByText('Check the wording').waitFor()
+    t.equal(await item(page, 'Talk about me').locator('.rule-tree__comment-count').textContent(), '1')
+    await page.keyboard.press('Escape')
+    t.equal(await panel.count(), 0, 'Escape closes the panel')
+  })
+
+  t.test('whole-set checks show on their nodes; renames and search selections from outside reach the tree', async (t) => {
+    const fixture = await seedRule(server, [
+      { type: 'ruleExit' },
+      { type: 'advice', headline: 'Never shown to {{Age}}' },
+    ])
+    const page = await open(t, fixture)
+    await item(page, 'Never shown').locator('[data-code="UNREACHABLE"]').waitFor()
+    t.pass('the node after a Rule Exit says it never runs')
+
+    const status = await page.evaluate(async (id) => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content
+      const response = await fetch(`/api/entity/${id}`, {
+        method: 'PATCH', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, accept: 'application/json' }, body: JSON.stringify({ reservedName: 'Years' }),
+      })
+      document.dispatchEvent(new CustomEvent('entity:changed', { detail: { id, reservedName: 'Years', previousName: 'Age', entityTypeId: 12, previousEntityTypeId: 12, typeDisplayName: 'Variable' } }))
+      return response.status
+    }, fixture.entities.Age!)
+    t.equal(status, 200, 'renamed through the API')
+    await item(page, 'Never shown to {{Years}}').waitFor()
+    t.pass('the tree re-read its nodes with the new name')
+
+    await page.locator('[data-node-id]').first().evaluate((node) => node.dispatchEvent(new CustomEvent('search:select-node', { bubbles: true, detail: { nodeId: node.getAttribute('data-node-id') } })))
+    t.equal(await activeItem(page).getAttribute('data-node-type'), 'ruleExit', 'a search selection makes the node active')
+  })
+
+  t.test('read mode: the tree navigates and expands but offers no editing', async (t) => {
+    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }])
+    const page = await open(t, fixture, { mode: 'read' })
+    t.equal(await page.getByRole('button', { name: 'Add node' }).count(), 0)
+    t.equal(await page.locator('.rule-tree__actions').count(), 0)
+    await item(page, '{{Age}} > 1').focus()
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('a')
+    t.equal(await page.locator('.rule-tree__editor, .rule-tree__picker').count(), 0, 'no editor, no type picker')
+    await page.keyboard.press('ArrowLeft')
+    t.equal(await item(page, '{{Age}} > 1').getAttribute('aria-expanded'), 'false', 'Left collapses')
+    t.equal(await item(page, 'Inner').count(), 0)
+    await page.keyboard.press('ArrowRight')
+    await item(page, 'Inner').waitFor()
+    t.equal(await item(page, '{{Age}} > 1').getAttribute('draggable'), 'false')
+  })
+
+  t.test('part/{nodeId}: the node is active with the way to it open', async (t) => {
+    const fixture = await seedRule(server, largeRule(400))
+    const rows = await listNodes(server.db, [fixture.ruleId])
+    const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
+    const deep = rows.find((row) => row.parentId !== null && parentOf.get(row.parentId) !== null && row.position === 7)!
+    const page = await open(t, fixture, { activeNodeId: deep.id })
+    t.equal(await activeItem(page).getAttribute('data-node-id'), String(deep.id))
+    t.equal(await activeItem(page).getAttribute('aria-level'), '3')
+  })
+
+  t.test('a 2,000-node rule renders and expands fully', async (t) => {
+    const fixture = await seedRule(server, largeRule(2000))
+    const page = await open(t, fixture)
+    t.equal(await tree(page).locator('[role="treeitem"]').count(), 20, 'a big tree opens with its roots')
+    await page.getByRole('button', { name: 'Expand all' }).click()
+    await tree(page).and(page.locator('[aria-busy="false"]')).waitFor()
+    t.equal(await tree(page).locator('[role="treeitem"][data-node-id]').count(), 2000, 'every node is rendered')
+    t.equal(await tree(page).locator('[role="treeitem"][aria-expanded="false"]').count(), 0, 'and open')
+  })
+})
