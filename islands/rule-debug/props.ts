@@ -1,5 +1,5 @@
 // The rule-debug island's props, rendered by the debug page (src/http/pages/rule-debug.ts): the generated form, the
-// answers it was rendered with, the painted tree's HTML, and the run's result as /api/rule/debug returns it.
+// answers it was rendered with, and the run's result as /api/rule/debug returns it.
 import type { DebugControl, DebugField } from '../../src/services/rule-debug-page.ts'
 import { InvalidPropsError } from '../shared/invalid-props.ts'
 import { isRecord } from '../shared/guards.ts'
@@ -14,7 +14,6 @@ export interface RuleDebugProps {
   contentType: string
   contentTypes: string[]
   now: string
-  treeHtml: string
   /** The result of the run the page was rendered with (JSON as the API sends it), or null before any run. */
   result: unknown
 }
@@ -43,8 +42,8 @@ function parseValues(raw: unknown): Record<string, string> {
 
 export function parseRuleDebugProps(raw: unknown): RuleDebugProps {
   if (!isRecord(raw) || typeof raw.adviceSetId !== 'number' || typeof raw.base !== 'string' || !Array.isArray(raw.fields) ||
-    typeof raw.treeHtml !== 'string' || !isStringList(raw.contentTypes)) {
-    throw new InvalidPropsError('rule-debug needs an advice set id, base path, fields, content types and the tree')
+    !isStringList(raw.contentTypes)) {
+    throw new InvalidPropsError('rule-debug needs an advice set id, base path, fields and content types')
   }
   return {
     adviceSetId: raw.adviceSetId,
@@ -55,7 +54,6 @@ export function parseRuleDebugProps(raw: unknown): RuleDebugProps {
     contentType: typeof raw.contentType === 'string' ? raw.contentType : 'text',
     contentTypes: raw.contentTypes,
     now: typeof raw.now === 'string' ? raw.now : '',
-    treeHtml: raw.treeHtml,
     result: raw.result ?? null,
   }
 }

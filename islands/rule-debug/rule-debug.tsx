@@ -13,6 +13,15 @@ import type { RuleDebugProps } from './props.ts'
 import { apiBody, formState, runQuery } from './request.ts'
 import { DebugResults } from './results.tsx'
 
+/**
+ * The painted tree the server rendered as this island's fallback. It is read from the page rather than sent again in
+ * the props (a 2,000-node tree is most of a megabyte of markup); React replaces the fallback only when it commits,
+ * after the first render has read it.
+ */
+function serverTreeHtml(): string {
+  return document.querySelector('[data-island="rule-debug"] [data-fragment="rule-debug-tree"]')?.outerHTML ?? ''
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -20,7 +29,7 @@ function errorMessage(error: unknown): string {
 export function RuleDebug(props: RuleDebugProps) {
   const { adviceSetId, ruleId, base, fields } = props
   const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType))
-  const [treeHtml, setTreeHtml] = useState(props.treeHtml)
+  const [treeHtml, setTreeHtml] = useState(serverTreeHtml)
   const [permalink, setPermalink] = useState<string | null>(() =>
     props.result === null ? null : `${base}?${runQuery(ruleId, { values: props.values, contentType: props.contentType, now: props.now }, fields)}`)
   const [running, setRunning] = useState(false)

@@ -44,6 +44,7 @@ t.test('rule debug page', { skip: chromiumMissing }, async (t) => {
     await page.goto(url)
     t.equal(await islandsSettled(page), 'mounted')
     t.equal(await page.locator('[data-island="rule-debug"]').getAttribute('data-island-state'), 'mounted')
+    t.equal(await page.locator('[data-fragment="rule-debug-tree"] [data-node-id]').count(), nodes.length, 'the island shows the tree')
     t.same(await visitedIds(page), [], 'nothing is painted before a run')
     await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true })
 

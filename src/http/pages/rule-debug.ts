@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
 import { ValidationError } from '../../services/errors.ts'
 import {
-  debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest, type DebugTreeView,
+  debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
 } from '../../services/rule-debug-page.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -77,17 +77,12 @@ function runQuery(request: DebugRequest, fields: DebugField[]): string {
   return query.toString()
 }
 
-async function renderTree(reply: FastifyReply, tree: DebugTreeView): Promise<string> {
-  return reply.viewAsync('rule/_debug-tree', { tree })
-}
-
 async function debugPage(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, source: Fields, run: boolean) {
   const actor = actorOf(request)
   const debug = debugRequestOf(request, source)
   const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
   const fields = inputFields(scope)
   const output = run ? await runDebug(app.deps, actor, scope, fields, debug) : null
-  const treeHtml = await renderTree(reply, paintedTrees(scope, output))
   const base = `/adviceset/${scope.set.id}/rule/debug`
   const setName = scope.set.nameAlt || scope.set.name
   return reply.page('rule/debug', {
@@ -103,10 +98,10 @@ async function debugPage(app: FastifyInstance, request: FastifyRequest, reply: F
     base,
     permalink: output ? `${base}?${runQuery(debug, fields)}` : null,
     run: output ? runView(output.result, debug.contentType) : null,
-    treeHtml,
+    tree: paintedTrees(scope, output),
     islandProps: {
       adviceSetId: scope.set.id, ruleId: scope.rule?.id ?? null, base, fields, values: debug.values,
-      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, treeHtml, result: output?.result ?? null,
+      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null,
     },
     currentAdviceSet: { id: scope.set.id, name: setName, ownerId: scope.set.ownerId },
     currentRule: scope.rule,
@@ -128,7 +123,7 @@ export async function ruleDebugPages(app: FastifyInstance) {
     const debug = debugRequestOf(request, query)
     const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
     const output = query.run === undefined ? null : await runDebug(app.deps, actor, scope, inputFields(scope), debug)
-    const html = await renderTree(reply, paintedTrees(scope, output))
+    const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output) })
     reply.type('text/html; charset=utf-8')
     return html
   })
