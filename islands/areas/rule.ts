@@ -1,8 +1,10 @@
+import { ruleDebugIsland } from '../rule-debug/index.ts'
 import { ruleTreeIsland } from '../rule-tree/index.ts'
 import type { IslandRegistry } from '../shared/define-island.ts'
 
 export { mountPage } from '../runtime.ts'
 
 export const islands: IslandRegistry = {
+  'rule-debug': ruleDebugIsland,
   'rule-tree': ruleTreeIsland,
 }
