@@ -1,13 +1,6 @@
 // Shared by the rule-tree browser tests and scripts/bench/rule-tree.ts: an author with an advice set, a dictionary
-// and a rule, and a page holding the rule-tree island with the props the rule pages render (rules contract),
-// served from inside the browser with the session's real CSRF token so the island calls the real /api routes.
+// and a rule, and the rule's show page (or part/{nodeId}) open in a signed-in browser page.
 import type { Browser, Page } from 'playwright-core'
-import { listNodes } from '../../src/db/queries/rule-nodes.ts'
-import { listRules } from '../../src/db/queries/rules.ts'
-import { buildAdviceSetModel, dictionaryFor } from '../../src/services/advice-set-model.ts'
-import { findAdviceSet } from '../../src/db/queries/advice-sets.ts'
-import { ENTITY_TYPES } from '../../src/engine/entity-types.ts'
-import { countCommentsByRule } from '../../src/db/queries/comments.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { islandsSettled, newQuietContext, signInByApi } from '../helpers/browser.ts'
 import { buildRule, createFormula, createVariable, type NodeSpec } from '../helpers/rules.ts'
@@ -36,63 +29,27 @@ export async function seedRule(server: TestServer, nodes: NodeSpec[] = []): Prom
   return { user, setId: set.id, ruleId: rule.id, entities: Object.fromEntries(entries.map((entry) => [entry.reservedName, entry.id])) }
 }
 
-/** RuleTreeProps as the rule pages build them (rules contract), read from the database now. */
-export async function ruleTreeProps(server: TestServer, fixture: RuleFixture, opts: { mode?: 'edit' | 'read'; activeNodeId?: number } = {}) {
-  const set = (await findAdviceSet(server.db, fixture.setId))!
-  const rules = await listRules(server.db, set.id)
-  const rule = rules.find((candidate) => candidate.id === fixture.ruleId)!
-  const nodes = await listNodes(server.db, [rule.id])
-  const counts = await countCommentsByRule(server.db, rule.id)
-  return {
-    mode: opts.mode ?? 'edit',
-    rule: { id: rule.id, name: rule.name, adviceSetId: set.id },
-    adviceSet: { id: set.id, name: set.name },
-    nodes: nodes.map((node) => ({
-      id: node.id, parentId: node.parentId, position: node.position, type: node.type, expression: node.expression, variable: node.variable,
-      headline: node.headline, text: node.text, question: node.question, calledRuleId: node.calledRuleId, apiId: node.apiId, tags: node.tags,
-      commentCount: counts[node.id] ?? 0,
-    })),
-    rules: rules.map((candidate) => ({ id: candidate.id, name: candidate.name, adviceSetId: set.id, adviceSetName: set.name })),
-    entities: (await dictionaryFor(server.db, set)).map((entity) => ({
-      id: entity.id, name: entity.reservedName, kind: entity.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable', dataType: entity.dataType,
-    })),
-    model: await buildAdviceSetModel(server.db, set.id),
-    activeNodeId: opts.activeNodeId ?? null,
-  }
+export interface ShowOptions {
+  /** Opens part/{nodeId} instead of show. */
+  activeNodeId?: number
+  /** Signs in as this user instead of the rule's author. */
+  as?: TestUser
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
-}
-
-/** A signed-in page of the author with the rule-tree island mounted on a rule-show page. */
-export async function openRuleTree(browser: Browser, server: TestServer, fixture: RuleFixture, opts: { mode?: 'edit' | 'read'; activeNodeId?: number } = {}): Promise<Page> {
+/** A signed-in page with the rule's page open and its islands mounted; closing the page closes its context. */
+export async function openRuleTree(browser: Browser, server: TestServer, fixture: RuleFixture, opts: ShowOptions = {}): Promise<Page> {
   const context = await newQuietContext(browser)
   const page = await context.newPage()
   page.once('close', () => void context.close())
-  await signInByApi(page, server.url, fixture.user)
+  await signInByApi(page, server.url, opts.as ?? fixture.user)
   await showRuleTree(page, server, fixture, opts)
   return page
 }
 
-/** (Re)loads the fixture rule page with props read from the database now, like a reload of the real page. */
-export async function showRuleTree(page: Page, server: TestServer, fixture: RuleFixture, opts: { mode?: 'edit' | 'read'; activeNodeId?: number } = {}): Promise<void> {
-  const home = await (await page.request.get(`${server.url}/library`)).text()
-  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(home)?.[1]
-  if (!csrf) throw new Error('No CSRF token on /library')
-  const props = await ruleTreeProps(server, fixture, opts)
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rule</title>
-<meta name="csrf-token" content="${csrf}">
-<link rel="stylesheet" href="/static/build/islands.css">
-<script type="application/json" id="app-context">{"currentUser":null,"currentRule":{"id":${fixture.ruleId}},"currentAdviceSet":{"id":${fixture.setId}}}</script>
-<script type="module" src="/static/build/loader.js"></script></head>
-<body><main data-page="rule-show"><h1>Rule</h1>
-<div data-island="rule-tree" data-props="${escapeAttribute(JSON.stringify(props))}"></div></main>
-<div data-island="notifications" data-props='{"flash":[]}'></div></body></html>`
-  const url = `${server.url}/e2e/rule/${fixture.ruleId}`
-  await page.unrouteAll()
-  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }))
-  await page.goto(url)
+/** (Re)loads the rule's page and waits for its islands. */
+export async function showRuleTree(page: Page, server: TestServer, fixture: RuleFixture, opts: ShowOptions = {}): Promise<void> {
+  const rule = `${server.url}/adviceset/${fixture.setId}/rule/${fixture.ruleId}`
+  await page.goto(opts.activeNodeId === undefined ? `${rule}/show` : `${rule}/part/${opts.activeNodeId}`)
   const state = await islandsSettled(page)
   if (state !== 'mounted') throw new Error(`The rule page's islands did not mount: ${state}`)
 }

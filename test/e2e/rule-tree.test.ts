@@ -1,14 +1,13 @@
 // The rule-tree island in Chromium (issue 5 acceptance): building a rule with the keyboard alone, a typo shown at
 // its position before saving, dragging a node to a new parent, the keyboard moves, delete with undo, copy,
 // comments, read mode, renames and search selections from outside, and a 2,000-node rule expanded fully.
-// Until the rule pages land, the page is a fixture carrying the contract's props (rule-tree-setup.ts); every
-// call goes to the real /api routes of a test server.
+// The pages are the real rule pages (show, part/{nodeId}) of a test server.
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { listNodes } from '../../src/db/queries/rule-nodes.ts'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { largeRule, openRuleTree, seedRule, showRuleTree, type RuleFixture } from './rule-tree-setup.ts'
+import { largeRule, openRuleTree, seedRule, showRuleTree, type RuleFixture, type ShowOptions } from './rule-tree-setup.ts'
 
 interface ApiNode { id: string; type: string; expression?: string; variable?: string; question?: string; headline?: string; text?: string; children: ApiNode[] }
 
@@ -29,7 +28,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
 
   const shape = (nodes: ApiNode[]): unknown[] => nodes.map((node) => [node.type, node.expression ?? node.variable ?? node.headline ?? null, ...(node.children.length ? [shape(node.children)] : [])])
 
-  async function open(t: Test, fixture: RuleFixture, opts: { mode?: 'edit' | 'read'; activeNodeId?: number } = {}): Promise<Page> {
+  async function open(t: Test, fixture: RuleFixture, opts: ShowOptions = {}): Promise<Page> {
     const page = await openRuleTree(browser, server, fixture, opts)
     t.teardown(() => page.close())
     return page
@@ -237,9 +236,10 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.equal(await activeItem(page).getAttribute('data-node-type'), 'ruleExit', 'a search selection makes the node active')
   })
 
-  t.test('read mode: the tree navigates and expands but offers no editing', async (t) => {
+  t.test('read mode (a viewer): the tree navigates and expands but offers no editing', async (t) => {
     const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }])
-    const page = await open(t, fixture, { mode: 'read' })
+    const viewer = await server.createUser({ role: 'viewer', ownerId: fixture.user.ownerId })
+    const page = await open(t, fixture, { as: viewer })
     t.equal(await page.getByRole('button', { name: 'Add node' }).count(), 0)
     t.equal(await page.locator('.rule-tree__actions').count(), 0)
     await item(page, '{{Age}} > 1').focus()
