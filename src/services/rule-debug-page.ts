@@ -72,7 +72,7 @@ async function ruleOfSet(db: Db, set: AdviceSetRow, ruleId: number) {
 }
 
 /** Rules a run of the scope can enter: its own, then the ones their Rule Calls reach, each once, in call order. */
-export function reachableRules(model: AdviceSetModel): Array<{ rule: RuleModel; called: boolean }> {
+function reachableRules(model: AdviceSetModel): Array<{ rule: RuleModel; called: boolean }> {
   const byId = new Map([...model.rules, ...(model.externalRules ?? [])].map((r) => [r.id, r]))
   const seen = new Set(model.rules.map((r) => r.id))
   const reached = model.rules.map((rule) => ({ rule, called: false }))
@@ -120,7 +120,7 @@ export function inputFields(scope: DebugScope): DebugField[] {
 }
 
 /** The engine's inputs from the form: blank answers are left out, so the run stops at their question. */
-export function inputsOf(fields: DebugField[], values: Record<string, string>): Record<string, unknown> {
+function inputsOf(fields: DebugField[], values: Record<string, string>): Record<string, unknown> {
   const inputs: Record<string, unknown> = {}
   for (const field of fields) {
     const raw = values[field.variable]
@@ -147,7 +147,7 @@ export async function runDebug(deps: Deps, actor: Actor, scope: DebugScope, fiel
 /** Rendered content: sanitized HTML for the html content types, text for the others. */
 export type BodyView = { html: string } | { text: string }
 
-export function bodyView(body: ContentBody | undefined, contentType: ContentType): BodyView {
+function bodyView(body: ContentBody | undefined, contentType: ContentType): BodyView {
   if (body === undefined) return { text: '' }
   if (typeof body !== 'string') return { text: body.text }
   return contentType === 'html' || contentType === 'htmlnolinks' ? { html: body } : { text: body }
@@ -226,12 +226,12 @@ function visitsOf(trace: readonly TraceEntry[]): Map<string, Visit> {
 }
 
 /** Text is quoted so an empty or numeric-looking text reads as text. */
-export function traceValue(value: Value): string | null {
+function traceValue(value: Value): string | null {
   if (value === null) return null
   return typeof value === 'string' ? JSON.stringify(value) : valueToText(value)
 }
 
-export function formatDuration(ns: number): string {
+function formatDuration(ns: number): string {
   if (ns < 1_000_000) return `${(ns / 1000).toFixed(1)} µs`
   return `${(ns / 1_000_000).toFixed(2)} ms`
 }
@@ -258,7 +258,7 @@ function summaryOf(node: NodeModel, ruleNames: Map<string, string>): string {
   }
 }
 
-export function nodeHref(adviceSetId: string, ruleId: string, nodeId: string): string {
+function nodeHref(adviceSetId: string, ruleId: string, nodeId: string): string {
   return `/adviceset/${adviceSetId}/rule/${ruleId}/part/${nodeId}`
 }
 
