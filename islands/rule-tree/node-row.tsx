@@ -52,9 +52,7 @@ export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
       style={{ '--level': level - 1 } as CSSProperties}
     >
       <div className="rule-tree__line">
-        {hasChildren
-          ? <span className="rule-tree__toggle" data-action="toggle" aria-hidden="true">{expanded ? '▾' : '▸'}</span>
-          : <span className="rule-tree__toggle rule-tree__toggle--leaf" aria-hidden="true" />}
+        {hasChildren && <span className="rule-tree__toggle" data-action="toggle" aria-hidden="true">{expanded ? '▾' : '▸'}</span>}
         <span className={`rule-tree__type-icon ${typeIcon(node.type)}`} aria-hidden="true" />
         <span className="rule-tree__type">{typeLabel(node.type)}</span>
         <span className="rule-tree__summary">{summary || (node.id < 0 ? 'New node' : '')}</span>

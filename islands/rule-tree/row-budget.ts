@@ -2,7 +2,7 @@
 // no single frame creates thousands of rows; small changes show at once.
 import { useEffect, useState } from 'react'
 
-export const ROW_BATCH = 250
+export const ROW_BATCH = 150
 
 export function useRowBudget(total: number, batch = ROW_BATCH): number {
   const [budget, setBudget] = useState(batch)
