@@ -63,6 +63,13 @@ t.test('the dictionary lists the own and provider entries with kind, data type, 
   t.match(res.body, 'data-island="dictionary-dialog"')
 })
 
+t.test('signing in is required', async (t) => {
+  const res = await app.inject({ method: 'GET', url: '/admin/dictionary' })
+  t.equal(res.statusCode, 302)
+  t.equal(res.headers.location, '/login?next=%2Fadmin%2Fdictionary')
+  t.equal((await app.inject({ method: 'GET', url: `/card/variable/${income.id}` })).statusCode, 302)
+})
+
 t.test('viewers read the dictionary and cards but cannot add or change', async (t) => {
   const res = await viewerAgent.get('/admin/dictionary')
   t.equal(res.statusCode, 200)
