@@ -19,10 +19,11 @@ export class DeleteNotAllowedError extends DomainError {
   }
 }
 
-/** Bad input. `field` names the form field or property at fault. */
+/** Bad input. `field` names the form field or property at fault; API clients get it as `error.field`. */
 export class ValidationError extends DomainError {
   constructor(readonly field: string, message: string) {
     super('VALIDATION', message, 400)
+    this.details = { field }
   }
 }
 
@@ -47,5 +48,6 @@ export class UnauthorizedError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(readonly field: string, message: string) {
     super('CONFLICT', message, 409)
+    this.details = { field }
   }
 }

@@ -2,6 +2,7 @@
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
 import { Agent } from '../helpers/agent.ts'
+import { ValidationError } from '../../src/services/errors.ts'
 
 const { app } = await buildTestApp(t)
 
@@ -33,6 +34,22 @@ t.test('a failing handler answers 500 without internals', async (t) => {
   t.equal(page.statusCode, 500)
   t.notMatch(page.body, 'SELECT')
   t.match(page.body, 'Something went wrong on our side.')
+})
+
+t.test('bad input names the field in the message and as error.field', async (t) => {
+  const checked = await buildTestApp(t, {}, {
+    beforeReady: (app) => {
+      app.post('/api/check-schema', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, age: { type: 'integer' } } } } }, async () => ({}))
+      app.get('/api/check-service', async () => { throw new ValidationError('reservedName', 'reservedName: must start with a letter or digit.') })
+    },
+  })
+  const schema = await checked.app.inject({ method: 'POST', url: '/api/check-schema', payload: { name: 'x', age: 'old' } })
+  t.equal(schema.statusCode, 400)
+  t.same(schema.json(), { error: { status: 400, name: 'Bad Request', message: 'age: must be integer', field: 'age' } })
+  const missing = await checked.app.inject({ method: 'POST', url: '/api/check-schema', payload: {} })
+  t.equal(missing.json().error.field, 'name')
+  const service = await checked.app.inject({ method: 'GET', url: '/api/check-service' })
+  t.same(service.json(), { error: { status: 400, name: 'Bad Request', message: 'reservedName: must start with a letter or digit.', field: 'reservedName' } })
 })
 
 t.test('security headers and cookie flags', async (t) => {

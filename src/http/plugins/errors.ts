@@ -24,15 +24,28 @@ function messageOf(error: FastifyError | DomainError, status: number): string {
   return error.message
 }
 
+/** The property a schema validation failure is about: "body/email" becomes "email". */
+function validationField(error: FastifyError): string {
+  const first = error.validation?.[0]
+  if (!first) return 'input'
+  const extra = (first.params as { additionalProperty?: string })?.additionalProperty
+  if (extra) return extra
+  return (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
+    (first.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input'
+}
+
 /** Names the field: "body/email must match format \"email\"" becomes "email: must match format \"email\"". */
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0]
   if (!first) return error.message
-  const extra = (first.params as { additionalProperty?: string })?.additionalProperty
-  if (extra) return `${extra}: is not an accepted field`
-  const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
-    (first.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input'
-  return `${field}: ${first.message ?? 'is not valid'}`
+  if ((first.params as { additionalProperty?: string })?.additionalProperty) return `${validationField(error)}: is not an accepted field`
+  return `${validationField(error)}: ${first.message ?? 'is not valid'}`
+}
+
+function detailsOf(error: FastifyError): Record<string, unknown> | undefined {
+  if (error instanceof DomainError) return error.details
+  if (error.validation) return { field: validationField(error) }
+  return undefined
 }
 
 export async function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string, details?: Record<string, unknown>) {
@@ -54,7 +67,7 @@ export default fp(async function errorsPlugin(app) {
     const status = statusOf(error)
     if (status >= 500) request.log.error({ err: error, method: request.method, url: request.url, params: request.params }, 'request failed')
     else request.log.info({ code: (error as FastifyError).code, status, url: request.url }, error.message)
-    return sendError(request, reply, status, messageOf(error, status), error instanceof DomainError ? error.details : undefined)
+    return sendError(request, reply, status, messageOf(error, status), detailsOf(error))
   })
   app.setNotFoundHandler(async (request, reply) => {
     return sendError(request, reply, 404, isApiRequest(request) ? `No route ${request.method} ${request.url.split('?')[0]}` : 'This page does not exist.')
