@@ -264,6 +264,7 @@ t.test('the advice set page lists its rules in order with links, New rule and re
   t.equal(moved.statusCode, 303)
   t.same(names((await agent.get(`/adviceset/${listSet.id}/show`)).body), ['Alpha', 'Gamma', 'Beta'])
   await agent.postForm(`/adviceset/${listSet.id}/rule/${a.id}/move`, { direction: 'down' })
+  t.equal((await agent.postForm(`/adviceset/${listSet.id}/rule/${a.id}/move`, { direction: 'sideways' })).statusCode, 400)
   t.same((await listRules(db, listSet.id)).map((r) => r.id), [c.id, a.id, b.id])
   const viewerPage = await viewerAgent.get(`/adviceset/${listSet.id}/show`)
   t.same(names(viewerPage.body), ['Gamma', 'Alpha', 'Beta'])

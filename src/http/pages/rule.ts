@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getAdviceSet } from '../../services/advice-sets.ts'
 import type { Actor } from '../../services/context.ts'
 import { findDependents } from '../../services/dependents.ts'
-import { DeleteNotAllowedError, ForbiddenError } from '../../services/errors.ts'
+import { DeleteNotAllowedError, ForbiddenError, ValidationError } from '../../services/errors.ts'
 import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
 } from '../../services/rule-page.ts'
@@ -128,7 +128,9 @@ export async function rulePages(app: FastifyInstance) {
   app.post('/adviceset/:id/rule/:ruleId/move', ruleRoute, async (request, reply) => {
     const actor = actorOf(request)
     const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
-    const step = (request.body as Body | undefined)?.direction === 'up' ? -1 : 1
+    const direction = (request.body as Body | undefined)?.direction
+    if (direction !== 'up' && direction !== 'down') throw new ValidationError('direction', 'direction: up or down.')
+    const step = direction === 'up' ? -1 : 1
     await updateRule(app.deps, actor, rule.id, { position: Math.max(0, rule.position + step) })
     return reply.redirect(`/adviceset/${rule.adviceSetId}/show#rule-${rule.id}`, 303)
   })
