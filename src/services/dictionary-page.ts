@@ -16,7 +16,6 @@ import { NotFoundError } from './errors.ts'
 import { canCreate, canReadSet, canWriteOwned, setVisibility } from './visibility.ts'
 
 export type Kind = 'variable' | 'formula'
-export const KINDS: readonly Kind[] = ['variable', 'formula']
 export const DICTIONARY_PAGE_SIZE = 50
 const SET_CHOICES_LIMIT = 1000
 

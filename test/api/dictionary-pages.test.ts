@@ -205,7 +205,7 @@ t.test('editing through the page form renames every use; errors keep what was ty
   t.equal(good.headers.location, `/card/variable/${entry.id}`)
   const [stored] = await db.select().from(ruleNodes).where(eq(ruleNodes.id, node!.id))
   t.equal(stored!.expression, '{{Account_Balance}} > 0')
-  t.match((await authorAgent.get(good.headers.location as string)).body, 'Renamed to Account_Balance; 1 uses rewritten.')
+  t.match((await authorAgent.get(good.headers.location as string)).body, 'Renamed to Account_Balance; 1 use rewritten.')
 
   const toFormula = await authorAgent.postForm(`/card/variable/${entry.id}/edit`, { kind: 'formula', reservedName: 'Account_Balance', expression: '100', dataType: 'number' })
   t.equal(toFormula.headers.location, `/card/formula/${entry.id}`)

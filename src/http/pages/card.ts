@@ -35,7 +35,7 @@ function wantsFragment(request: FastifyRequest): boolean {
   return (request.query as { fragment?: string }).fragment === '1'
 }
 
-export function cardUrl(entry: { kind: Kind; id: number }, action = ''): string {
+function cardUrl(entry: { kind: Kind; id: number }, action = ''): string {
   return `/card/${entry.kind}/${entry.id}${action ? `/${action}` : ''}`
 }
 
@@ -45,7 +45,7 @@ function defaultText(value: unknown): string {
   return Array.isArray(value) ? value.join(', ') : String(value)
 }
 
-export interface EntityFormValues {
+interface EntityFormValues {
   kind: Kind; reservedName: string; dataType: string; validOptions: string; isClosedSet: boolean; displayFormat: string
   defaultValue: string; expression: string; isConstant: boolean; description: string; adviceSetId: string
 }
@@ -168,7 +168,7 @@ export async function cardPages(app: FastifyInstance) {
       const renamed = saved.entity.reservedName !== entry.name
       reply.flash({ type: 'info', text: saved.typeChanged
         ? `This item was changed to a ${saved.entityType?.displayName ?? ''} entity.`
-        : renamed ? `Renamed to ${saved.entity.reservedName}; ${saved.rewritten.nodes.length + saved.rewritten.entities.length} uses rewritten.` : 'Saved.' })
+        : renamed ? `Renamed to ${saved.entity.reservedName}; ${usesText(saved.rewritten.nodes.length + saved.rewritten.entities.length)} rewritten.` : 'Saved.' })
       return reply.redirect(cardUrl({ kind: saved.entity.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable', id: entry.id }), 303)
     } catch (error) {
       return renderFormError(reply, error, 'card/edit', { ...(await formData(request, entry.kind, entry)), values: typedValues(body, entry.kind) })
@@ -188,6 +188,10 @@ export async function cardPages(app: FastifyInstance) {
     reply.flash({ type: 'info', text: `${entry.typeDisplayName} ${entry.name} deleted. It can be restored from Activity.` })
     return reply.redirect('/admin/dictionary', 303)
   })
+}
+
+function usesText(count: number): string {
+  return `${count} use${count === 1 ? '' : 's'}`
 }
 
 function emptyEntry(kind: Kind): DictionaryEntry {
