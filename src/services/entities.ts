@@ -242,16 +242,22 @@ async function scopeOf(db: Db, entity: EntityRow): Promise<{ nodes: OwnedNode[];
 
 export interface EntityUse { type: 'rulenode' | 'entity'; id: number; name: string; uri?: string; fields: string[]; ruleId?: number; adviceSetId?: number }
 
-export async function findUses(db: Db, entity: EntityRow): Promise<EntityUse[]> {
+/**
+ * Every use of the entry, or with `reader` only the uses in advice sets and dictionaries that reader may see: a
+ * provider entry is used across owners, and one owner must not learn another's private set or rule names.
+ */
+export async function findUses(db: Db, entity: EntityRow, reader?: Actor): Promise<EntityUse[]> {
   const ref: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
-  const { nodes, formulas } = await scopeOf(db, entity)
+  const scope = await scopeOf(db, entity)
+  const nodes = reader ? scope.nodes.filter((node) => canReadSet(reader, node)) : scope.nodes
+  const formulas = reader ? scope.formulas.filter((formula) => readableOwners(reader).includes(formula.ownerId) || isProviderAdmin(reader)) : scope.formulas
   const uses: EntityUse[] = []
   for (const node of nodes) {
     const fields = mentions(node, ref)
     if (fields.length === 0) continue
     uses.push({
       type: 'rulenode', id: node.id, name: `${node.adviceSetName} › ${node.ruleName}`, fields, ruleId: node.ruleId, adviceSetId: node.adviceSetId,
-      uri: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/show#node-${node.id}`,
+      uri: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`,
     })
   }
   for (const formula of formulas) {
@@ -293,7 +299,7 @@ export async function getEntity(deps: Deps, actor: Actor, id: number) {
 }
 
 export async function listUses(deps: Deps, actor: Actor, id: number): Promise<EntityUse[]> {
-  return findUses(deps.db, await readableEntity(deps.db, actor, id))
+  return findUses(deps.db, await readableEntity(deps.db, actor, id), actor)
 }
 
 export async function isUsed(deps: Deps, actor: Actor, id: number) {

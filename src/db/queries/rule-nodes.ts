@@ -73,11 +73,14 @@ export function rowsOf(result: unknown): Array<Record<string, unknown>> {
   return Array.isArray(result) ? result : ((result as { rows: Array<Record<string, unknown>> }).rows)
 }
 
-export interface OwnedNode extends RuleNodeRow { adviceSetId: number; adviceSetName: string; ownerId: string; ruleName: string }
+export interface OwnedNode extends RuleNodeRow { adviceSetId: number; adviceSetName: string; ownerId: string; isPublic: boolean; isStarter: boolean; ruleName: string }
 
 /** Live nodes of live rules of live sets, limited to sets of these owners (and optionally one set). */
 export async function listOwnedNodes(db: Db, p: { ownerIds?: string[]; adviceSetId?: number; type?: string; tag?: string }): Promise<OwnedNode[]> {
-  const rows = await db.select({ node: ruleNodes, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name, ownerId: adviceSets.ownerId, ruleName: rules.name }).from(ruleNodes)
+  const rows = await db.select({
+    node: ruleNodes, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name, ownerId: adviceSets.ownerId,
+    isPublic: adviceSets.isPublic, isStarter: adviceSets.isStarter, ruleName: rules.name,
+  }).from(ruleNodes)
     .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
     .where(and(
       isNull(ruleNodes.deletedAt), isNull(rules.deletedAt), isNull(adviceSets.deletedAt),
@@ -87,7 +90,7 @@ export async function listOwnedNodes(db: Db, p: { ownerIds?: string[]; adviceSet
       p.tag !== undefined ? sql`${ruleNodes.tags} @> array[${p.tag}]::text[]` : undefined,
     ))
     .orderBy(asc(adviceSets.id), asc(rules.position), asc(ruleNodes.id))
-  return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ownerId: r.ownerId, ruleName: r.ruleName }))
+  return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ownerId: r.ownerId, isPublic: r.isPublic, isStarter: r.isStarter, ruleName: r.ruleName }))
 }
 
 export interface CopyNodesOptions {
