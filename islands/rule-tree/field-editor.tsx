@@ -1,6 +1,6 @@
 // One field of a node being edited: the input, the `{{`/`[[` typeahead, and the live issues of what is typed,
 // each with its position marked under the text. Only this field re-renders on a keystroke.
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { ChangeEvent, KeyboardEvent, RefObject } from 'react'
 import type { SourceSpan } from '../../src/engine/errors.ts'
 import type { FieldSpec } from './fields.ts'
@@ -61,6 +61,14 @@ export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
   const input = useRef<Input>(null)
   const [trigger, setTrigger] = useState<Trigger | null>(null)
   const [choice, setChoice] = useState(0)
+  // Where the caret goes once an inserted reference is in the input: set before the next key is handled.
+  const caretAfterInsert = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    const element = input.current
+    if (caretAfterInsert.current === null || !element || element instanceof HTMLSelectElement) return
+    element.setSelectionRange(caretAfterInsert.current, caretAfterInsert.current)
+    caretAfterInsert.current = null
+  }, [value])
   const issues = useMemo(() => checkField(field.input, value, known), [field.input, value, known])
   const blocking = issues.some(isBlocking)
   useEffect(() => onIssues(field.name, blocking), [onIssues, field.name, blocking])
@@ -83,9 +91,9 @@ export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
     const element = input.current
     if (!trigger || !element || element instanceof HTMLSelectElement) return
     const next = insertReference(value, element.selectionStart ?? value.length, trigger, entry.name)
+    caretAfterInsert.current = next.caret
     onChange(field.name, next.text)
     setTrigger(null)
-    requestAnimationFrame(() => element.setSelectionRange(next.caret, next.caret))
   }
 
   const onKeyDown = (event: KeyboardEvent<Input>) => {

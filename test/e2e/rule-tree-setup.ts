@@ -1,53 +1,60 @@
 // Shared by the rule-tree browser tests and scripts/bench/rule-tree.ts: an author with an advice set, a dictionary
-// and a rule, and the rule's show page (or part/{nodeId}) open in a signed-in browser page.
-import type { Browser, Page } from 'playwright-core'
+// and rules, a signed-in browser context, and the rule's show page (or part/{nodeId}) open in a page of it.
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { islandsSettled, newQuietContext, signInByApi } from '../helpers/browser.ts'
 import { buildRule, createFormula, createVariable, type NodeSpec } from '../helpers/rules.ts'
 import type { TestServer } from '../helpers/server.ts'
 import type { TestUser } from '../helpers/factories.ts'
 
-export interface RuleFixture {
+export interface Author {
   user: TestUser
-  setId: number
-  ruleId: number
   /** Dictionary ids by name. */
   entities: Record<string, number>
 }
 
-/** An author's set with Age, Income and Band in the dictionary, the formula Ratio, and a rule built from `nodes`. */
-export async function seedRule(server: TestServer, nodes: NodeSpec[] = []): Promise<RuleFixture> {
+export interface RuleFixture extends Author {
+  setId: number
+  ruleId: number
+}
+
+/** An author whose dictionary holds the variables Age, Income and Band and the formula Ratio. */
+export async function seedAuthor(server: TestServer): Promise<Author> {
   const user = await server.createUser({ role: 'author' })
-  const set = await createAdviceSet(server.db, { ownerId: user.ownerId, name: 'Pensions' })
   const entries = [
     await createVariable(server.db, user.ownerId, 'Age'),
     await createVariable(server.db, user.ownerId, 'Income'),
     await createVariable(server.db, user.ownerId, 'Band', { dataType: 'text' }),
     await createFormula(server.db, user.ownerId, 'Ratio', '{{Income}} / 12'),
   ]
+  return { user, entities: Object.fromEntries(entries.map((entry) => [entry.reservedName, entry.id])) }
+}
+
+/** A new advice set of the author holding one rule built from `nodes`. */
+export async function seedRule(server: TestServer, author: Author, nodes: NodeSpec[] = []): Promise<RuleFixture> {
+  const set = await createAdviceSet(server.db, { ownerId: author.user.ownerId, name: 'Pensions' })
   const { rule } = await buildRule(server.db, set.id, 'Eligibility', nodes)
-  return { user, setId: set.id, ruleId: rule.id, entities: Object.fromEntries(entries.map((entry) => [entry.reservedName, entry.id])) }
+  return { ...author, setId: set.id, ruleId: rule.id }
 }
 
-export interface ShowOptions {
-  /** Opens part/{nodeId} instead of show. */
-  activeNodeId?: number
-  /** Signs in as this user instead of the rule's author. */
-  as?: TestUser
-}
-
-/** A signed-in page with the rule's page open and its islands mounted; closing the page closes its context. */
-export async function openRuleTree(browser: Browser, server: TestServer, fixture: RuleFixture, opts: ShowOptions = {}): Promise<Page> {
+/** A browser context signed in as `user` (sign-in is rate-limited per address, so contexts are shared by pages). */
+export async function signedInContext(browser: Browser, server: TestServer, user: TestUser): Promise<BrowserContext> {
   const context = await newQuietContext(browser)
   const page = await context.newPage()
-  page.once('close', () => void context.close())
-  await signInByApi(page, server.url, opts.as ?? fixture.user)
+  await signInByApi(page, server.url, user)
+  await page.close()
+  return context
+}
+
+/** A new page of the context with the rule's page open and its islands mounted. */
+export async function openRuleTree(context: BrowserContext, server: TestServer, fixture: RuleFixture, opts: { activeNodeId?: number } = {}): Promise<Page> {
+  const page = await context.newPage()
   await showRuleTree(page, server, fixture, opts)
   return page
 }
 
-/** (Re)loads the rule's page and waits for its islands. */
-export async function showRuleTree(page: Page, server: TestServer, fixture: RuleFixture, opts: ShowOptions = {}): Promise<void> {
+/** (Re)loads the rule's page (part/{nodeId} with `activeNodeId`) and waits for its islands. */
+export async function showRuleTree(page: Page, server: TestServer, fixture: RuleFixture, opts: { activeNodeId?: number } = {}): Promise<void> {
   const rule = `${server.url}/adviceset/${fixture.setId}/rule/${fixture.ruleId}`
   await page.goto(opts.activeNodeId === undefined ? `${rule}/show` : `${rule}/part/${opts.activeNodeId}`)
   const state = await islandsSettled(page)

@@ -3,13 +3,18 @@
 // comments, read mode, renames and search selections from outside, and a 2,000-node rule expanded fully.
 // The pages are the real rule pages (show, part/{nodeId}) of a test server.
 import t, { type Test } from 'tap'
-import type { Page } from 'playwright-core'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { BrowserContext, Page } from 'playwright-core'
 import { listNodes } from '../../src/db/queries/rule-nodes.ts'
+import { buildRule } from '../helpers/rules.ts'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { largeRule, openRuleTree, seedRule, showRuleTree, type RuleFixture, type ShowOptions } from './rule-tree-setup.ts'
+import { largeRule, openRuleTree, seedAuthor, seedRule, showRuleTree, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
 
-interface ApiNode { id: string; type: string; expression?: string; variable?: string; question?: string; headline?: string; text?: string; children: ApiNode[] }
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface ApiNode { id: string; type: string; calledRuleId?: string; expression?: string; variable?: string; question?: string; headline?: string; text?: string; children: ApiNode[] }
 
 t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   const server = await startServer()
@@ -28,14 +33,19 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
 
   const shape = (nodes: ApiNode[]): unknown[] => nodes.map((node) => [node.type, node.expression ?? node.variable ?? node.headline ?? null, ...(node.children.length ? [shape(node.children)] : [])])
 
-  async function open(t: Test, fixture: RuleFixture, opts: ShowOptions = {}): Promise<Page> {
-    const page = await openRuleTree(browser, server, fixture, opts)
+  const author = await seedAuthor(server)
+  const context = await signedInContext(browser, server, author.user)
+  t.teardown(() => context.close())
+  const seed = (nodes: Parameters<typeof seedRule>[2] = []) => seedRule(server, author, nodes)
+
+  async function open(t: Test, fixture: RuleFixture, opts: { activeNodeId?: number; in?: BrowserContext } = {}): Promise<Page> {
+    const page = await openRuleTree(opts.in ?? context, server, fixture, opts)
     t.teardown(() => page.close())
     return page
   }
 
   t.test('a rule built with the keyboard alone: question, condition, assignment and two advice nodes', async (t) => {
-    const fixture = await seedRule(server)
+    const fixture = await seed()
     const page = await open(t, fixture)
     const keys = page.keyboard
 
@@ -101,8 +111,53 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     ], 'and shown after a reload')
   })
 
+  t.test('a Rule Call picks the rule to call with the keyboard', async (t) => {
+    const fixture = await seed([{ type: 'advice', headline: 'First' }])
+    const { rule: other } = await buildRule(server.db, fixture.setId, 'Pension age')
+    const page = await open(t, fixture)
+    await item(page, 'First').focus()
+    await page.keyboard.press('Shift+A')
+    await page.keyboard.press('r')
+    await page.keyboard.press('Enter')
+    const select = page.locator('.rule-tree__editor select')
+    t.same(await select.locator('option').allTextContents(), ['Choose a rule…', 'Pension age (Pensions)'], 'the set\'s other rules, not this one')
+    await page.keyboard.press('ArrowDown')
+    t.equal(await select.inputValue(), String(other.id))
+    const answer = saved(page, 'POST')
+    await page.keyboard.press('Enter')
+    await answer
+    await item(page, 'Pension age').waitFor()
+    const stored = await apiTree(page, fixture.ruleId)
+    t.same([stored[1]!.type, stored[1]!.calledRuleId], ['ruleCall', String(other.id)])
+  })
+
+  t.test('the tree passes axe, idle, while editing with the typeahead open and while choosing a type', async (t) => {
+    const fixture = await seed([{ type: 'condition', expression: '{{Age}} > 60', children: [{ type: 'advice', headline: 'Retire {{Nope}}' }] }])
+    const page = await open(t, fixture)
+    const violations = async () => {
+      await page.evaluate(AXE_SOURCE)
+      return page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe
+        return (await axe.run({ include: [['.rule-tree']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      })
+    }
+    await tree(page).and(page.locator('[data-checks="done"]')).waitFor()
+    t.same(await violations(), [], 'idle, with issues on a node')
+    await item(page, '{{Age}} > 60').focus()
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('End')
+    await page.keyboard.type(' && {{')
+    await page.getByRole('option', { name: 'Income' }).waitFor()
+    t.same(await violations(), [], 'editing')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('a')
+    await page.getByRole('listbox', { name: 'Add a child node of type' }).waitFor()
+    t.same(await violations(), [], 'choosing a type')
+  })
+
   t.test('a typo in a condition shows the error at its position before anything is saved', async (t) => {
-    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 60' }])
+    const fixture = await seed([{ type: 'condition', expression: '{{Age}} > 60' }])
     const page = await open(t, fixture)
     const writes: string[] = []
     page.on('request', (request) => { if (request.method() !== 'GET') writes.push(request.url()) })
@@ -131,7 +186,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('a node dragged onto another becomes its child and stays there after a reload', async (t) => {
-    const fixture = await seedRule(server, [
+    const fixture = await seed([
       { type: 'condition', expression: '{{Age}} > 60', children: [{ type: 'advice', headline: 'Old enough' }] },
       { type: 'advice', headline: 'Everyone' },
     ])
@@ -147,7 +202,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('Alt+arrows move the node: indent under the previous sibling, outdent, reorder', async (t) => {
-    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1' }, { type: 'advice', headline: 'Second' }, { type: 'advice', headline: 'Third' }])
+    const fixture = await seed([{ type: 'condition', expression: '{{Age}} > 1' }, { type: 'advice', headline: 'Second' }, { type: 'advice', headline: 'Third' }])
     const page = await open(t, fixture)
     await item(page, 'Third').focus()
     let moved = saved(page, 'POST')
@@ -166,7 +221,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('delete asks first and can be undone; copy duplicates the node after it', async (t) => {
-    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }, { type: 'advice', headline: 'Last' }])
+    const fixture = await seed([{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }, { type: 'advice', headline: 'Last' }])
     const page = await open(t, fixture)
     await item(page, '{{Age}} > 1').focus()
     await page.keyboard.press('Delete')
@@ -197,7 +252,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('comments: the panel lists and adds them, the badge counts them', async (t) => {
-    const fixture = await seedRule(server, [{ type: 'advice', headline: 'Talk about me' }])
+    const fixture = await seed([{ type: 'advice', headline: 'Talk about me' }])
     const page = await open(t, fixture)
     await item(page, 'Talk about me').focus()
     await page.keyboard.press('m')
@@ -212,11 +267,15 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('whole-set checks show on their nodes; renames and search selections from outside reach the tree', async (t) => {
-    const fixture = await seedRule(server, [
+    // Its own author: the rename below changes the dictionary the other tests use.
+    const renamer = await seedAuthor(server)
+    const renamerContext = await signedInContext(browser, server, renamer.user)
+    t.teardown(() => renamerContext.close())
+    const fixture = await seedRule(server, renamer, [
       { type: 'ruleExit' },
       { type: 'advice', headline: 'Never shown to {{Age}}' },
     ])
-    const page = await open(t, fixture)
+    const page = await open(t, fixture, { in: renamerContext })
     await item(page, 'Never shown').locator('[data-code="UNREACHABLE"]').waitFor()
     t.pass('the node after a Rule Exit says it never runs')
 
@@ -237,9 +296,10 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('read mode (a viewer): the tree navigates and expands but offers no editing', async (t) => {
-    const fixture = await seedRule(server, [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }])
-    const viewer = await server.createUser({ role: 'viewer', ownerId: fixture.user.ownerId })
-    const page = await open(t, fixture, { as: viewer })
+    const fixture = await seed([{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Inner' }] }])
+    const viewer = await signedInContext(browser, server, await server.createUser({ role: 'viewer', ownerId: fixture.user.ownerId }))
+    t.teardown(() => viewer.close())
+    const page = await open(t, fixture, { in: viewer })
     t.equal(await page.getByRole('button', { name: 'Add node' }).count(), 0)
     t.equal(await page.locator('.rule-tree__actions').count(), 0)
     await item(page, '{{Age}} > 1').focus()
@@ -255,7 +315,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('part/{nodeId}: the node is active with the way to it open', async (t) => {
-    const fixture = await seedRule(server, largeRule(400))
+    const fixture = await seed(largeRule(400))
     const rows = await listNodes(server.db, [fixture.ruleId])
     const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
     const deep = rows.find((row) => row.parentId !== null && parentOf.get(row.parentId) !== null && row.position === 7)!
@@ -265,7 +325,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   })
 
   t.test('a 2,000-node rule renders and expands fully', async (t) => {
-    const fixture = await seedRule(server, largeRule(2000))
+    const fixture = await seed(largeRule(2000))
     const page = await open(t, fixture)
     t.equal(await tree(page).locator('[role="treeitem"]').count(), 20, 'a big tree opens with its roots')
     await page.getByRole('button', { name: 'Expand all' }).click()
