@@ -72,6 +72,7 @@ t.test('rule nodes: found by what an author wrote, updated, deleted and recovere
   t.equal((await agent.api('POST', `${base}/${question.id}/recover`)).statusCode, 200)
   t.same(await ids('serval'), copied, 'recovering brings the subtree back')
   t.equal((await agent.api('DELETE', `${base}/${copy.id}`)).statusCode, 200)
+  t.same(await ids('serval'), [`rulenode-${advice.id}`], 'the deleted copy is gone')
   t.equal(await countIndexTasks(db), 0, 'no index task is left over')
 })
 

@@ -1,0 +1,3 @@
+CREATE INDEX "search_documents_starter_search_idx" ON "search_documents" USING gin ("search") WITH (fastupdate=off) WHERE is_starter;--> statement-breakpoint
+CREATE INDEX "search_documents_public_search_idx" ON "search_documents" USING gin ("search") WITH (fastupdate=off) WHERE is_public;--> statement-breakpoint
+CREATE INDEX "search_documents_advice_set_search_idx" ON "search_documents" USING gin ("search") WITH (fastupdate=off) WHERE entity_type_id = 9;
