@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { DragEvent, FocusEvent, KeyboardEvent, MouseEvent } from 'react'
 import type { CheckIssue } from '../../src/engine/checks/index.ts'
+import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
@@ -44,12 +45,18 @@ function entityChangeOf(event: Event): EntityChange | null {
   return { id: Number(detail.id), reservedName: detail.reservedName, ...(typeof detail.entityTypeId === 'number' ? { entityTypeId: detail.entityTypeId } : {}) }
 }
 
+const kindAfter = (change: EntityChange, kind: 'variable' | 'formula'): 'variable' | 'formula' =>
+  change.entityTypeId === undefined ? kind : change.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable'
+
 function renamed(entries: readonly DictionaryEntry[], change: EntityChange): DictionaryEntry[] {
-  return entries.map((entry) => entry.id !== change.id ? entry : {
-    ...entry,
-    name: change.reservedName,
-    kind: change.entityTypeId === undefined ? entry.kind : change.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable',
-  })
+  return entries.map((entry) => entry.id !== change.id ? entry : { ...entry, name: change.reservedName, kind: kindAfter(change, entry.kind) })
+}
+
+/** The dictionary of the model the whole-set checks run on follows renames too, or every renamed reference would be unknown. */
+function renamedInModel(model: AdviceSetModel, change: EntityChange): AdviceSetModel {
+  const id = String(change.id)
+  if (!model.entities.some((entity) => entity.id === id)) return model
+  return { ...model, entities: model.entities.map((entity) => entity.id !== id ? entity : { ...entity, name: change.reservedName, kind: kindAfter(change, entity.kind) }) }
 }
 
 export function RuleTree(props: RuleTreeProps) {
@@ -68,6 +75,7 @@ export function RuleTree(props: RuleTreeProps) {
   const [checked, setChecked] = useState<{ tree: Tree | null; issues: ReadonlyMap<number, CheckIssue[]> }>({ tree: null, issues: new Map() })
   const issues = checked.issues
   const [entries, setEntries] = useState(props.entities)
+  const [model, setModel] = useState(props.model)
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
   const [deleted, setDeleted] = useState<Deleted | null>(null)
@@ -107,9 +115,9 @@ export function RuleTree(props: RuleTreeProps) {
 
   // Whole-set static checks, off the keystroke path: after a quiet time following a change of the saved tree.
   useEffect(() => {
-    const timer = setTimeout(() => setChecked({ tree, issues: checkRule(props.model, props.rule, tree) }), CHECK_DELAY_MS)
+    const timer = setTimeout(() => setChecked({ tree, issues: checkRule(model, props.rule, tree) }), CHECK_DELAY_MS)
     return () => clearTimeout(timer)
-  }, [props.model, props.rule, tree])
+  }, [model, props.rule, tree])
 
   const reload = useCallback(async () => {
     const models = await api.tree()
@@ -142,7 +150,10 @@ export function RuleTree(props: RuleTreeProps) {
     }
     const onEntityChanged = (event: Event) => {
       const change = entityChangeOf(event)
-      if (change) setEntries((current) => renamed(current, change))
+      if (change) {
+        setEntries((current) => renamed(current, change))
+        setModel((current) => renamedInModel(current, change))
+      }
       reload().catch((error: unknown) => notify({ type: 'error', text: `Could not re-read the tree: ${messageOf(error)}` }))
     }
     element?.addEventListener('search:select-node', onSelect)
@@ -480,7 +491,7 @@ export function RuleTree(props: RuleTreeProps) {
         onKeyDown={onKeyDown}
         onFocus={onFocus}
         onClick={onClick}
-        onDoubleClick={() => run({ kind: 'edit' })}
+        onDoubleClick={(event) => { if (event.target instanceof Element && event.target.closest('.rule-tree__line')) run({ kind: 'edit' }) }}
         {...dragHandlers}
       >
         {rows.length === 0 && <p className="rule-tree__empty">This rule has no nodes yet.{readOnly ? '' : ' Use Add node to start.'}</p>}

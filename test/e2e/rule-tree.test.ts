@@ -290,6 +290,9 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.equal(status, 200, 'renamed through the API')
     await item(page, 'Never shown to {{Years}}').waitFor()
     t.pass('the tree re-read its nodes with the new name')
+    await tree(page).and(page.locator('[data-checks="done"]')).waitFor()
+    t.same(await item(page, 'Never shown').locator('.rule-tree__issue').evaluateAll((issues) => issues.map((issue) => issue.getAttribute('data-code'))), ['UNREACHABLE'],
+      'the checks know the new name: no unknown variable')
 
     await page.locator('[data-node-id]').first().evaluate((node) => node.dispatchEvent(new CustomEvent('search:select-node', { bubbles: true, detail: { nodeId: node.getAttribute('data-node-id') } })))
     t.equal(await activeItem(page).getAttribute('data-node-type'), 'ruleExit', 'a search selection makes the node active')
