@@ -1,14 +1,12 @@
 // Read models of the rule pages: the rule-tree island's props (the rules contract's RuleTreeProps), the
 // server-rendered tree the island replaces, the header's facts, the pick-dialog lists and the advice set's rule list.
-import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm'
 import { listAdviceSets } from '../db/queries/advice-sets.ts'
 import { countCommentsByRule } from '../db/queries/comments.ts'
 import { listNodes, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
-import { callsFrom, findRule, listRules, type RuleWithSet } from '../db/queries/rules.ts'
-import { adviceSets, rules } from '../db/schema/index.ts'
+import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../db/queries/rules.ts'
 import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
-import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from './context.ts'
+import type { Actor, Deps } from './context.ts'
 import { kindOf } from './entities.ts'
 import { NotFoundError } from './errors.ts'
 import { readableRule, ruleStats, rulesCallingRule } from './rules.ts'
@@ -173,17 +171,7 @@ export interface CallableRuleGroup { adviceSetId: number; adviceSetName: string;
 export async function callableRules(deps: Deps, actor: Actor, set: { id: number; name: string }, text = ''): Promise<{ groups: CallableRuleGroup[]; more: boolean }> {
   const adviceSetId = set.id
   const own = (await listRules(deps.db, adviceSetId)).filter((r) => !text || r.name.toLowerCase().includes(text.toLowerCase()))
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-  const readable = isProviderAdmin(actor) ? undefined
-    : or(eq(adviceSets.ownerId, actor.ownerId), eq(adviceSets.ownerId, PROVIDER_OWNER_ID), eq(adviceSets.isPublic, true), eq(adviceSets.isStarter, true))
-  const others = await deps.db.select({ id: rules.id, name: rules.name, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name })
-    .from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
-    .where(and(
-      isNull(rules.deletedAt), isNull(adviceSets.deletedAt), sql`${adviceSets.id} <> ${adviceSetId}`, readable,
-      text ? or(ilike(rules.name, pattern), ilike(adviceSets.name, pattern)) : undefined,
-    ))
-    .orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id), asc(rules.position))
-    .limit(SELECTOR_LIMIT + 1)
+  const others = await listVisibleRules(deps.db, { visibility: setVisibility(actor), exceptSetId: adviceSetId, text, limit: SELECTOR_LIMIT + 1 })
   const groups: CallableRuleGroup[] = []
   if (own.length > 0) groups.push({ adviceSetId, adviceSetName: set.name, own: true, rules: own.map((r) => ({ id: r.id, name: r.name })) })
   for (const row of others.slice(0, SELECTOR_LIMIT)) {

@@ -23,7 +23,8 @@ export interface ListAdviceSetsParams {
   limit: number
 }
 
-function visibleTo(v: SetVisibility): SQL | undefined {
+/** The advice sets a reader may see (DESIGN visibility), as a condition on `adviceSets`; undefined: all of them. */
+export function visibleTo(v: SetVisibility): SQL | undefined {
   if (v.all) return undefined
   return or(eq(adviceSets.ownerId, v.ownerId), eq(adviceSets.ownerId, v.providerOwnerId), eq(adviceSets.isPublic, true), eq(adviceSets.isStarter, true))
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
+import { visibleTo, type SetVisibility } from './advice-sets.ts'
 
 export type RuleRow = typeof rules.$inferSelect
 
@@ -89,4 +90,22 @@ export async function callsFrom(db: Db, ruleId: number): Promise<CallingRule[]> 
   }).from(called).innerJoin(rules, eq(rules.id, called.calledRuleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
     .where(isNull(rules.deletedAt))
   return rows
+}
+
+export interface RuleInSet { id: number; name: string; adviceSetId: number; adviceSetName: string }
+
+/**
+ * Live rules of the live sets a reader may see, other than `exceptSetId`, by set name then run order; optionally
+ * only those whose rule or set name contains `text`.
+ */
+export async function listVisibleRules(db: Db, p: { visibility: SetVisibility; exceptSetId: number; text?: string; limit: number }): Promise<RuleInSet[]> {
+  const pattern = p.text ? `%${p.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined
+  return db.select({ id: rules.id, name: rules.name, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name })
+    .from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .where(and(
+      isNull(rules.deletedAt), isNull(adviceSets.deletedAt), ne(adviceSets.id, p.exceptSetId), visibleTo(p.visibility),
+      pattern ? or(ilike(rules.name, pattern), ilike(adviceSets.name, pattern)) : undefined,
+    ))
+    .orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id), asc(rules.position))
+    .limit(p.limit)
 }
