@@ -185,6 +185,28 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 60']])
   })
 
+  t.test('a refusal of the server is shown in the field it names, and the node stays in edit mode', async (t) => {
+    const fixture = await seed([{ type: 'advice', headline: 'First' }])
+    const page = await open(t, fixture)
+    await item(page, 'First').focus()
+    await page.keyboard.press('Shift+A')
+    await page.keyboard.press('i')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('How old are you?')
+    const refused = saved(page, 'POST')
+    await page.keyboard.press('Enter')
+    t.equal((await refused).status(), 400)
+    const field = page.locator('.rule-tree__field[data-field="variable"]')
+    t.equal(await field.locator('.rule-tree__server-error').textContent(), 'variable: The variable asked for is required.')
+    t.equal(await field.locator('input').getAttribute('aria-invalid'), 'true')
+    await field.locator('input').fill('Age')
+    const accepted = saved(page, 'POST')
+    await field.locator('input').press('Enter')
+    t.equal((await accepted).status(), 201, 'saved once the field is filled in')
+    await item(page, 'How old are you?').waitFor()
+  })
+
   t.test('a node dragged onto another becomes its child and stays there after a reload', async (t) => {
     const fixture = await seed([
       { type: 'condition', expression: '{{Age}} > 60', children: [{ type: 'advice', headline: 'Old enough' }] },

@@ -1,7 +1,7 @@
 // The rule tree's pure parts: flat nodes to a tree, the rows on screen, moves by key and by drop, adding and
 // removing nodes, and the server's nested tree back to flat nodes.
 import t from 'tap'
-import type { TreeNode } from '../../../islands/rule-tree/props.ts'
+import { parseRuleTreeProps, type TreeNode } from '../../../islands/rule-tree/props.ts'
 import { ancestorsOf, buildTree, nodeModelsOf, nodesFromModels, parentIds, subtreeIds, visibleRows, type Tree } from '../../../islands/rule-tree/tree.ts'
 import { applyMove, dropPlacement, dropZoneAt, keyboardPlacement } from '../../../islands/rule-tree/moves.ts'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from '../../../islands/rule-tree/edits.ts'
@@ -112,4 +112,20 @@ t.test('the server\'s nested tree becomes flat nodes keeping comment counts, and
   t.equal(nodes[2]!.calledRuleId, 9)
   const tree = buildTree([...nodes, node(-1, 1, 1)])
   t.same(nodeModelsOf(tree), models, 'the same engine nodes, the unsaved one left out')
+})
+
+t.test('props: nodes and dictionary are checked, optional parts get safe defaults, a bad node type is refused', async (t) => {
+  const props = parseRuleTreeProps({
+    mode: 'edit', rule: { id: 7, name: 'Eligibility', adviceSetId: 3 }, adviceSet: { id: 3, name: 'Pensions' },
+    nodes: [{ id: 1, parentId: null, position: 0, type: 'condition', expression: '{{Age}} > 1', tags: ['example', 5], commentCount: 2 }],
+    rules: [{ id: 8, name: 'Other', adviceSetId: 3, adviceSetName: 'Pensions' }],
+    entities: [{ id: 4, name: 'Age', kind: 'variable', dataType: 'number' }],
+    model: { id: '3', name: 'Pensions', rules: [], entities: [] },
+    activeNodeId: 1,
+  })
+  t.same(props.nodes[0], { ...node(1, null, 0, { type: 'condition', expression: '{{Age}} > 1', headline: null, tags: ['example'], commentCount: 2 }) })
+  t.equal(props.activeNodeId, 1)
+  t.equal(parseRuleTreeProps({ ...props, mode: 'anything', activeNodeId: 'x' }).mode, 'read', 'anything but edit reads')
+  t.throws(() => parseRuleTreeProps({ ...props, nodes: [{ id: 1, type: 'paragraph' }] }), { name: 'InvalidPropsError' })
+  t.throws(() => parseRuleTreeProps({ ...props, model: null }), { name: 'InvalidPropsError' })
 })
