@@ -2,7 +2,7 @@
 // editing, moving, copying and deleting nodes, live checks while typing, whole-set checks after each change, and
 // per-node comments. State lives here; the pure rules are in tree.ts, moves.ts, edits.ts, keyboard.ts and the checks.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { DragEvent, FocusEvent, KeyboardEvent, MouseEvent } from 'react'
+import type { FocusEvent, KeyboardEvent, MouseEvent } from 'react'
 import type { CheckIssue } from '../../src/engine/checks/index.ts'
 import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
@@ -14,7 +14,9 @@ import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
 import { moveFocus, treeCommand, type TreeCommand } from './keyboard.ts'
 import { knownNames } from './live-checks.ts'
-import { applyMove, dropPlacement, dropZoneAt, keyboardPlacement, type DropZone, type Placement } from './moves.ts'
+import { useDragMove } from './drag-move.ts'
+import { applyMove, keyboardPlacement, type Placement } from './moves.ts'
+import { NodeActions } from './node-actions.tsx'
 import { NodeEditor, type ServerError } from './node-editor.tsx'
 import { NodeRow } from './node-row.tsx'
 import type { DictionaryEntry, RuleTreeProps, TreeNode } from './props.ts'
@@ -79,10 +81,8 @@ export function RuleTree(props: RuleTreeProps) {
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
   const [deleted, setDeleted] = useState<Deleted | null>(null)
-  const [drop, setDrop] = useState<{ id: number; zone: DropZone } | null>(null)
   const [focusRequest, setFocusRequest] = useState(0)
   const container = useRef<HTMLDivElement>(null)
-  const dragged = useRef<number | null>(null)
   const nextDraftId = useRef(-1)
 
   const ruleNames = useMemo(() => new Map(props.rules.map((rule) => [rule.id, rule.name])), [props.rules])
@@ -107,11 +107,15 @@ export function RuleTree(props: RuleTreeProps) {
     element.focus()
   }, [focusRequest, activeId, editingId, adding, shown])
 
-  // The node of part/{nodeId} is scrolled to once.
+  // The node of part/{nodeId} is scrolled to once it is rendered.
+  const scrolledToStart = useRef(props.activeNodeId === null)
   useEffect(() => {
-    if (props.activeNodeId === null) return
-    container.current?.querySelector(`[data-node-id="${props.activeNodeId}"]`)?.scrollIntoView({ block: 'center' })
-  }, [props.activeNodeId])
+    if (scrolledToStart.current) return
+    const element = container.current?.querySelector(`[data-node-id="${props.activeNodeId}"]`)
+    if (!element) return
+    scrolledToStart.current = true
+    element.scrollIntoView({ block: 'center' })
+  }, [props.activeNodeId, shown])
 
   // Whole-set static checks, off the keystroke path: after a quiet time following a change of the saved tree.
   useEffect(() => {
@@ -244,7 +248,7 @@ export function RuleTree(props: RuleTreeProps) {
     }
   }, [focusNode])
 
-  const moveNode = useCallback(async (id: number, placement: Placement) => {
+  const moveNodeTo = useCallback(async (id: number, placement: Placement) => {
     const { tree: current } = latest.current
     setNodes(applyMove(current, id, placement))
     if (placement.parentId !== null) expand([placement.parentId])
@@ -344,7 +348,7 @@ export function RuleTree(props: RuleTreeProps) {
         return
       case 'move': {
         const placement = keyboardPlacement(current, active, command.move)
-        if (placement) void moveNode(active, placement)
+        if (placement) void moveNodeTo(active, placement)
         return
       }
       case 'copy':
@@ -354,7 +358,7 @@ export function RuleTree(props: RuleTreeProps) {
         void deleteNode(active)
         return
     }
-  }, [expand, toggle, focusNode, moveNode, copyNode, deleteNode])
+  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target instanceof HTMLElement) || event.target.getAttribute('role') !== 'treeitem') return
@@ -388,45 +392,7 @@ export function RuleTree(props: RuleTreeProps) {
     if (id !== latest.current.activeId && editingId === null) focusNode(id)
   }
 
-  const rowOf = (event: DragEvent<HTMLDivElement>) => (event.target instanceof Element ? event.target.closest<HTMLElement>('[data-node-id]') : null)
-
-  const dragHandlers = readOnly ? {} : {
-    onDragStart(event: DragEvent<HTMLDivElement>) {
-      const row = rowOf(event)
-      if (!row || editingId !== null) return
-      dragged.current = Number(row.dataset.nodeId)
-      event.dataTransfer.effectAllowed = 'move'
-      event.dataTransfer.setData('text/plain', row.dataset.nodeId ?? '')
-    },
-    onDragOver(event: DragEvent<HTMLDivElement>) {
-      const row = rowOf(event)
-      if (dragged.current === null || !row) return
-      const line = row.querySelector('.rule-tree__line') ?? row
-      const box = line.getBoundingClientRect()
-      const id = Number(row.dataset.nodeId)
-      const zone = dropZoneAt(event.clientY - box.top, box.height)
-      if (!dropPlacement(latest.current.tree, dragged.current, id, zone)) {
-        if (drop) setDrop(null)
-        return
-      }
-      event.preventDefault()
-      event.dataTransfer.dropEffect = 'move'
-      if (drop?.id !== id || drop.zone !== zone) setDrop({ id, zone })
-    },
-    onDrop(event: DragEvent<HTMLDivElement>) {
-      event.preventDefault()
-      const from = dragged.current
-      dragged.current = null
-      setDrop(null)
-      if (from === null || !drop) return
-      const placement = dropPlacement(latest.current.tree, from, drop.id, drop.zone)
-      if (placement) void moveNode(from, placement)
-    },
-    onDragEnd() {
-      dragged.current = null
-      setDrop(null)
-    },
-  }
+  const { drop, handlers: dragHandlers } = useDragMove(() => latest.current.tree, moveNodeTo, !readOnly && editingId === null)
 
   const commentsNode = commentsFor === null ? undefined : tree.nodes.get(commentsFor)
   const onCommentsAdded = useCallback((nodeId: number, count: number) => setNodes((current) => {
@@ -448,17 +414,7 @@ export function RuleTree(props: RuleTreeProps) {
     if (adding && adding.anchorId === node.id) {
       return <TypePicker heading={adding.as === 'child' ? 'Add a child node of type' : 'Add a sibling node of type'} onChoose={chooseType} onClose={closePicker} />
     }
-    if (readOnly || node.id < 0) return null
-    return (
-      <div className="rule-tree__actions" role="group" aria-label="Node actions">
-        {fieldsOf(node.type).length > 0 && <button type="button" tabIndex={-1} data-action="edit" title="Enter or F2">Edit</button>}
-        <button type="button" tabIndex={-1} data-action="add-child" title="A">Add child</button>
-        <button type="button" tabIndex={-1} data-action="add-sibling" title="Shift+A">Add sibling</button>
-        <button type="button" tabIndex={-1} data-action="copy" title="C">Copy</button>
-        <button type="button" tabIndex={-1} data-action="delete" title="Delete">Delete</button>
-        <button type="button" tabIndex={-1} data-action="comments" title="M">Comments</button>
-      </div>
-    )
+    return readOnly || node.id < 0 ? null : <NodeActions node={node} />
   }
 
   return (

@@ -339,14 +339,24 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.equal(await item(page, '{{Age}} > 1').getAttribute('draggable'), 'false')
   })
 
-  t.test('part/{nodeId}: the node is active with the way to it open', async (t) => {
-    const fixture = await seed(largeRule(400))
-    const rows = await listNodes(server.db, [fixture.ruleId])
+  t.test('part/{nodeId}: the node is active, with the way to it open, and scrolled to', async (t) => {
+    const big = await seed(largeRule(400))
+    const rows = await listNodes(server.db, [big.ruleId])
     const parentOf = new Map(rows.map((row) => [row.id, row.parentId]))
     const deep = rows.find((row) => row.parentId !== null && parentOf.get(row.parentId) !== null && row.position === 7)!
-    const page = await open(t, fixture, { activeNodeId: deep.id })
+    const page = await open(t, big, { activeNodeId: deep.id })
     t.equal(await activeItem(page).getAttribute('data-node-id'), String(deep.id))
-    t.equal(await activeItem(page).getAttribute('aria-level'), '3')
+    t.equal(await activeItem(page).getAttribute('aria-level'), '3', 'a big tree opens the way to it')
+
+    // 300 nodes open fully, so the last ones come in a later batch of rows, far below the fold.
+    const open300 = await seed(largeRule(300))
+    const last = (await listNodes(server.db, [open300.ruleId])).at(-1)!
+    const later = await open(t, open300, { activeNodeId: last.id })
+    await activeItem(later).waitFor()
+    await t.resolves(later.waitForFunction(() => {
+      const node = document.querySelector('[role="treeitem"][aria-current="true"]')!.getBoundingClientRect()
+      return node.top >= 0 && node.bottom <= window.innerHeight
+    }, undefined, { timeout: 5000 }), 'scrolled into view once rendered')
   })
 
   t.test('a 2,000-node rule renders and expands fully', async (t) => {
