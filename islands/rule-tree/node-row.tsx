@@ -15,6 +15,8 @@ export interface NodeRowProps {
   hasChildren: boolean
   expanded: boolean
   active: boolean
+  /** The one row in the tab order: the active one, or the first row while the active one is hidden. */
+  tabbable: boolean
   readOnly: boolean
   issues: readonly CheckIssue[] | undefined
   dropZone: DropZone | null
@@ -24,7 +26,7 @@ export interface NodeRowProps {
 }
 
 export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
-  const { node, level, posInSet, setSize, hasChildren, expanded, active, readOnly, issues, dropZone, ruleName, children } = props
+  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, ruleName, children } = props
   const summary = nodeSummary(node, ruleName)
   const errors = issues?.filter((issue) => issue.severity === 'error').length ?? 0
   const classes = [
@@ -46,7 +48,7 @@ export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
       aria-expanded={hasChildren ? expanded : undefined}
       aria-selected={active}
       aria-current={active ? 'true' : undefined}
-      tabIndex={active ? 0 : -1}
+      tabIndex={tabbable ? 0 : -1}
       draggable={!readOnly && node.id > 0}
       className={classes}
       style={{ '--level': level - 1 } as CSSProperties}

@@ -70,6 +70,7 @@ export function RuleTree(props: RuleTreeProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => initialExpanded(tree, props.activeNodeId))
   const rows = useMemo(() => visibleRows(tree, expanded), [tree, expanded])
   const shown = useRowBudget(rows.length)
+  const tabbableId = rows.some((row) => row.id === activeId) ? activeId : rows[0]?.id ?? null
   const [editingId, setEditingId] = useState<number | null>(null)
   const [adding, setAdding] = useState<Adding | null>(null)
   const [saving, setSaving] = useState(false)
@@ -464,6 +465,7 @@ export function RuleTree(props: RuleTreeProps) {
               hasChildren={row.hasChildren}
               expanded={row.expanded}
               active={active}
+              tabbable={row.id === tabbableId}
               readOnly={readOnly}
               issues={issues.get(row.id)}
               dropZone={drop?.id === row.id ? drop.zone : null}

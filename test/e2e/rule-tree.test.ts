@@ -337,6 +337,10 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     await page.keyboard.press('ArrowRight')
     await item(page, 'Inner').waitFor()
     t.equal(await item(page, '{{Age}} > 1').getAttribute('draggable'), 'false')
+    await item(page, 'Inner').focus()
+    await page.getByRole('button', { name: 'Collapse all' }).click()
+    t.same(await tree(page).locator('[role="treeitem"][tabindex="0"]').evaluateAll((items) => items.map((node) => node.getAttribute('data-node-type'))), ['condition'],
+      'with the active node hidden, the first row takes its place in the tab order')
   })
 
   t.test('part/{nodeId}: the node is active, with the way to it open, and scrolled to', async (t) => {
