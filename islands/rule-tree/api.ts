@@ -1,8 +1,8 @@
 // The rule-node and comment routes the tree calls (SPEC §7), with answers turned into the island's shapes.
 import type { NodeModel } from '../../src/engine/model.ts'
-import { callApi } from '../shared/api.ts'
+import { ApiError, callApi } from '../shared/api.ts'
 import { isRecord } from '../shared/guards.ts'
-import { parseTreeNode, type TreeNode } from './props.ts'
+import { parseTreeNode, type RuleRef, type TreeNode } from './props.ts'
 import type { Placement } from './moves.ts'
 
 export interface NodeComment { id: number; body: string; authorName: string; createdAt: string }
@@ -61,4 +61,21 @@ export async function addComment(nodeId: number, body: string): Promise<void> {
 /** The field a server validation message names (`expression: …`), if it names one. */
 export function fieldOfMessage(message: string): string | null {
   return /^([a-zA-Z]+)(?:\.\d+)?: /.exec(message)?.[1] ?? null
+}
+
+/**
+ * Every rule a Rule Call here may name, from the rule pages' selector fragment (this set's rules and those of other
+ * readable sets, grouped by set, each a `data-pick-rule-id` button).
+ */
+export async function fetchCallableRules(adviceSetId: number): Promise<RuleRef[]> {
+  const response = await fetch(`/adviceset/${adviceSetId}/rule/selector`, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+  if (!response.ok) throw new ApiError(`Could not list the rules to call (${response.status})`, response.status)
+  const fragment = new DOMParser().parseFromString(await response.text(), 'text/html')
+  return [...fragment.querySelectorAll<HTMLElement>('[data-advice-set-id]')].flatMap((group) => {
+    const adviceSetName = group.querySelector('h3')?.firstChild?.textContent?.trim() ?? ''
+    return [...group.querySelectorAll<HTMLElement>('[data-pick-rule-id]')].map((button) => ({
+      id: Number(button.dataset.pickRuleId), name: button.dataset.pickName ?? button.textContent ?? '',
+      adviceSetId: Number(group.dataset.adviceSetId), adviceSetName,
+    }))
+  })
 }

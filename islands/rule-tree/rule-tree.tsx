@@ -8,7 +8,7 @@ import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
-import { fieldOfMessage, nodeApi } from './api.ts'
+import { fetchCallableRules, fieldOfMessage, nodeApi } from './api.ts'
 import { CommentsPanel } from './comments-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
@@ -86,9 +86,12 @@ export function RuleTree(props: RuleTreeProps) {
   const container = useRef<HTMLDivElement>(null)
   const nextDraftId = useRef(-1)
 
-  const ruleNames = useMemo(() => new Map(props.rules.map((rule) => [rule.id, rule.name])), [props.rules])
+  // The props name this set's rules and the called ones; the selector fragment adds other sets' rules once a Rule Call is edited.
+  const [knownRules, setKnownRules] = useState(props.rules)
+  const selectorRead = useRef(false)
+  const ruleNames = useMemo(() => new Map(knownRules.map((rule) => [rule.id, rule.name])), [knownRules])
   const ruleName = useCallback((id: number) => ruleNames.get(id), [ruleNames])
-  const callable = useMemo(() => props.rules.filter((rule) => rule.id !== props.rule.id), [props.rules, props.rule.id])
+  const callable = useMemo(() => knownRules.filter((rule) => rule.id !== props.rule.id), [knownRules, props.rule.id])
 
   const latest = useRef({ tree, rows, activeId, nodes })
   latest.current = { tree, rows, activeId, nodes }
@@ -123,6 +126,16 @@ export function RuleTree(props: RuleTreeProps) {
     const timer = setTimeout(() => setChecked({ tree, issues: checkRule(model, props.rule, tree) }), CHECK_DELAY_MS)
     return () => clearTimeout(timer)
   }, [model, props.rule, tree])
+
+  const editingType = editingId === null ? undefined : nodes.get(editingId)?.type
+  useEffect(() => {
+    if (editingType !== 'ruleCall' || selectorRead.current) return
+    selectorRead.current = true
+    fetchCallableRules(props.adviceSet.id).then((found) => setKnownRules((current) => {
+      const known = new Set(current.map((rule) => rule.id))
+      return [...current, ...found.filter((rule) => !known.has(rule.id))]
+    }), (error: unknown) => console.warn('Rule tree: only the rules of the page can be called', error))
+  }, [editingType, props.adviceSet.id])
 
   const reload = useCallback(async () => {
     const models = await api.tree()

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from 'playwright-core'
 import { listNodes } from '../../src/db/queries/rule-nodes.ts'
+import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule } from '../helpers/rules.ts'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
@@ -114,13 +115,19 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   t.test('a Rule Call picks the rule to call with the keyboard', async (t) => {
     const fixture = await seed([{ type: 'advice', headline: 'First' }])
     const { rule: other } = await buildRule(server.db, fixture.setId, 'Pension age')
+    const elsewhere = await createAdviceSet(server.db, { ownerId: author.user.ownerId, name: 'Shared rules' })
+    const { rule: shared } = await buildRule(server.db, elsewhere.id, 'State pension')
     const page = await open(t, fixture)
     await item(page, 'First').focus()
     await page.keyboard.press('Shift+A')
     await page.keyboard.press('r')
     await page.keyboard.press('Enter')
     const select = page.locator('.rule-tree__editor select')
-    t.same(await select.locator('option').allTextContents(), ['Choose a rule…', 'Pension age (Pensions)'], 'the set\'s other rules, not this one')
+    await select.locator('option', { hasText: 'State pension' }).waitFor({ state: 'attached' })
+    const options = await select.locator('option').evaluateAll((list) => list.map((option) => [(option as HTMLOptionElement).value, option.textContent]))
+    t.same(options.slice(0, 2), [['', 'Choose a rule…'], [String(other.id), 'Pension age (Pensions)']], 'the set\'s other rules first')
+    t.ok(options.some(([value, text]) => value === String(shared.id) && text === 'State pension (Shared rules)'), 'then those of other sets, from the selector')
+    t.notOk(options.some(([value]) => value === String(fixture.ruleId)), 'never the rule itself')
     await page.keyboard.press('ArrowDown')
     t.equal(await select.inputValue(), String(other.id))
     const answer = saved(page, 'POST')
