@@ -107,7 +107,8 @@ const typed = await typing()
 console.log(`typing into a condition: ${typed.perKeyMs.toFixed(1)} ms per key (Playwright round trip included); long tasks ${fmt(typed.typeTasks)}`)
 console.log(`saving it (PATCH, then whole-set static checks): long tasks ${fmt(typed.saveTasks)}`)
 const overall = Math.max(worst, ...typed.typeTasks, ...typed.saveTasks)
-console.log(`longest task ${overall.toFixed(0)} ms: ${overall <= TARGET_MS ? `ok (≤ ${TARGET_MS} ms)` : `MISSED (target ≤ ${TARGET_MS} ms)`}`)
+const longest = overall === 0 ? 'no task over 50 ms' : `longest task ${overall.toFixed(0)} ms`
+console.log(`expanding all, collapsing all, typing, saving: ${longest}: ${overall <= TARGET_MS ? `ok (≤ ${TARGET_MS} ms)` : `MISSED (target ≤ ${TARGET_MS} ms)`}`)
 
 await context.close()
 await browser.close()
