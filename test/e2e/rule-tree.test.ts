@@ -293,6 +293,8 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.equal(await item(page, 'Talk about me').locator('.rule-tree__comment-count').textContent(), '1')
     await page.keyboard.press('Escape')
     t.equal(await panel.count(), 0, 'Escape closes the panel')
+    await item(page, 'Talk about me').locator('.rule-tree__comment-count').click()
+    await t.resolves(panel.getByText('Check the wording').waitFor(), 'clicking the badge opens them again')
   })
 
   t.test('whole-set checks show on their nodes; renames and search selections from outside reach the tree', async (t) => {
@@ -342,6 +344,11 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.equal(await item(page, '{{Age}} > 1').getAttribute('aria-expanded'), 'false', 'Left collapses')
     t.equal(await item(page, 'Inner').count(), 0)
     await page.keyboard.press('ArrowRight')
+    await item(page, 'Inner').waitFor()
+    await item(page, '{{Age}} > 1').locator('.rule-tree__toggle').click()
+    await item(page, 'Inner').waitFor({ state: 'detached' })
+    t.equal(await item(page, '{{Age}} > 1').getAttribute('aria-expanded'), 'false', 'the toggle collapses')
+    await item(page, '{{Age}} > 1').locator('.rule-tree__toggle').click()
     await item(page, 'Inner').waitFor()
     t.equal(await item(page, '{{Age}} > 1').getAttribute('draggable'), 'false')
     await item(page, 'Inner').focus()
