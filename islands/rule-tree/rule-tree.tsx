@@ -203,7 +203,8 @@ export function RuleTree(props: RuleTreeProps) {
   }, [api, expand, focusNode])
 
   const chooseType = useCallback((type: NodeType) => {
-    const { tree: current } = latest.current
+    // One unsaved node at a time: a new one replaces one still open.
+    const current = buildTree([...latest.current.nodes.values()].filter((node) => node.id > 0))
     const placement = placementForNew(current, adding?.anchorId ?? null, adding?.as ?? 'child')
     setAdding(null)
     if (fieldsOf(type).length === 0) {
