@@ -1,3 +1,4 @@
+import { inlineEditorIsland } from '../inline-editor/index.ts'
 import { ruleDebugIsland } from '../rule-debug/index.ts'
 import { ruleTreeIsland } from '../rule-tree/index.ts'
 import type { IslandRegistry } from '../shared/define-island.ts'
@@ -5,6 +6,7 @@ import type { IslandRegistry } from '../shared/define-island.ts'
 export { mountPage } from '../runtime.ts'
 
 export const islands: IslandRegistry = {
+  'inline-editor': inlineEditorIsland,
   'rule-debug': ruleDebugIsland,
   'rule-tree': ruleTreeIsland,
 }

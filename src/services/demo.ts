@@ -1,9 +1,12 @@
-// First-start content: the provider owner with an admin; in embedded mode also a second owner with an author.
+// First-start content: the provider owner with an admin; in embedded mode also a second owner with an author, who
+// owns a small demo advice set.
 import { randomBytes } from 'node:crypto'
 import { countUsers, findOwner, insertOwner, insertUser } from '../db/queries/users.ts'
 import { audit } from './audit.ts'
-import { PROVIDER_OWNER_ID, type Deps } from './context.ts'
+import { PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
+import { seedDemoContent } from './demo-content.ts'
 import { hashPassword } from './passwords.ts'
+import { actorForUser } from './users.ts'
 
 export interface DemoLogin { email: string; password: string; role: string; owner: string }
 
@@ -15,6 +18,7 @@ export async function seedFirstRun(deps: Deps, opts: { demo: boolean }): Promise
     ...(opts.demo ? [{ ownerId: 'acme', owner: 'Acme Advisers', email: 'author@acme.example', name: 'Alan Author', role: 'author' as const }] : []),
   ]
   const logins: DemoLogin[] = []
+  let author: Actor | undefined
   await deps.db.transaction(async (tx) => {
     for (const p of people) {
       const password = `studio-${randomBytes(6).toString('base64url')}`
@@ -26,7 +30,9 @@ export async function seedFirstRun(deps: Deps, opts: { demo: boolean }): Promise
       const user = await insertUser(tx, { ownerId: p.ownerId, email: p.email, name: p.name, role: p.role, passwordHash: await hashPassword(password) })
       await audit(tx, null, { ownerId: p.ownerId, action: 'create', entityType: 'user', entityId: user.id, after: { name: p.name, email: p.email, role: p.role } })
       logins.push({ email: p.email, password, role: p.role, owner: p.owner })
+      if (p.role === 'author') author = actorForUser(user)
     }
   })
+  if (author) await seedDemoContent(deps, author)
   return logins
 }
