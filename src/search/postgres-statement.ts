@@ -1,9 +1,9 @@
-// The one statement a PostgreSQL search runs: matches (visibility and text together, so the planner can use the
-// partial indexes for starter, public and advice-set documents) gathered once, up to one past MAX_HITS_REACHABLE;
-// count, facets and — when that is every match — the ranked page all come from that one candidate set. Only a
-// broader query walks the ranking tiers newest first instead; those walks are gated on the count, so the database
-// skips them whenever the candidates were complete, and a later tier runs only when the earlier ones fell short.
+// The statements of a PostgreSQL search. The main one gathers the matches once — text and visibility together in
+// one GIN condition (filter-tokens.ts), up to one past MAX_HITS_REACHABLE — and returns the count, the facets and,
+// when that was every match, the ranked page, all from that one candidate set. Only a broader query needs the
+// second: the ranking tiers walked newest first, a later tier only when the earlier ones fell short.
 import { sql, type SQL } from 'drizzle-orm'
+import { conditionToken } from './filter-tokens.ts'
 import type { QueryWord } from './text.ts'
 import { MAX_HITS_REACHABLE, type Condition, type Filter, type FilterField } from './types.ts'
 
@@ -21,31 +21,82 @@ const COLUMNS: Record<Exclude<FilterField, 'tags'>, { column: SQL; type: 'int' |
   'adviceset.isStarter': { column: sql`is_starter`, type: 'bool' },
 }
 
-/** Booleans as bare columns or NOT: the form the partial indexes' predicates are proven from. */
 function conditionSql(c: Condition): SQL {
   if (c.field === 'tags') return sql`${String(c.value)} = ANY(tags)`
   const { column, type } = COLUMNS[c.field]
-  if (type === 'bool') return c.value === true || c.value === 'true' ? column : sql`NOT ${column}`
+  if (type === 'bool') return sql`${column} = ${c.value === true || c.value === 'true'}`
   if (type === 'int') {
     const n = Number(c.value)
-    return Number.isSafeInteger(n) ? sql`${column} = ${sql.raw(String(n))}` : sql`false`
+    return Number.isSafeInteger(n) ? sql`${column} = ${n}` : sql`false`
   }
   return sql`${column} = ${String(c.value)}`
 }
 
-export function filterSql(filter: Filter): SQL {
-  if (filter.length === 0) return sql`true`
-  return sql.join(filter.map((clause) => clause.length === 0 ? sql`false` : sql`(${sql.join(clause.map(conditionSql), sql` OR `)})`), sql` AND `)
+/** A filter as index tokens (tsquery text, null when no clause is made of tokens) and the rest as row conditions. */
+export interface SplitFilter {
+  tokens: string | null
+  rows: SQL
+}
+
+export function splitFilter(filter: Filter): SplitFilter {
+  const tokenClauses: string[] = []
+  const rowClauses: SQL[] = []
+  for (const clause of filter) {
+    const tokens = clause.map(conditionToken)
+    if (clause.length > 0 && tokens.every((t) => t !== null)) tokenClauses.push(`(${tokens.join(' | ')})`)
+    else rowClauses.push(clause.length === 0 ? sql`false` : sql`(${sql.join(clause.map(conditionSql), sql` OR `)})`)
+  }
+  return { tokens: tokenClauses.length === 0 ? null : tokenClauses.join(' & '), rows: rowClauses.length === 0 ? sql`true` : sql.join(rowClauses, sql` AND `) }
 }
 
 /** Words are folded runs of letters and digits, so quoting them needs no escaping. */
-function tsquery(query: QueryWord[], typos: boolean): SQL {
-  const text = query.map((q) => {
+function wordsQuery(query: QueryWord[], typos: boolean): string {
+  return query.map((q) => {
     const star = q.prefix ? ':*' : ''
     const alternatives = [`'${q.word}'${star}`, ...(typos ? q.typos.map((t) => `'${t}'${star}`) : [])]
     return `(${alternatives.join(' | ')})`
   }).join(' & ')
-  return sql`to_tsquery('simple', ${text})`
+}
+
+/** `search` holds the text and the tokens: one GIN condition for both. */
+function searchMatches(text: string | null, tokens: string | null): SQL {
+  const parts = [text, tokens].filter((p) => p !== null && p !== '')
+  return parts.length === 0 ? sql`true` : sql`search @@ ${parts.map((p) => `(${p})`).join(' & ')}::tsquery`
+}
+
+interface Ranking {
+  matches: SQL
+  tierOf: SQL
+  /** Each tier's documents, in rank order; together they are the matches. */
+  tiers: SQL[]
+}
+
+function ranking(words: QueryWord[], { tokens, rows }: SplitFilter): Ranking {
+  if (words.length === 0) {
+    const all = sql`${searchMatches(null, tokens)} AND ${rows}`
+    return { matches: all, tierOf: sql`1`, tiers: [all] }
+  }
+  const hasTypos = words.some((w) => w.typos.length > 0)
+  const exact = wordsQuery(words, false)
+  const any = hasTypos ? wordsQuery(words, true) : exact
+  const exactSql = sql`${exact}::tsquery`
+  // Beside other words, a one- or two-letter prefix would make the index gather most of the library; it is
+  // checked on the rows the other words find instead.
+  const indexed = words.filter((w) => !(words.length > 1 && w.prefix && w.word.length <= SHORT_PREFIX))
+  const matches = indexed.length === words.length
+    ? sql`${searchMatches(any, tokens)} AND ${rows}`
+    : sql`${searchMatches(wordsQuery(indexed, hasTypos), tokens)} AND (search || ''::tsvector) @@ ${any}::tsquery AND ${rows}`
+  return {
+    matches,
+    tierOf: hasTypos
+      ? sql`CASE WHEN name_search @@ ${exactSql} THEN 1 WHEN search @@ ${exactSql} THEN 2 ELSE 3 END`
+      : sql`CASE WHEN name_search @@ ${exactSql} THEN 1 ELSE 2 END`,
+    tiers: [
+      sql`${searchMatches(exact, tokens)} AND name_search @@ ${exactSql} AND ${rows}`,
+      sql`${searchMatches(exact, tokens)} AND NOT name_search @@ ${exactSql} AND ${rows}`,
+      ...(hasTypos ? [sql`${searchMatches(any, tokens)} AND NOT search @@ ${exactSql} AND ${rows}`] : []),
+    ],
+  }
 }
 
 function facetSql(field: FilterField, i: number): SQL {
@@ -58,7 +109,7 @@ function facetSql(field: FilterField, i: number): SQL {
 }
 
 export interface StatementInput {
-  visible: SQL
+  filter: Filter
   /** Empty: every visible document matches, newest first. */
   words: QueryWord[]
   facets: FilterField[]
@@ -68,50 +119,38 @@ export interface StatementInput {
 
 export interface StatementRow {
   n: number
-  hits: unknown[] | string
+  /** Null when there were more matches than candidates: the page then comes from tiersStatement. */
+  hits: unknown[] | string | null
   [facet: `facet_${number}`]: Array<[string, number]> | string
 }
 
-export function searchStatement({ visible, words, facets, first, size }: StatementInput): SQL {
-  const hasTypos = words.some((w) => w.typos.length > 0)
-  const exact = tsquery(words, false)
-  const any = hasTypos ? tsquery(words, true) : exact
-  // Beside other words, a one- or two-letter prefix would make the index gather most of the library; it is
-  // checked on the rows the other words find instead.
-  const indexed = words.filter((w) => !(words.length > 1 && w.prefix && w.word.length <= SHORT_PREFIX))
-  const matches = words.length === 0 ? visible
-    : indexed.length === words.length ? sql`${visible} AND search @@ ${any}`
-      : sql`${visible} AND search @@ ${tsquery(indexed, hasTypos)} AND (search || ''::tsvector) @@ ${any}`
-  const tierOf = words.length === 0 ? sql`1`
-    : hasTypos ? sql`CASE WHEN name_search @@ ${exact} THEN 1 WHEN search @@ ${exact} THEN 2 ELSE 3 END`
-      : sql`CASE WHEN name_search @@ ${exact} THEN 1 ELSE 2 END`
-  const tiers = words.length === 0 ? [visible] : [
-    sql`${visible} AND name_search @@ ${exact}`,
-    sql`${visible} AND search @@ ${exact} AND NOT name_search @@ ${exact}`,
-    ...(hasTypos ? [sql`${visible} AND search @@ ${any} AND NOT search @@ ${exact}`] : []),
-  ]
-  const wanted = first + size
-  const broad = sql`(SELECT n FROM total) > ${sql.raw(String(MAX_HITS_REACHABLE))}`
-  const tierCtes = tiers.map((where, i) => {
-    const found = tiers.slice(0, i).map((_, j) => `(SELECT count(*) FROM tier_${j + 1})`).join(' + ')
-    const earlier = i === 0 ? sql`` : sql` AND ${sql.raw(found)} < ${wanted}`
-    return sql`${sql.raw(`tier_${i + 1}`)} AS (
-      SELECT ${sql.raw(String(i + 1))} AS tier, updated_at, object_id, hit FROM search_documents
-      WHERE ${broad}${earlier} AND ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`
-  })
+export function searchStatement({ filter, words, facets, first, size }: StatementInput): SQL {
+  const { matches, tierOf } = ranking(words, splitFilter(filter))
+  const complete = sql`(SELECT n FROM total) <= ${sql.raw(String(MAX_HITS_REACHABLE))}`
   return sql`WITH candidates AS MATERIALIZED (
       SELECT ${tierOf} AS tier, updated_at, object_id, hit, entity_type_id, entity_type_name, owner_id, owner_name, advice_set_id, is_public, is_starter, tags
       FROM search_documents WHERE ${matches} LIMIT ${MAX_HITS_REACHABLE + 1}
     ),
     total AS (SELECT count(*)::int AS n FROM candidates),
-    counted AS (SELECT * FROM candidates LIMIT ${MAX_HITS_REACHABLE}),
-    ${sql.join(tierCtes, sql`, `)},
-    ranked AS (
-      SELECT tier, updated_at, object_id, hit FROM candidates WHERE (SELECT n FROM total) <= ${sql.raw(String(MAX_HITS_REACHABLE))}
-      ${sql.join(tiers.map((_, i) => sql.raw(`UNION ALL SELECT * FROM tier_${i + 1}`)), sql` `)}
-    )
+    counted AS (SELECT * FROM candidates LIMIT ${MAX_HITS_REACHABLE})
     SELECT (SELECT n FROM total) AS n,
-      (SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') FROM (
-        SELECT * FROM ranked ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}) page) AS hits
+      CASE WHEN ${complete} THEN (SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') FROM (
+        SELECT * FROM candidates ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}) page) END AS hits
       ${sql.join(facets.map((field, i) => sql`, ${facetSql(field, i)}`), sql``)}`
+}
+
+/** The page of a broad query: each tier newest first, read only as far as the page needs. */
+export function tiersStatement({ filter, words, first, size }: Omit<StatementInput, 'facets'>): SQL {
+  const { tiers } = ranking(words, splitFilter(filter))
+  const wanted = first + size
+  const ctes = tiers.map((where, i) => {
+    const earlier = tiers.slice(0, i).map((_, j) => `(SELECT count(*) FROM tier_${j + 1})`).join(' + ')
+    return sql`${sql.raw(`tier_${i + 1}`)} AS (
+      SELECT ${sql.raw(String(i + 1))} AS tier, updated_at, object_id, hit FROM search_documents
+      WHERE ${i === 0 ? sql`true` : sql`${sql.raw(earlier)} < ${wanted}`} AND ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`
+  })
+  return sql`WITH ${sql.join(ctes, sql`, `)}
+    SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') AS hits FROM (
+      SELECT * FROM (${sql.raw(tiers.map((_, i) => `SELECT * FROM tier_${i + 1}`).join(' UNION ALL '))}) ranked
+      ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}) page`
 }

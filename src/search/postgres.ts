@@ -1,13 +1,13 @@
 // The default search index: PostgreSQL full-text in the application's own database (PGlite or PostgreSQL).
 // Matching: the last query word as a prefix, the others as whole words, each also (4+ letters) through one typo
 // found in the trigram lexicon. Ranking in tiers — name/name_alt matches, then other text, then typo-only matches —
-// newest first within a tier. A search is two statements at most: the typo lexicon for its long words, then one
-// statement for count, page and facets (postgres-statement.ts).
+// newest first within a tier. A search is one statement for count, page and facets (postgres-statement.ts), after
+// one for the typo lexicon when it has long words, and before one for the ranked page when it matches too much.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { searchDocuments, searchTerms } from '../db/schema/search.ts'
 import { highlight, typoMatch, MIN_WORD_LENGTH_FOR_TYPO, queryWords, terms, type QueryWord } from './text.ts'
-import { filterSql, searchStatement, type StatementRow } from './postgres-statement.ts'
+import { searchStatement, tiersStatement, type StatementRow } from './postgres-statement.ts'
 import {
   MAX_HITS_REACHABLE, type SearchDocument, type SearchHit, type SearchIndex, type SearchIndexStats, type SearchQuery, type SearchResult,
 } from './types.ts'
@@ -86,9 +86,11 @@ export class PostgresSearchIndex implements SearchIndex {
     const query = await withTypos(this.db, queryWords(q.text))
     const first = q.page * q.hitsPerPage
     const size = Math.max(0, Math.min(q.hitsPerPage, MAX_HITS_REACHABLE - first))
-    const [row] = await rows<StatementRow>(this.db, searchStatement({ visible: filterSql(q.filter), words: query, facets: q.facets, first, size }))
+    const statement = { filter: q.filter, words: query, first, size }
+    const [row] = await rows<StatementRow>(this.db, searchStatement({ ...statement, facets: q.facets }))
     const count = row!.n
-    const stored = parsed(row!.hits) as StoredHit[]
+    const page = row!.hits ?? (await rows<{ hits: unknown[] | string }>(this.db, tiersStatement(statement)))[0]!.hits
+    const stored = parsed(page) as StoredHit[]
     return {
       hits: stored.map((hit) => ({
         ...hit,
@@ -121,6 +123,10 @@ async function withTypos(db: Db, words: Array<{ word: string; prefix: boolean }>
   return words.map((w, i) => {
     if (w.word.length < MIN_WORD_LENGTH_FOR_TYPO) return { ...w, typos: [] }
     const matches = new Set(candidates.filter((c) => Number(c.i) === i).map((c) => typoMatch(w.word, c.term, w.prefix)).filter((m) => m !== null))
+    // The letter just typed is taken as meant: beginnings differing only there would be one more index entry per
+    // letter of the alphabet, together most of the library, for matches ranked last anyway.
+    const stem = w.word.slice(0, -1)
+    if (w.prefix) for (const m of matches) if (m.length === w.word.length && m.startsWith(stem)) matches.delete(m)
     // A prefix covering a whole term makes that term redundant; the closest (shortest) alternatives come first.
     const typos = [...matches].filter((m) => !(w.prefix && [...matches].some((other) => other !== m && m.startsWith(other))))
     return { ...w, typos: typos.sort((a, b) => a.length - b.length || a.localeCompare(b)).slice(0, MAX_TYPO_ALTERNATIVES) }

@@ -1,8 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { ENTITY_TYPES } from '../../engine/entity-types.ts'
+import { rowTokensSql } from '../../search/filter-tokens.ts'
 import { bigserial, boolean, customType, index, integer, pgTable, text, timestamp, jsonb } from 'drizzle-orm/pg-core'
-
-const ADVICE_SET_TYPE_ID = ENTITY_TYPES.adviceSet.id
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
@@ -25,8 +23,9 @@ export const searchDocuments = pgTable('search_documents', {
   nameTerms: text('name_terms').notNull(),
   nameAltTerms: text('name_alt_terms').notNull(),
   textTerms: text('text_terms').notNull(),
-  // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first.
-  search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C')`),
+  // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first. The owner, type and flags
+  // are in it too, as tokens no typed word can match: filters on them are index conditions (filter-tokens.ts).
+  search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C') || ${rowTokensSql}`),
   /** Name and name_alt alone: the first ranking tier, with statistics of its own for the planner. */
   nameSearch: tsvector('name_search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B')`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
@@ -34,12 +33,6 @@ export const searchDocuments = pgTable('search_documents', {
   // No fastupdate: PGlite runs no autovacuum, so a pending list would only grow and be scanned by every search.
   index('search_documents_search_idx').using('gin', t.search).with({ fastupdate: 'off' }),
   index('search_documents_name_search_idx').using('gin', t.nameSearch).with({ fastupdate: 'off' }),
-  // The same index over the documents the usual filters keep (starters by default, public sets for visibility,
-  // advice sets for provider users and the screener): the planner proves them from the filter and reads a fraction
-  // of the postings and rows. A filter on an owner goes through the owner index, ORed with the public one.
-  index('search_documents_starter_search_idx').using('gin', t.search).with({ fastupdate: 'off' }).where(sql`is_starter`),
-  index('search_documents_public_search_idx').using('gin', t.search).with({ fastupdate: 'off' }).where(sql`is_public`),
-  index('search_documents_advice_set_search_idx').using('gin', t.search).with({ fastupdate: 'off' }).where(sql`entity_type_id = ${sql.raw(String(ADVICE_SET_TYPE_ID))}`),
   index('search_documents_updated_idx').on(t.updatedAt),
   index('search_documents_owner_idx').on(t.ownerId),
 ])
