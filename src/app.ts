@@ -12,6 +12,8 @@ import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
 import errorsPlugin from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
+import openApiPlugin from './http/plugins/openapi.ts'
+import apiUsagePlugin from './http/plugins/api-usage.ts'
 import { pageRoutes } from './http/pages/index.ts'
 import { apiRoutes } from './http/api/index.ts'
 
@@ -53,6 +55,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(viewPlugin, { cache: true })
   await app.register(authPlugin, { deps })
   await app.register(errorsPlugin)
+  await app.register(openApiPlugin)
+  await app.register(apiUsagePlugin)
   await app.register(pageRoutes)
   await app.register(apiRoutes, { prefix: '/api' })
   return app

@@ -1,0 +1,93 @@
+// Partner API keys: issuing (secret shown once, only its SHA-256 kept) and authenticating Bearer requests.
+import { createHash, randomBytes } from 'node:crypto'
+import type { Db } from '../db/client.ts'
+import type { ApiKeyEnvironment } from '../db/schema/index.ts'
+import { findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../db/queries/api-keys.ts'
+import { UnauthorizedError } from './errors.ts'
+
+export interface AuthenticatedKey {
+  id: number
+  ownerId: string
+  prefix: string
+  environment: ApiKeyEnvironment
+  audienceId: number | null
+  allowedAdviceSetIds: number[]
+  allowedOrigins: string[]
+  rateLimit: number
+}
+
+const ENVIRONMENT_TAGS: Record<ApiKeyEnvironment, string> = { production: 'live', preview: 'prev' }
+/** as_live_1a2b3c4d_<32 chars of base64url = 192 random bits>; the random part may itself contain '_' or '-'. */
+const SECRET_PATTERN = /^(as_(?:live|prev)_[0-9a-f]{8})_[A-Za-z0-9_-]{32}$/
+
+export function hashApiKeySecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex')
+}
+
+function newSecret(environment: ApiKeyEnvironment): { prefix: string; secret: string } {
+  const prefix = `as_${ENVIRONMENT_TAGS[environment]}_${randomBytes(4).toString('hex')}`
+  return { prefix, secret: `${prefix}_${randomBytes(24).toString('base64url')}` }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
+  return code === '23505'
+}
+
+/**
+ * Stores a new key for settings already validated and returns its secret, which exists nowhere else afterwards.
+ * The 32-bit prefix id can collide across many keys; a collision just draws again.
+ */
+export async function issueApiKey(db: Db, p: ApiKeySettings & { ownerId: string; createdBy: number | null }): Promise<{ key: ListedApiKey; secret: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const { prefix, secret } = newSecret(p.environment)
+    try {
+      const key = await insertApiKey(db, { ...p, prefix, secretHash: hashApiKeySecret(secret) })
+      return { key, secret }
+    } catch (err) {
+      if (attempt >= 3 || !isUniqueViolation(err)) throw err
+    }
+  }
+}
+
+// Recently authenticated keys by secret hash, per database. A few seconds stale at most on other instances; this
+// instance forgets a key the moment it is changed or deleted.
+const CACHE_MS = 5_000
+const CACHE_SWEEP_SIZE = 10_000
+const caches = new WeakMap<Db, Map<string, { key: AuthenticatedKey; until: number }>>()
+
+function cacheOf(db: Db): Map<string, { key: AuthenticatedKey; until: number }> {
+  let cache = caches.get(db)
+  if (!cache) caches.set(db, cache = new Map())
+  return cache
+}
+
+export function forgetApiKey(db: Db, keyId: number): void {
+  const cache = cacheOf(db)
+  for (const [hash, entry] of cache) if (entry.key.id === keyId) cache.delete(hash)
+}
+
+/** The key behind an `Authorization: Bearer <secret>` header; 401 naming what is wrong otherwise. */
+export async function authenticateApiKey(db: Db, authorization: string | undefined): Promise<AuthenticatedKey> {
+  if (!authorization?.trim()) throw new UnauthorizedError('An API key is required: send it as "Authorization: Bearer <key>".')
+  const [scheme, secret, ...rest] = authorization.trim().split(/\s+/)
+  if (scheme!.toLowerCase() !== 'bearer') throw new UnauthorizedError('The Authorization header must use the Bearer scheme: "Authorization: Bearer <key>".')
+  if (!secret || rest.length > 0 || !SECRET_PATTERN.test(secret)) throw new UnauthorizedError('The API key is malformed.')
+  const hash = hashApiKeySecret(secret)
+  const cache = cacheOf(db)
+  const now = Date.now()
+  const cached = cache.get(hash)
+  if (cached && cached.until > now) return cached.key
+  const row = await findLiveApiKeyByHash(db, hash)
+  if (!row) {
+    cache.delete(hash)
+    throw new UnauthorizedError('The API key is unknown or has been deleted.')
+  }
+  const key: AuthenticatedKey = {
+    id: row.id, ownerId: row.ownerId, prefix: row.prefix, environment: row.environment, audienceId: row.audienceId,
+    allowedAdviceSetIds: row.allowedAdviceSetIds, allowedOrigins: row.allowedOrigins, rateLimit: row.rateLimit,
+  }
+  if (cache.size >= CACHE_SWEEP_SIZE) for (const [h, entry] of cache) if (entry.until <= now) cache.delete(h)
+  cache.set(hash, { key, until: now + CACHE_MS })
+  return key
+}
