@@ -139,15 +139,34 @@ export function searchStatement({ filter, words, facets, first, size }: Statemen
       ${sql.join(facets.map((field, i) => sql`, ${facetSql(field, i)}`), sql``)}`
 }
 
-/** The page of a broad query: each tier newest first, read only as far as the page needs. */
+/** The newest documents a broad query's tier is first looked for in, before asking the index for all of it. */
+const RECENT_WINDOW = 2000
+
+/**
+ * The page of a broad query: each tier newest first, a later one only when the earlier ones fell short. A tier is
+ * first looked for among the newest documents — a broad query's best tier is usually dense there, and reading them
+ * in order is cheaper than gathering every match of a short prefix — and gathered through the index only when
+ * that window holds too few of it.
+ */
 export function tiersStatement({ filter, words, first, size }: Omit<StatementInput, 'facets'>): SQL {
   const { tiers } = ranking(words, splitFilter(filter))
   const wanted = first + size
-  const ctes = tiers.map((where, i) => {
+  const ctes = tiers.flatMap((where, i) => {
+    const n = i + 1
     const earlier = tiers.slice(0, i).map((_, j) => `(SELECT count(*) FROM tier_${j + 1})`).join(' + ')
-    return sql`${sql.raw(`tier_${i + 1}`)} AS (
-      SELECT ${sql.raw(String(i + 1))} AS tier, updated_at, object_id, hit FROM search_documents
-      WHERE ${i === 0 ? sql`true` : sql`${sql.raw(earlier)} < ${wanted}`} AND ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`
+    const needed = i === 0 ? sql`true` : sql`${sql.raw(earlier)} < ${wanted}`
+    const walked = sql.raw(`(SELECT count(*) FROM walk_${n})`)
+    return [
+      sql`${sql.raw(`walk_${n}`)} AS (
+        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM (
+          SELECT * FROM search_documents WHERE ${needed} ORDER BY updated_at DESC LIMIT ${RECENT_WINDOW}) recent
+        WHERE ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`,
+      sql`${sql.raw(`tier_${n}`)} AS (
+        SELECT * FROM ${sql.raw(`walk_${n}`)} WHERE ${walked} >= ${wanted}
+        UNION ALL (
+          SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM search_documents
+          WHERE ${needed} AND ${walked} < ${wanted} AND ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted}))`,
+    ]
   })
   return sql`WITH ${sql.join(ctes, sql`, `)}
     SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') AS hits FROM (
