@@ -1,0 +1,99 @@
+// What the Advice API keeps in memory so a request touches neither the database nor the compiler: the served
+// version per (set, environment, audience), forgotten as soon as versions announce a change (and after a short
+// time, for changes that are not version changes: a set deleted, made private or given to another owner); and
+// compiled versions by version id, which never go stale because versions are immutable.
+import type { Db } from '../db/client.ts'
+import { compileAdviceSet, type CompiledAdviceSet } from '../engine/index.ts'
+import { onServedVersionChange, servedVersion, type KeyAudience, type ServedVersion } from './versions.ts'
+
+const SERVED_TTL_MS = 30_000
+/** Served-version entries kept; past it the oldest set's entries go first. */
+const SERVED_LIMIT = 10_000
+/** Compiled versions kept (a 500-node set compiles to about a megabyte); least recently used go first. */
+const COMPILED_LIMIT = 200
+
+interface ServedEntry {
+  lookup: Promise<ServedVersion | undefined>
+  until: number
+}
+
+export interface AdviceCacheOptions {
+  now?: () => number
+  servedTtlMs?: number
+  compiledLimit?: number
+}
+
+export class AdviceCache {
+  /** Per advice set, per "environment:audience". */
+  private readonly served = new Map<number, Map<string, ServedEntry>>()
+  private servedCount = 0
+  private readonly compiledByVersion = new Map<number, CompiledAdviceSet>()
+  private readonly stopListening: () => void
+  private readonly now: () => number
+  private readonly servedTtlMs: number
+  private readonly compiledLimit: number
+
+  constructor(private readonly db: Db, opts: AdviceCacheOptions = {}) {
+    this.now = opts.now ?? Date.now
+    this.servedTtlMs = opts.servedTtlMs ?? SERVED_TTL_MS
+    this.compiledLimit = opts.compiledLimit ?? COMPILED_LIMIT
+    this.stopListening = onServedVersionChange((adviceSetId) => this.forgetServed(adviceSetId))
+  }
+
+  /** The version a key of this environment and audience gets; concurrent first requests share one lookup. */
+  servedVersion(adviceSetId: number, who: KeyAudience): Promise<ServedVersion | undefined> {
+    const audience = `${who.environment}:${who.audienceId ?? ''}`
+    const now = this.now()
+    let entries = this.served.get(adviceSetId)
+    const cached = entries?.get(audience)
+    if (cached && cached.until > now) return cached.lookup
+    if (!entries) this.served.set(adviceSetId, entries = new Map())
+    if (!cached) this.servedCount++
+    const lookup = servedVersion(this.db, adviceSetId, who)
+    const entry: ServedEntry = { lookup, until: now + this.servedTtlMs }
+    entries.set(audience, entry)
+    // A failed lookup is not an answer: the next request asks the database again.
+    lookup.catch(() => { if (this.served.get(adviceSetId)?.get(audience) === entry) this.dropServed(adviceSetId, audience) })
+    if (this.servedCount > SERVED_LIMIT) this.forgetServed(this.served.keys().next().value!)
+    return lookup
+  }
+
+  compiled(version: ServedVersion): CompiledAdviceSet {
+    const hit = this.compiledByVersion.get(version.id)
+    if (hit) {
+      // Re-inserted so the map's order is least recently used first.
+      this.compiledByVersion.delete(version.id)
+      this.compiledByVersion.set(version.id, hit)
+      return hit
+    }
+    const compiled = compileAdviceSet(version.snapshot.model)
+    this.compiledByVersion.set(version.id, compiled)
+    if (this.compiledByVersion.size > this.compiledLimit) this.compiledByVersion.delete(this.compiledByVersion.keys().next().value!)
+    return compiled
+  }
+
+  get size(): { served: number; compiled: number } {
+    return { served: this.servedCount, compiled: this.compiledByVersion.size }
+  }
+
+  forgetServed(adviceSetId: number): void {
+    const entries = this.served.get(adviceSetId)
+    if (!entries) return
+    this.servedCount -= entries.size
+    this.served.delete(adviceSetId)
+  }
+
+  close(): void {
+    this.stopListening()
+    this.served.clear()
+    this.servedCount = 0
+    this.compiledByVersion.clear()
+  }
+
+  private dropServed(adviceSetId: number, audience: string): void {
+    const entries = this.served.get(adviceSetId)
+    if (!entries?.delete(audience)) return
+    this.servedCount--
+    if (entries.size === 0) this.served.delete(adviceSetId)
+  }
+}
