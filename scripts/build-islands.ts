@@ -55,6 +55,8 @@ export async function buildIslands(outdir = BUILD_DIR): Promise<BuildManifest> {
     absWorkingDir: ROOT,
     entryPoints: {
       'loader': 'islands/loader.ts',
+      // The embed page's only script (views/embed): the interview without the loader or React.
+      'interview': 'islands/interview/index.ts',
       'islands': 'static/css/islands.css',
     },
     outdir,

@@ -32,6 +32,7 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/show': 'rule-set-show',
   '/adviceset/:id/edit': 'rule-set-form',
   '/adviceset/:id/activity': 'rule-set-activity',
+  '/adviceset/:id/embed': 'rule-set-embed',
   '/activity': 'rule-set-activity',
   '/adviceset/:id/confirm-delete': 'rule-set-delete',
   '/adviceset/:id/rule/new': 'rule-new',

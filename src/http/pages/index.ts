@@ -4,6 +4,7 @@ import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { cardPages } from './card.ts'
 import { dictionaryPages } from './dictionary.ts'
+import { embedPages } from './embed.ts'
 import { homePages } from './home.ts'
 import { libraryPages } from './library.ts'
 import { ruleDebugPages } from './rule-debug.ts'
@@ -23,4 +24,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(dictionaryPages)
   await app.register(cardPages)
   await app.register(ruleDebugPages)
+  await app.register(embedPages)
 }

@@ -1,0 +1,83 @@
+// The embeddable interview (page `rule-set-embed`): /adviceset/{id}/embed?key=… is the light interview page partner
+// sites frame through static/embed.js; without a key, signed-in readers get the snippet to copy and a live preview
+// of the working draft (…/embed?preview=draft, framed by the studio only).
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { getAdviceSet } from '../../services/advice-sets.ts'
+import { embedContentSecurityPolicy, embedSnippet, grantEmbed } from '../../services/embed.ts'
+import { idParamSchema, itemId } from '../api/ids.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+
+const EMBED_SCRIPT = readFileSync(path.resolve(import.meta.dirname, '../../../static/embed.js'))
+
+const embedQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    key: { type: 'string', minLength: 1, maxLength: 200 },
+    preview: { type: 'string', enum: ['draft'] },
+  },
+} as const
+
+interface InterviewProps {
+  adviceSetId: number
+  source: { kind: 'key'; key: string } | { kind: 'draft'; csrfToken: string }
+  /** Origins the page may post its height to; empty: its own origin (the studio's preview). */
+  parentOrigins: string[]
+}
+
+/** The light page both partners and the author's preview frame: no header, no app loader, only the interview. */
+async function interviewPage(reply: FastifyReply, data: { title: string; preview: boolean; props: InterviewProps }) {
+  const html = await reply.viewAsync('embed/interview', { ...data, propsJson: JSON.stringify(data.props) })
+  reply.type('text/html; charset=utf-8')
+  return html
+}
+
+export async function embedPages(app: FastifyInstance) {
+  // The page sets its own frame policy on every answer (X-Frame-Options cannot name other origins); errors thrown
+  // before it is decided keep the default set below, which lets no one frame them.
+  app.get('/adviceset/:id/embed', {
+    helmet: { frameguard: false, contentSecurityPolicy: false },
+    schema: { params: idParamSchema, querystring: embedQuerySchema },
+  }, async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-security-policy', embedContentSecurityPolicy([]))
+    const id = itemId((request.params as { id: string }).id)
+    const query = request.query as { key?: string; preview?: 'draft' }
+
+    if (query.key !== undefined) {
+      const grant = await grantEmbed(app.deps.db, { adviceSetId: id, secret: query.key, referer: request.headers.referer })
+      reply.header('content-security-policy', embedContentSecurityPolicy(grant.frameAncestors))
+      return interviewPage(reply, {
+        title: grant.adviceSet.name,
+        preview: false,
+        props: { adviceSetId: id, source: { kind: 'key', key: query.key }, parentOrigins: grant.parentOrigins },
+      })
+    }
+
+    await requireUser.call(app, request, reply)
+    if (reply.sent) return reply
+    const set = await getAdviceSet(app.deps, actorOf(request), id)
+    if (query.preview === 'draft') {
+      reply.header('content-security-policy', embedContentSecurityPolicy(["'self'"]))
+      return interviewPage(reply, {
+        title: set.nameAlt || set.name,
+        preview: true,
+        props: { adviceSetId: id, source: { kind: 'draft', csrfToken: reply.generateCsrf() }, parentOrigins: [] },
+      })
+    }
+    reply.header('content-security-policy', embedContentSecurityPolicy(["'self'"], { inlineStyles: true }))
+    return reply.page('embed/show', {
+      title: `Embed ${set.name}`,
+      set,
+      snippet: embedSnippet(app.deps.config.baseUrl, id),
+      currentAdviceSet: { id: set.id, name: set.name, ownerId: set.ownerId },
+    })
+  })
+
+  // Partner pages on other origins load this script, which the app-wide same-origin resource policy would block.
+  app.get('/static/embed.js', { helmet: { crossOriginResourcePolicy: { policy: 'cross-origin' } } }, async (_request, reply) => {
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600')
+    return EMBED_SCRIPT
+  })
+}
