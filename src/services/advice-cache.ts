@@ -2,9 +2,8 @@
 // version per (set, environment, audience), forgotten as soon as versions announce a change (and after a short
 // time, for changes that are not version changes: a set deleted, made private or given to another owner); and
 // compiled versions by version id, which never go stale because versions are immutable.
-import type { Db } from '../db/client.ts'
 import { compileAdviceSet, type CompiledAdviceSet } from '../engine/index.ts'
-import { onServedVersionChange, servedVersion, type KeyAudience, type ServedVersion } from './versions.ts'
+import { onServedVersionChange, type KeyAudience, type ServedVersion } from './versions.ts'
 
 const SERVED_TTL_MS = 30_000
 /** Served-version entries kept; past it the oldest set's entries go first. */
@@ -16,6 +15,9 @@ interface ServedEntry {
   lookup: Promise<ServedVersion | undefined>
   until: number
 }
+
+/** servedVersion of services/versions.ts, bound to a database. */
+export type ServedVersionLookup = (adviceSetId: number, who: KeyAudience) => Promise<ServedVersion | undefined>
 
 export interface AdviceCacheOptions {
   now?: () => number
@@ -33,7 +35,7 @@ export class AdviceCache {
   private readonly servedTtlMs: number
   private readonly compiledLimit: number
 
-  constructor(private readonly db: Db, opts: AdviceCacheOptions = {}) {
+  constructor(private readonly lookUp: ServedVersionLookup, opts: AdviceCacheOptions = {}) {
     this.now = opts.now ?? Date.now
     this.servedTtlMs = opts.servedTtlMs ?? SERVED_TTL_MS
     this.compiledLimit = opts.compiledLimit ?? COMPILED_LIMIT
@@ -49,7 +51,7 @@ export class AdviceCache {
     if (cached && cached.until > now) return cached.lookup
     if (!entries) this.served.set(adviceSetId, entries = new Map())
     if (!cached) this.servedCount++
-    const lookup = servedVersion(this.db, adviceSetId, who)
+    const lookup = this.lookUp(adviceSetId, who)
     const entry: ServedEntry = { lookup, until: now + this.servedTtlMs }
     entries.set(audience, entry)
     // A failed lookup is not an answer: the next request asks the database again.

@@ -7,6 +7,7 @@ import { authenticateApiKey, type AuthenticatedKey } from '../../services/api-ke
 import { recordApiUsage } from '../../services/api-usage.ts'
 import { AdviceCache } from '../../services/advice-cache.ts'
 import { DomainError } from '../../services/errors.ts'
+import { servedVersion } from '../../services/versions.ts'
 import { adviceApi } from './advice.ts'
 import { dictionaryApi } from './dictionary.ts'
 
@@ -39,7 +40,7 @@ export interface PartnerContext {
 export async function partnerApi(app: FastifyInstance) {
   app.decorateRequest('partnerKey', null)
   app.decorateRequest('meteredAdviceSetId', 0)
-  const cache = new AdviceCache(app.deps.db)
+  const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who))
   app.addHook('onClose', async () => cache.close())
 
   const limiter = app.createRateLimit({
