@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Db } from '../db/client.ts'
 import type { ApiKeyEnvironment } from '../db/schema/index.ts'
-import { findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../db/queries/api-keys.ts'
+import { findLiveApiKey, findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../db/queries/api-keys.ts'
 import { UnauthorizedError } from './errors.ts'
 
 export interface AuthenticatedKey {
@@ -36,14 +36,15 @@ function isUniqueViolation(err: unknown): boolean {
 
 /**
  * Stores a new key for settings already validated and returns its secret, which exists nowhere else afterwards.
- * The 32-bit prefix id can collide across many keys; a collision just draws again.
+ * The 32-bit prefix id can collide across many keys; a collision just draws again (each try in its own savepoint,
+ * so a caller's transaction survives it).
  */
 export async function issueApiKey(db: Db, p: ApiKeySettings & { ownerId: string; createdBy: number | null }): Promise<{ key: ListedApiKey; secret: string }> {
   for (let attempt = 1; ; attempt++) {
     const { prefix, secret } = newSecret(p.environment)
     try {
-      const key = await insertApiKey(db, { ...p, prefix, secretHash: hashApiKeySecret(secret) })
-      return { key, secret }
+      const id = await db.transaction((tx) => insertApiKey(tx, { ...p, prefix, secretHash: hashApiKeySecret(secret) }))
+      return { key: (await findLiveApiKey(db, id))!, secret }
     } catch (err) {
       if (attempt >= 3 || !isUniqueViolation(err)) throw err
     }

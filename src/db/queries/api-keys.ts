@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { apiKeys, type ApiKeyEnvironment } from '../schema/index.ts'
+import { adviceSets, apiKeys, apiKeyUsage, audiences, owners, type ApiKeyEnvironment } from '../schema/index.ts'
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect
 
@@ -10,8 +10,9 @@ const listedColumns = {
   environment: apiKeys.environment, audienceId: apiKeys.audienceId, allowedAdviceSetIds: apiKeys.allowedAdviceSetIds,
   allowedOrigins: apiKeys.allowedOrigins, rateLimit: apiKeys.rateLimit, createdBy: apiKeys.createdBy,
   createdAt: apiKeys.createdAt, updatedAt: apiKeys.updatedAt, lastUsedAt: apiKeys.lastUsedAt,
+  ownerName: owners.name,
 }
-export type ListedApiKey = Omit<ApiKeyRow, 'secretHash' | 'deletedAt'>
+export type ListedApiKey = Omit<ApiKeyRow, 'secretHash' | 'deletedAt'> & { ownerName: string }
 
 export interface ApiKeySettings {
   name: string
@@ -29,9 +30,9 @@ export interface InsertApiKeyParams extends ApiKeySettings {
   createdBy: number | null
 }
 
-export async function insertApiKey(db: Db, p: InsertApiKeyParams): Promise<ListedApiKey> {
-  const [row] = await db.insert(apiKeys).values(p).returning(listedColumns)
-  return row!
+export async function insertApiKey(db: Db, p: InsertApiKeyParams): Promise<number> {
+  const [row] = await db.insert(apiKeys).values(p).returning({ id: apiKeys.id })
+  return row!.id
 }
 
 /** A live (not deleted) key by the hash of its secret. */
@@ -42,7 +43,7 @@ export async function findLiveApiKeyByHash(db: Db, secretHash: string): Promise<
 }
 
 export async function findLiveApiKey(db: Db, id: number): Promise<ListedApiKey | undefined> {
-  const [row] = await db.select(listedColumns).from(apiKeys)
+  const [row] = await db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt))).limit(1)
   return row
 }
@@ -50,20 +51,47 @@ export async function findLiveApiKey(db: Db, id: number): Promise<ListedApiKey |
 /** Live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */
 export async function listLiveApiKeys(db: Db, ownerId: string | undefined): Promise<ListedApiKey[]> {
   const live = isNull(apiKeys.deletedAt)
-  return db.select(listedColumns).from(apiKeys)
+  return db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(ownerId === undefined ? live : and(live, eq(apiKeys.ownerId, ownerId)))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
 }
 
-export async function updateApiKey(db: Db, id: number, p: ApiKeySettings): Promise<ListedApiKey | undefined> {
-  const [row] = await db.update(apiKeys).set({ ...p, updatedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt))).returning(listedColumns)
-  return row
+export async function updateApiKey(db: Db, id: number, p: Omit<ApiKeySettings, 'environment'>): Promise<void> {
+  await db.update(apiKeys).set({ ...p, updatedAt: new Date() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt)))
 }
 
 /** Soft delete: the row stays for its usage history; the hash lookup skips it from now on. */
-export async function softDeleteApiKey(db: Db, id: number): Promise<{ secretHash: string } | undefined> {
-  const [row] = await db.update(apiKeys).set({ deletedAt: sql`now()`, updatedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt))).returning({ secretHash: apiKeys.secretHash })
-  return row
+export async function softDeleteApiKey(db: Db, id: number): Promise<void> {
+  await db.update(apiKeys).set({ deletedAt: sql`now()`, updatedAt: new Date() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt)))
+}
+
+/** Audiences a key may be tied to; `ownerId` undefined: every owner's (provider admins). */
+export async function listAudiencesForKeys(db: Db, ownerId: string | undefined): Promise<Array<{ id: number; ownerId: string; name: string }>> {
+  return db.select({ id: audiences.id, ownerId: audiences.ownerId, name: audiences.name }).from(audiences)
+    .where(ownerId === undefined ? undefined : eq(audiences.ownerId, ownerId)).orderBy(asc(audiences.name), asc(audiences.id))
+}
+
+export async function findAudienceOwner(db: Db, audienceId: number): Promise<string | undefined> {
+  const [row] = await db.select({ ownerId: audiences.ownerId }).from(audiences).where(eq(audiences.id, audienceId)).limit(1)
+  return row?.ownerId
+}
+
+/** Requests per key on one UTC day (`YYYY-MM-DD`); keys without any are absent. */
+export async function requestsOnDay(db: Db, keyIds: number[], day: string): Promise<Map<number, number>> {
+  if (keyIds.length === 0) return new Map()
+  const rows = await db.select({ keyId: apiKeyUsage.keyId, requests: sql<number>`sum(${apiKeyUsage.requests})`.mapWith(Number) })
+    .from(apiKeyUsage).where(and(inArray(apiKeyUsage.keyId, keyIds), eq(apiKeyUsage.day, day))).groupBy(apiKeyUsage.keyId)
+  return new Map(rows.map((r) => [r.keyId, r.requests]))
+}
+
+export interface UsageRow { day: string; adviceSetId: number; adviceSetName: string | null; requests: number; errors: number; latencyBuckets: number[] }
+
+/** A key's usage rows from `sinceDay` on, with the names of their advice sets. */
+export async function usageRowsSince(db: Db, keyId: number, sinceDay: string): Promise<UsageRow[]> {
+  return db.select({
+    day: apiKeyUsage.day, adviceSetId: apiKeyUsage.adviceSetId, adviceSetName: adviceSets.name,
+    requests: apiKeyUsage.requests, errors: apiKeyUsage.errors, latencyBuckets: apiKeyUsage.latencyBuckets,
+  }).from(apiKeyUsage).leftJoin(adviceSets, eq(adviceSets.id, apiKeyUsage.adviceSetId))
+    .where(and(eq(apiKeyUsage.keyId, keyId), gte(apiKeyUsage.day, sinceDay)))
+    .orderBy(asc(apiKeyUsage.day), asc(apiKeyUsage.adviceSetId))
 }
