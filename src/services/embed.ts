@@ -12,11 +12,8 @@ import { authenticateApiKey, type AuthenticatedKey } from './api-keys.ts'
 import { ForbiddenError, NotFoundError } from './errors.ts'
 import { servedVersion } from './versions.ts'
 
-export interface EmbedGrant {
-  key: AuthenticatedKey
+export interface EmbedGrant extends EmbeddingKey {
   adviceSet: { id: number; name: string }
-  /** Origins that may frame the page (the key's allowed origins, normalised). */
-  frameAncestors: string[]
   /** Where the page posts its height: the framing page's origin when the request named it, else every allowed origin. */
   parentOrigins: string[]
 }
@@ -49,20 +46,31 @@ export function embedContentSecurityPolicy(ancestors: readonly string[], opts: {
   ].join('; ')
 }
 
-/**
- * Checks a partner's embed request: the key (401 when unknown), that it may embed at all (403 without allowed
- * origins), that it serves this set (404 otherwise, by the Advice API's own rule) and that the framing page, when the
- * browser named it in the Referer, is one of the key's origins (403).
- */
-export async function grantEmbed(db: Db, request: { adviceSetId: number; secret: string; referer: string | undefined }): Promise<EmbedGrant> {
-  const key = await authenticateApiKey(db, `Bearer ${request.secret}`)
+export interface EmbeddingKey {
+  key: AuthenticatedKey
+  /** Origins that may frame the page (the key's allowed origins, normalised). */
+  frameAncestors: string[]
+}
+
+/** The key of an embed request: 401 when it is unknown, 403 when it names no origins to be embedded in. */
+export async function embeddingKey(db: Db, secret: string): Promise<EmbeddingKey> {
+  const key = await authenticateApiKey(db, `Bearer ${secret}`)
   const frameAncestors = [...new Set(key.allowedOrigins.map(normalizeOrigin).filter((o) => o !== undefined))]
   if (frameAncestors.length === 0) {
     throw new ForbiddenError('This API key has no allowed origins, so it cannot embed the interview. An admin can add the partner site’s origin to the key under API keys.')
   }
+  return { key, frameAncestors }
+}
+
+/**
+ * Checks the rest of an embed request: that the key is served this set (404 otherwise, by the Advice API's own
+ * rule) and that the framing page, when the browser named it in the Referer, is one of the key's origins (403).
+ */
+export async function grantEmbed(db: Db, request: EmbeddingKey & { adviceSetId: number; referer: string | undefined }): Promise<EmbedGrant> {
+  const { key, frameAncestors } = request
   const served = await servedVersion(db, request.adviceSetId, { environment: key.environment, audienceId: key.audienceId })
   if (!served || !keyMayRead(key, request.adviceSetId, served)) {
-    throw new NotFoundError('No published advice set with this id for this API key.')
+    throw new NotFoundError('This advice is not available: the advice set is not published for this API key.')
   }
   const framing = request.referer === undefined ? undefined : normalizeOrigin(request.referer)
   if (framing !== undefined && !frameAncestors.includes(framing)) {

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getAdviceSet } from '../../services/advice-sets.ts'
-import { embedContentSecurityPolicy, embedSnippet, grantEmbed } from '../../services/embed.ts'
+import { embedContentSecurityPolicy, embeddingKey, embedSnippet, grantEmbed } from '../../services/embed.ts'
+import { NotFoundError } from '../../services/errors.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 
@@ -27,11 +28,15 @@ interface InterviewProps {
   parentOrigins: string[]
 }
 
-/** The light page both partners and the author's preview frame: no header, no app loader, only the interview. */
-async function interviewPage(reply: FastifyReply, data: { title: string; preview: boolean; props: InterviewProps }) {
-  const html = await reply.viewAsync('embed/interview', { ...data, propsJson: JSON.stringify(data.props) })
+/** The light pages partners and the author's preview frame: no header, no app loader. */
+async function lightPage(reply: FastifyReply, template: string, data: Record<string, unknown>) {
+  const html = await reply.viewAsync(template, data)
   reply.type('text/html; charset=utf-8')
   return html
+}
+
+function interviewPage(reply: FastifyReply, data: { title: string; preview: boolean; props: InterviewProps }) {
+  return lightPage(reply, 'embed/interview', { ...data, propsJson: JSON.stringify(data.props) })
 }
 
 export async function embedPages(app: FastifyInstance) {
@@ -46,7 +51,17 @@ export async function embedPages(app: FastifyInstance) {
     const query = request.query as { key?: string; preview?: 'draft' }
 
     if (query.key !== undefined) {
-      const grant = await grantEmbed(app.deps.db, { adviceSetId: id, secret: query.key, referer: request.headers.referer })
+      const embedding = await embeddingKey(app.deps.db, query.key)
+      let grant
+      try {
+        grant = await grantEmbed(app.deps.db, { ...embedding, adviceSetId: id, referer: request.headers.referer })
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error
+        // Shown inside the partner's frame, so the partner sees why it is empty (a set not published yet, a key
+        // for other sets) rather than a frame the browser refused.
+        reply.code(404).header('content-security-policy', embedContentSecurityPolicy(embedding.frameAncestors))
+        return lightPage(reply, 'embed/unavailable', { title: 'Advice unavailable', message: error.message })
+      }
       reply.header('content-security-policy', embedContentSecurityPolicy(grant.frameAncestors))
       return interviewPage(reply, {
         title: grant.adviceSet.name,
