@@ -1,15 +1,14 @@
-// The statements of a PostgreSQL search. The main one gathers the matches once — text and visibility together in
-// one GIN condition (filter-tokens.ts), up to one past MAX_HITS_REACHABLE — and returns the count, the facets and,
+// The statements of a PostgreSQL search. The main one gathers the matches once — text, short prefixes and
+// visibility together in one GIN condition (prefix-tokens.ts, filter-tokens.ts), up to one past MAX_HITS_REACHABLE — and returns the count, the facets and,
 // when that was every match, the ranked page, all from that one candidate set. Only a broader query needs the
 // second: the ranking tiers walked newest first, a later tier only when the earlier ones fell short.
 import { sql, type SQL } from 'drizzle-orm'
 import { conditionToken } from './filter-tokens.ts'
+import { MAX_PREFIX_TOKEN_LENGTH, prefixToken } from './prefix-tokens.ts'
 import type { QueryWord } from './text.ts'
 import { MAX_HITS_REACHABLE, type Condition, type Filter, type FilterField } from './types.ts'
 
 const MAX_FACET_VALUES = 100
-/** Prefixes this short are not looked up in the index when other words are. */
-const SHORT_PREFIX = 2
 
 const COLUMNS: Record<Exclude<FilterField, 'tags'>, { column: SQL; type: 'int' | 'bool' | 'text' }> = {
   'entityType.id': { column: sql`entity_type_id`, type: 'int' },
@@ -49,13 +48,14 @@ export function splitFilter(filter: Filter): SplitFilter {
   return { tokens: tokenClauses.length === 0 ? null : tokenClauses.join(' & '), rows: rowClauses.length === 0 ? sql`true` : sql.join(rowClauses, sql` AND `) }
 }
 
-/** Words are folded runs of letters and digits, so quoting them needs no escaping. */
-function wordsQuery(query: QueryWord[], typos: boolean): string {
-  return query.map((q) => {
-    const star = q.prefix ? ':*' : ''
-    const alternatives = [`'${q.word}'${star}`, ...(typos ? q.typos.map((t) => `'${t}'${star}`) : [])]
-    return `(${alternatives.join(' | ')})`
-  }).join(' & ')
+/**
+ * The query's words as tsquery text; words are folded runs of letters and digits, so quoting them needs no escaping.
+ * `search` holds prefix tokens, so a short prefix is one lexeme there; `name_search` has none.
+ */
+function wordsQuery(query: QueryWord[], typos: boolean, column: 'search' | 'name_search'): string {
+  const term = (word: string, prefix: boolean) => !prefix ? `'${word}'`
+    : column === 'search' && word.length <= MAX_PREFIX_TOKEN_LENGTH ? `'${prefixToken(word)}'` : `'${word}':*`
+  return query.map((q) => `(${[q.word, ...(typos ? q.typos : [])].map((w) => term(w, q.prefix)).join(' | ')})`).join(' & ')
 }
 
 /** `search` holds the text and the tokens: one GIN condition for both. */
@@ -77,23 +77,18 @@ function ranking(words: QueryWord[], { tokens, rows }: SplitFilter): Ranking {
     return { matches: all, tierOf: sql`1`, tiers: [all] }
   }
   const hasTypos = words.some((w) => w.typos.length > 0)
-  const exact = wordsQuery(words, false)
-  const any = hasTypos ? wordsQuery(words, true) : exact
+  const exact = wordsQuery(words, false, 'search')
+  const any = hasTypos ? wordsQuery(words, true, 'search') : exact
   const exactSql = sql`${exact}::tsquery`
-  // Beside other words, a one- or two-letter prefix would make the index gather most of the library; it is
-  // checked on the rows the other words find instead.
-  const indexed = words.filter((w) => !(words.length > 1 && w.prefix && w.word.length <= SHORT_PREFIX))
-  const matches = indexed.length === words.length
-    ? sql`${searchMatches(any, tokens)} AND ${rows}`
-    : sql`${searchMatches(wordsQuery(indexed, hasTypos), tokens)} AND (search || ''::tsvector) @@ ${any}::tsquery AND ${rows}`
+  const exactName = sql`${wordsQuery(words, false, 'name_search')}::tsquery`
   return {
-    matches,
+    matches: sql`${searchMatches(any, tokens)} AND ${rows}`,
     tierOf: hasTypos
-      ? sql`CASE WHEN name_search @@ ${exactSql} THEN 1 WHEN search @@ ${exactSql} THEN 2 ELSE 3 END`
-      : sql`CASE WHEN name_search @@ ${exactSql} THEN 1 ELSE 2 END`,
+      ? sql`CASE WHEN name_search @@ ${exactName} THEN 1 WHEN search @@ ${exactSql} THEN 2 ELSE 3 END`
+      : sql`CASE WHEN name_search @@ ${exactName} THEN 1 ELSE 2 END`,
     tiers: [
-      sql`${searchMatches(exact, tokens)} AND name_search @@ ${exactSql} AND ${rows}`,
-      sql`${searchMatches(exact, tokens)} AND NOT name_search @@ ${exactSql} AND ${rows}`,
+      sql`${searchMatches(exact, tokens)} AND name_search @@ ${exactName} AND ${rows}`,
+      sql`${searchMatches(exact, tokens)} AND NOT name_search @@ ${exactName} AND ${rows}`,
       ...(hasTypos ? [sql`${searchMatches(any, tokens)} AND NOT search @@ ${exactSql} AND ${rows}`] : []),
     ],
   }

@@ -7,6 +7,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { searchDocuments, searchTerms } from '../db/schema/search.ts'
 import { highlight, typoMatch, MIN_WORD_LENGTH_FOR_TYPO, queryWords, terms, type QueryWord } from './text.ts'
+import { prefixTokens } from './prefix-tokens.ts'
 import { searchStatement, tiersStatement, type StatementRow } from './postgres-statement.ts'
 import {
   MAX_HITS_REACHABLE, type SearchDocument, type SearchHit, type SearchIndex, type SearchIndexStats, type SearchQuery, type SearchResult,
@@ -51,15 +52,18 @@ export class PostgresSearchIndex implements SearchIndex {
   async upsert(documents: SearchDocument[]): Promise<void> {
     for (let i = 0; i < documents.length; i += UPSERT_BATCH) {
       const batch = documents.slice(i, i + UPSERT_BATCH)
-      const rows = batch.map((d) => ({
-        objectId: d.objectID, entityTypeId: d.entityType.id, entityTypeName: d.entityType.displayName,
-        ownerId: d.ownerId, ownerName: d.ownerName, adviceSetId: d.adviceset?.id ?? null,
-        isPublic: d.adviceset?.isPublic ?? false, isStarter: d.adviceset?.isStarter ?? false, tags: d.tags, hit: storedHit(d),
-        nameTerms: terms(d.name), nameAltTerms: terms(d.name_alt), textTerms: terms(d.text), updatedAt: d.updatedAt,
-      }))
+      const rows = batch.map((d) => {
+        const words = { nameTerms: terms(d.name), nameAltTerms: terms(d.name_alt), textTerms: terms(d.text) }
+        return {
+          objectId: d.objectID, entityTypeId: d.entityType.id, entityTypeName: d.entityType.displayName,
+          ownerId: d.ownerId, ownerName: d.ownerName, adviceSetId: d.adviceset?.id ?? null,
+          isPublic: d.adviceset?.isPublic ?? false, isStarter: d.adviceset?.isStarter ?? false, tags: d.tags, hit: storedHit(d),
+          ...words, prefixTerms: prefixTokens(Object.values(words).join(' ')), updatedAt: d.updatedAt,
+        }
+      })
       await this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({
         target: searchDocuments.objectId,
-        set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'updatedAt']
+        set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'prefixTerms', 'updatedAt']
           .map((key) => [key, sql.raw(`excluded.${toSnake(key)}`)])),
       })
       const lexicon = [...new Set(rows.flatMap((r) => `${r.nameTerms} ${r.nameAltTerms} ${r.textTerms}`.split(' ')).filter((w) => w.length >= MIN_WORD_LENGTH_FOR_TYPO - 1))]

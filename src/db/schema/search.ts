@@ -23,9 +23,12 @@ export const searchDocuments = pgTable('search_documents', {
   nameTerms: text('name_terms').notNull(),
   nameAltTerms: text('name_alt_terms').notNull(),
   textTerms: text('text_terms').notNull(),
+  /** The one- to three-letter beginnings of those words, as tokens (prefix-tokens.ts). */
+  prefixTerms: text('prefix_terms').notNull().default(''),
   // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first. The owner, type and flags
-  // are in it too, as tokens no typed word can match: filters on them are index conditions (filter-tokens.ts).
-  search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C') || ${rowTokensSql}`),
+  // are in it too, as tokens no typed word can match: filters on them are index conditions (filter-tokens.ts); and
+  // so are short beginnings of the words, one posting list each (prefix-tokens.ts).
+  search: tsvector('search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B') || setweight(to_tsvector('simple', ${searchDocuments.textTerms}), 'C') || ${rowTokensSql} || array_to_tsvector(array_remove(string_to_array(${searchDocuments.prefixTerms}, ' '), ''))`),
   /** Name and name_alt alone: the first ranking tier, with statistics of its own for the planner. */
   nameSearch: tsvector('name_search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B')`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
