@@ -74,5 +74,5 @@ export async function partnerApi(app: FastifyInstance) {
 
   const context: PartnerContext = { cache, requireApiKey }
   await app.register(adviceApi, { prefix: '/advice', ...context })
-  await app.register(dictionaryApi, { prefix: '/dictionary', ...context })
+  await app.register(dictionaryApi, context)
 }

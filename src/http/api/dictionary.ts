@@ -5,7 +5,7 @@ import type { PartnerContext } from './advice-partner.ts'
 import { dictionarySchema } from './advice-schemas.ts'
 
 export async function dictionaryApi(app: FastifyInstance, opts: PartnerContext) {
-  app.get('/', { schema: dictionarySchema, config: { csrf: false }, onRequest: opts.requireApiKey }, async (request) => ({
+  app.get('/dictionary', { schema: dictionarySchema, config: { csrf: false }, onRequest: opts.requireApiKey }, async (request) => ({
     data: await partnerDictionary(app.deps.db, request.partnerKey!),
   }))
 }
