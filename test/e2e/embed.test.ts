@@ -18,13 +18,17 @@ import { ENTITY_TYPES } from '../../src/engine/index.ts'
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
-/** A partner's static site: every path is a page holding the script tag (`/private` also sends no Referer). */
-async function startPartner(scriptTag: () => string): Promise<{ server: Server; port: number }> {
+/**
+ * A partner's static site: every path is a page holding the script tag for the set named by `?set=` (`/private`
+ * also sends no Referer).
+ */
+async function startPartner(scriptTag: (adviceSetId: string | null) => string): Promise<{ server: Server; port: number }> {
   const server = createServer((request, response) => {
-    const referrer = request.url === '/private' ? '<meta name="referrer" content="no-referrer">' : ''
+    const url = new URL(request.url ?? '/', 'http://partner')
+    const referrer = url.pathname === '/private' ? '<meta name="referrer" content="no-referrer">' : ''
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
     response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">${referrer}<title>Partner</title></head>
-<body><h1>Partner Bank</h1><p>Answer a few questions.</p>${scriptTag()}<footer>Partner footer</footer></body></html>`)
+<body><h1>Partner Bank</h1><p>Answer a few questions.</p>${scriptTag(url.searchParams.get('set'))}<footer>Partner footer</footer></body></html>`)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { server, port: (server.address() as AddressInfo).port }
@@ -64,7 +68,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
 
   // The key allows http://localhost:PORT; the same partner server reached as 127.0.0.1 is another origin.
   let key = ''
-  const partnerPage = await startPartner(() => `<script src="${studio.url}/static/embed.js" data-advice-set="${set.id}" data-key="${key}"></script>`)
+  const partnerPage = await startPartner((setId) => `<script src="${studio.url}/static/embed.js" data-advice-set="${setId ?? set.id}" data-key="${key}"></script>`)
   t.teardown(() => new Promise<void>((resolve) => partnerPage.server.close(() => resolve())))
   const allowedOrigin = `http://localhost:${partnerPage.port}`
   key = (await createApiKey(studio.db, { ownerId, allowedOrigins: [allowedOrigin] })).secret
@@ -145,6 +149,80 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await frame.locator('.interview-done').waitFor()
     t.same(await texts(frame.locator('.advice-headline')), ['You are 30', 'Save 10% on Plus'])
     t.same(consoleLog.messages.filter((m) => m.type === 'error'), [], 'no console errors')
+    await page.close()
+  })
+
+  t.test('every input type asks with its own control, placeholder and description', async (t) => {
+    const kinds = await createAdviceSet(studio.db, { ownerId, name: 'All kinds' })
+    const variable = (name: string, dataType: string, validOptions: string[] = []) => insertEntity(studio.db, {
+      ownerId, adviceSetId: kinds.id, entityTypeId: ENTITY_TYPES.variable.id, reservedName: name, dataType, validOptions,
+      isClosedSet: validOptions.length > 0, displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
+    })
+    await variable('Rate', 'percent')
+    await variable('Start', 'date')
+    await variable('Note', 'freetext')
+    await variable('Student', 'boolean')
+    await variable('Colour', 'radio', ['Red', 'Green'])
+    await variable('Pets', 'array', ['Cat', 'Dog', 'Fish'])
+    await variable('Tags', 'array')
+    await buildRule(studio.db, kinds.id, 'Everything', [
+      { type: 'inputRequest', variable: 'Rate', question: 'Your rate?' },
+      { type: 'inputRequest', variable: 'Start', question: 'When do you start?' },
+      { type: 'inputRequest', variable: 'Note', question: 'Anything else?' },
+      { type: 'inputRequest', variable: 'Student', question: 'Are you a student?' },
+      { type: 'inputRequest', variable: 'Colour', question: 'Favourite colour?' },
+      { type: 'inputRequest', variable: 'Pets', question: 'Which pets?' },
+      { type: 'inputRequest', variable: 'Tags', question: 'Any tags?' },
+      { type: 'advice', headline: 'Summary', text: '{{Rate}} from {{Start}}; {{Note}}; student {{Student}}; {{Colour}}; {{Pets}}; {{Tags}}' },
+    ])
+    await publishVersion(studio.db, { adviceSetId: kinds.id })
+
+    const page = await context.newPage()
+    await page.goto(`http://localhost:${partnerPage.port}/?set=${kinds.id}`)
+    const frame = page.frameLocator('iframe.advice-studio-embed')
+    await frame.locator('main[data-island-state="mounted"]').waitFor()
+    const next = () => frame.getByRole('button', { name: 'Next' }).click()
+    const hint = async () => (await frame.locator('.question-hint').textContent())?.trim()
+
+    const rate = frame.getByRole('textbox', { name: 'Your rate?' })
+    t.equal(await rate.getAttribute('placeholder'), 'e.g. 4.2', 'Percent asks for e.g. 4.2')
+    t.equal(await hint(), 'A percentage: type 4.2 for 4.2%.')
+    await rate.fill('4.2')
+    await next()
+    const start = frame.getByLabel('When do you start?')
+    await start.waitFor()
+    t.equal(await start.getAttribute('type'), 'date', 'Date: a date field')
+    await start.fill('2024-03-31')
+    await next()
+    const note = frame.getByRole('textbox', { name: 'Anything else?' })
+    t.equal(await note.getAttribute('placeholder'), 'Type your answer', 'Freetext')
+    await note.fill('Saving for a bike')
+    await next()
+    const student = frame.getByRole('group', { name: 'Are you a student?' })
+    await student.waitFor()
+    t.same(await texts(student.locator('label')), ['Yes', 'No'], 'True/False: yes or no')
+    await next()
+    t.equal((await frame.getByRole('alert').textContent())?.trim(), 'Please answer this question.', 'an empty answer is announced')
+    await student.getByRole('radio', { name: 'No' }).check()
+    await next()
+    const colour = frame.getByRole('group', { name: 'Favourite colour?' })
+    await colour.waitFor()
+    t.same(await texts(colour.locator('label')), ['Red', 'Green'], 'Radio: the options as radio buttons')
+    await colour.getByRole('radio', { name: 'Green' }).check()
+    await next()
+    const pets = frame.getByRole('group', { name: 'Which pets?' })
+    await pets.waitFor()
+    t.equal(await pets.getByRole('checkbox').count(), 3, 'Array with options: one checkbox each')
+    await pets.getByRole('checkbox', { name: 'Cat' }).check()
+    await pets.getByRole('checkbox', { name: 'Fish' }).check()
+    await next()
+    const tags = frame.getByRole('textbox', { name: 'Any tags?' })
+    t.equal(await tags.getAttribute('placeholder'), 'e.g. apples, pears, plums', 'Array without options: a comma list')
+    await tags.fill('blue, green')
+    await next()
+    await frame.locator('.interview-done').waitFor()
+    t.same(await texts(frame.locator('.interview-answers li .answer-change')), ['4.2%', 'Mar 31, 2024', 'Saving for a bike', 'No', 'Green', 'Cat, Fish', 'blue, green'], 'every answer listed as given')
+    t.same(await axeViolations(page.frames().find((f) => f.url().includes(`/adviceset/${kinds.id}/embed`))!), [], 'axe')
     await page.close()
   })
 
