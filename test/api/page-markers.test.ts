@@ -5,6 +5,7 @@ import { Agent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../../src/services/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
+import { createApiKey } from '../helpers/api-keys.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -45,6 +46,11 @@ const EXPECTED: Record<string, string> = {
   '/card/:type': 'entity-page',
   '/card/:type/:entityId': 'entity-page',
   '/card/:type/:entityId/edit': 'entity-page',
+  '/admin/apikey': 'api-keys',
+  '/admin/apikey/new': 'api-keys',
+  '/admin/apikey/:keyId/edit': 'api-keys',
+  '/admin/apikey/:keyId/copy': 'api-keys',
+  '/admin/apikey/:keyId/usage': 'api-keys-usage',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -80,6 +86,7 @@ await signedIn.signIn(admin.email, admin.password)
 const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
 const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
+const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
@@ -87,7 +94,7 @@ const QUERIES: Record<string, string> = {
 }
 const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
-  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)) + (QUERIES[url] ?? '')
+  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {

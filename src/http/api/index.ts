@@ -9,6 +9,7 @@ import { ruleApi } from './rule.ts'
 import { ruleNodeApi } from './rule-node.ts'
 import { entityApi } from './entity.ts'
 import { commentApi } from './comment.ts'
+import { adminApiKeyApi } from './admin-apikey.ts'
 import { partnerApi } from './advice-partner.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
@@ -22,5 +23,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(ruleNodeApi, { prefix: '/rule/:id/node' })
   await app.register(entityApi, { prefix: '/entity' })
   await app.register(commentApi, { prefix: '/comment/:ruleNodeId' })
+  await app.register(adminApiKeyApi, { prefix: '/admin/apikey' })
   await app.register(partnerApi)
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { activityPages } from './activity.ts'
+import { apiKeyPages } from './api-keys.ts'
 import { adviceSetPages } from './advice-set.ts'
 import { authPages } from './auth.ts'
 import { cardPages } from './card.ts'
@@ -25,4 +26,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(cardPages)
   await app.register(ruleDebugPages)
   await app.register(embedPages)
+  await app.register(apiKeyPages)
 }

@@ -1,0 +1,139 @@
+// Admin pages for API keys (SPEC §2 Admin API keys row): list, new → copy (the secret once), edit, delete, usage.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor,
+} from '../../services/api-key-admin.ts'
+import type { ListedApiKey } from '../../db/queries/api-keys.ts'
+import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/api-usage.ts'
+import { isProviderAdmin } from '../../services/context.ts'
+import { dateFormatter } from '../format.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { itemId } from '../api/ids.ts'
+import { keptValues, renderFormError } from './forms.ts'
+
+declare module 'fastify' {
+  interface Session {
+    /** The secret of a key just created, sealed, until its copy page has been shown once. */
+    apiKeyReveal?: { keyId: number; sealed: string; until: number }
+  }
+}
+
+type Body = Record<string, unknown>
+const keyParams = { type: 'object', properties: { keyId: { type: 'string', maxLength: 20 } }, required: ['keyId'] } as const
+const REVEAL_MS = 10 * 60 * 1000
+
+/**
+ * Sessions live in the database, which must never hold a usable key: the secret crosses the redirect to the copy
+ * page encrypted (AES-256-GCM) with a key derived from the session secret, which the database does not have.
+ */
+function sealingKey(sessionSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', sessionSecret, '', 'api-key-reveal', 32))
+}
+
+function seal(secret: string, sessionSecret: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(sessionSecret), iv)
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+}
+
+function unseal(sealed: string, sessionSecret: string): string {
+  const raw = Buffer.from(sealed, 'base64url')
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(sessionSecret), raw.subarray(0, 12))
+  decipher.setAuthTag(raw.subarray(12, 28))
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+}
+
+function keyIdOf(request: FastifyRequest): number {
+  return itemId((request.params as { keyId: string }).keyId, 'keyId')
+}
+
+/** "≤ 20 ms" / "> 5000 ms" / "—": percentiles are bucket upper bounds, not exact times. */
+export function latencyLabel(ms: number | null): string {
+  if (ms === null) return '—'
+  return Number.isFinite(ms) ? `≤ ${ms} ms` : `> ${LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1]} ms`
+}
+
+/** Form values of a saved key, as the form fields name them. */
+function valuesOf(key: ListedApiKey): Record<string, unknown> {
+  return {
+    name: key.name, environment: key.environment, ownerId: key.ownerId, audienceId: key.audienceId ?? '',
+    allowedAdviceSetIds: key.allowedAdviceSetIds.map(String), allowedOrigins: key.allowedOrigins.join('\n'), rateLimit: key.rateLimit,
+  }
+}
+
+export async function apiKeyPages(app: FastifyInstance) {
+  const deps = app.deps
+
+  const formPage = async (request: FastifyRequest, extra: Record<string, unknown>) => ({
+    title: extra.key ? 'Edit API key' : 'New API key', choices: await apiKeyFormChoices(deps, actorOf(request)),
+    providerAdmin: isProviderAdmin(actorOf(request)), ...extra,
+  })
+
+  app.get('/admin/apikey', { preHandler: requireUser }, async (request, reply) => {
+    const keys = await listApiKeysFor(deps, actorOf(request))
+    return reply.page('admin/apikey/index', {
+      title: 'API keys', keys, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
+    })
+  })
+
+  app.get('/admin/apikey/new', { preHandler: requireUser }, async (request, reply) =>
+    reply.page('admin/apikey/form', await formPage(request, { values: { environment: 'production', rateLimit: 600 } })))
+
+  app.post('/admin/apikey/new', { preHandler: requireUser }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    try {
+      const { key, secret } = await createApiKeyFor(deps, actorOf(request), body)
+      request.session.apiKeyReveal = { keyId: key.id, sealed: seal(secret, deps.config.sessionSecret), until: Date.now() + REVEAL_MS }
+      return reply.redirect(`/admin/apikey/${key.id}/copy`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { values: keptValues(body) }))
+    }
+  })
+
+  app.get('/admin/apikey/:keyId/copy', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply: FastifyReply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+    const reveal = request.session.apiKeyReveal
+    let secret: string | null = null
+    if (reveal?.keyId === key.id) {
+      // Taken out of the session before rendering: a reload, a second tab or the back button finds nothing.
+      delete request.session.apiKeyReveal
+      if (reveal.until > Date.now()) secret = unseal(reveal.sealed, deps.config.sessionSecret)
+    }
+    reply.header('cache-control', 'no-store')
+    return reply.page('admin/apikey/copy', { title: 'API key created', key, secret })
+  })
+
+  app.get('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+    return reply.page('admin/apikey/form', await formPage(request, { key, values: valuesOf(key) }))
+  })
+
+  app.post('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Body
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+    try {
+      const saved = await updateApiKeyFor(deps, actorOf(request), key.id, body)
+      reply.flash({ type: 'info', text: `API key "${saved.name}" saved.` })
+      return reply.redirect('/admin/apikey', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { key, values: { ...valuesOf(key), ...keptValues(body) } }))
+    }
+  })
+
+  app.post('/admin/apikey/:keyId/delete', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+    await deleteApiKeyFor(deps, actorOf(request), key.id)
+    reply.flash({ type: 'info', text: `API key "${key.name}" deleted. Requests with it are refused from now on.` })
+    return reply.redirect('/admin/apikey', 303)
+  })
+
+  app.get('/admin/apikey/:keyId/usage', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+    return reply.page('admin/apikey/usage', {
+      title: `Usage of ${key.name}`, key, report: await usageReport(deps.db, key.id), usageDays: USAGE_DAYS, latencyLabel,
+      formatDate: dateFormatter(request.user!.preferences.tz),
+    })
+  })
+}
