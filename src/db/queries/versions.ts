@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
-import { adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
+import { activity, adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
 
 export type VersionRow = typeof versions.$inferSelect
 export type VersionAssignmentRow = typeof versionAssignments.$inferSelect
@@ -90,6 +90,36 @@ export async function findServedVersion(db: Db, adviceSetId: number, who: { envi
   return row
 }
 
+export interface ServedListRow { adviceSetId: number; name: string; versionId: number | null; versionNumber: number | null; state: VersionState | null; assigned: boolean }
+
+/** For each listed live set (by name): the version one kind of key gets, ranked as in findServedVersion; null when none. */
+export async function listServedVersions(db: Db, adviceSetIds: number[], who: { environment: 'production' | 'preview'; audienceId: number | null }): Promise<ServedListRow[]> {
+  if (adviceSetIds.length === 0) return []
+  const assigned = who.environment === 'production' && who.audienceId !== null
+    ? sql`exists (select 1 from ${versionAssignments} where ${versionAssignments.adviceSetId} = ${versions.adviceSetId} and ${versionAssignments.audienceId} = ${who.audienceId} and ${versionAssignments.versionId} = ${versions.id})`
+    : sql`false`
+  const preview = who.environment === 'preview' ? sql`${versions.state} = 'preview'` : sql`false`
+  const served = await db.selectDistinctOn([versions.adviceSetId], {
+    adviceSetId: versions.adviceSetId, versionId: versions.id, versionNumber: versions.number, state: versions.state,
+    assigned: sql<boolean>`${assigned}`,
+  }).from(versions)
+    .where(and(inArray(versions.adviceSetId, adviceSetIds), or(eq(versions.state, 'published'), preview, assigned)))
+    .orderBy(versions.adviceSetId, sql`case when ${assigned} or ${preview} then 0 else 1 end`)
+  const bySet = new Map(served.map((r) => [r.adviceSetId, r]))
+  const sets = await db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets)
+    .where(and(inArray(adviceSets.id, adviceSetIds), isNull(adviceSets.deletedAt))).orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id))
+  return sets.map((set) => {
+    const v = bySet.get(set.id)
+    return { adviceSetId: set.id, name: set.name, versionId: v?.versionId ?? null, versionNumber: v?.versionNumber ?? null, state: v?.state ?? null, assigned: v?.assigned ?? false }
+  })
+}
+
+/** Live sets of an owner, for "every set of the owner" keys. */
+export async function liveSetIdsOf(db: Db, ownerId: string): Promise<number[]> {
+  const rows = await db.select({ id: adviceSets.id }).from(adviceSets).where(and(eq(adviceSets.ownerId, ownerId), isNull(adviceSets.deletedAt)))
+  return rows.map((r) => r.id)
+}
+
 /** Users' names by id, for who did what on the version pages. */
 export async function userNames(db: Db, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map()
@@ -150,4 +180,12 @@ export async function listPublishedSets(db: Db, p: { visibility: SetVisibility; 
     .where(and(eq(versions.state, 'published'), isNull(adviceSets.deletedAt), visibleTo(p.visibility),
       p.adviceSetId !== undefined ? eq(adviceSets.id, p.adviceSetId) : undefined))
     .orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id))
+}
+
+/** The version's audit rows, oldest first, with who acted: its state history. */
+export async function versionHistory(db: Db, versionId: number) {
+  return db.select({ id: activity.id, action: activity.action, before: activity.before, after: activity.after, createdAt: activity.createdAt, actorName: users.name })
+    .from(activity).leftJoin(users, eq(users.id, activity.actorId))
+    .where(and(eq(activity.entityType, 'version'), eq(activity.entityId, String(versionId))))
+    .orderBy(asc(activity.id))
 }

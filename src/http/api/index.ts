@@ -11,10 +11,14 @@ import { entityApi } from './entity.ts'
 import { commentApi } from './comment.ts'
 import { adminApiKeyApi } from './admin-apikey.ts'
 import { partnerApi } from './advice-partner.ts'
+import { publishApi } from './publish.ts'
+import { catalogApi } from './catalog.ts'
+import { ownerApi } from './owner.ts'
 
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
   await app.register(adviceSetApi, { prefix: '/adviceset' })
+  await app.register(publishApi, { prefix: '/adviceset' })
   await app.register(tagsApi, { prefix: '/tags' })
   await app.register(activityApi, { prefix: '/activity' })
   await app.register(recentItemsApi, { prefix: '/recentitem' })
@@ -25,4 +29,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(commentApi, { prefix: '/comment/:ruleNodeId' })
   await app.register(adminApiKeyApi, { prefix: '/admin/apikey' })
   await app.register(partnerApi)
+  await app.register(catalogApi, { prefix: '/catalog' })
+  await app.register(ownerApi, { prefix: '/owner' })
 }

@@ -1,0 +1,113 @@
+// /api/adviceset publishing routes (SPEC §7): publish (create a version and move it through the workflow), unpublish,
+// publish-config (what each environment, audience and key gets; assign audiences) and restore/{versionId}. Also
+// starts listening for other instances' version changes with the app.
+import type { FastifyInstance } from 'fastify'
+import { assignVersion, getPublishConfig, keyPublishConfig } from '../../services/publish-config.ts'
+import { listenForVersionChanges } from '../../services/version-events.ts'
+import { restoreVersion } from '../../services/version-restore.ts'
+import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS, type VersionAction } from '../../services/version-workflow.ts'
+import { createVersion } from '../../services/versions.ts'
+import { listVersionsWithActions } from '../../services/version-pages.ts'
+import { ValidationError } from '../../services/errors.ts'
+import { actorOf, requireUser } from '../plugins/auth.ts'
+import { itemId } from './ids.ts'
+
+const PUBLISH_ACTIONS = ['create', ...VERSION_ACTIONS] as const
+const DOCS = { tags: ['Publishing'], security: [{ sessionCookie: [] }] }
+const idText = { type: ['string', 'integer'] } as const
+
+const publishBody = {
+  type: 'object', required: ['action'], additionalProperties: false,
+  properties: {
+    action: { type: 'string', enum: PUBLISH_ACTIONS, description: 'create makes a draft version of the set as stored now; the others move a version through the workflow.' },
+    adviceSetId: { ...idText, description: 'For create.' },
+    versionId: { ...idText, description: 'For every action but create.' },
+    notes: { type: 'string', maxLength: 5000, description: 'create: the version notes; other actions: a comment kept in the activity log.' },
+  },
+} as const
+
+export async function publishApi(app: FastifyInstance) {
+  app.addHook('preHandler', requireUser)
+  const deps = app.deps
+  let unlisten: (() => Promise<void>) | null = null
+  app.addHook('onReady', async () => { unlisten = await listenForVersionChanges(deps.db) })
+  app.addHook('onClose', async () => { await unlisten?.() })
+
+  app.get('/publish', {
+    schema: {
+      ...DOCS, summary: 'The versions of an advice set', description: 'Newest first, each with the actions the current user may take and why others are refused.',
+      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
+    },
+  }, async (request) => ({ data: await listVersionsWithActions(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
+
+  app.post('/publish', {
+    schema: {
+      ...DOCS, summary: 'Create a version or move one through the workflow',
+      description: 'Transitions: submit (draft → review), requestChanges (review → draft), approve (review → approved; not by the submitter: 403), ' +
+        'preview (approved/review → preview), publish (approved or approved preview → published; the previous published version becomes unpublished), unpublish (published → unpublished). ' +
+        'Authors create and submit; the other actions need an admin of the set’s owner. A transition the version’s state does not allow is 409.',
+      body: publishBody,
+    },
+  }, async (request, reply) => {
+    const body = request.body as { action: (typeof PUBLISH_ACTIONS)[number]; adviceSetId?: unknown; versionId?: unknown; notes?: string }
+    if (body.action === 'create') {
+      if (body.adviceSetId === undefined) throw new ValidationError('adviceSetId', 'adviceSetId: is required to create a version.')
+      reply.code(201)
+      return { data: await createVersion(deps, actorOf(request), { adviceSetId: itemId(body.adviceSetId, 'adviceSetId'), notes: body.notes }) }
+    }
+    if (body.versionId === undefined) throw new ValidationError('versionId', `versionId: is required to ${body.action} a version.`)
+    return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action as VersionAction, body.notes) }
+  })
+
+  app.post('/unpublish', {
+    schema: {
+      ...DOCS, summary: 'Stop serving a published version', description: 'Send versionId, or adviceSetId to unpublish whatever version of the set is published.',
+      body: { type: 'object', additionalProperties: false, properties: { versionId: idText, adviceSetId: idText } },
+    },
+  }, async (request) => {
+    const body = request.body as { versionId?: unknown; adviceSetId?: unknown }
+    if (body.versionId !== undefined) return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), 'unpublish') }
+    if (body.adviceSetId === undefined) throw new ValidationError('versionId', 'versionId: send versionId or adviceSetId.')
+    return { data: await unpublishAdviceSet(deps, actorOf(request), itemId(body.adviceSetId, 'adviceSetId')) }
+  })
+
+  app.get('/publish-config', {
+    schema: {
+      ...DOCS, summary: 'Which version each environment and audience gets',
+      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
+    },
+  }, async (request) => ({ data: await getPublishConfig(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
+
+  app.put('/publish-config', {
+    schema: {
+      ...DOCS, summary: 'Assign a version to an audience', description: 'versionId null gives the audience the published version again. The version must have been approved.',
+      body: {
+        type: 'object', required: ['adviceSetId', 'audienceId', 'versionId'], additionalProperties: false,
+        properties: { adviceSetId: idText, audienceId: idText, versionId: { type: ['string', 'integer', 'null'] } },
+      },
+    },
+  }, async (request) => {
+    const body = request.body as { adviceSetId: unknown; audienceId: unknown; versionId: unknown }
+    return {
+      data: await assignVersion(deps, actorOf(request), {
+        adviceSetId: itemId(body.adviceSetId, 'adviceSetId'), audienceId: itemId(body.audienceId, 'audienceId'),
+        versionId: body.versionId === null || body.versionId === '' ? null : itemId(body.versionId, 'versionId'),
+      }),
+    }
+  })
+
+  app.get('/publish-config/:keyId', {
+    schema: {
+      ...DOCS, summary: 'What one API key is served of each advice set it may use',
+      params: { type: 'object', required: ['keyId'], properties: { keyId: { type: 'string', maxLength: 20 } } },
+    },
+  }, async (request) => ({ data: await keyPublishConfig(deps, actorOf(request), itemId((request.params as { keyId: string }).keyId, 'keyId')) }))
+
+  app.post('/restore/:versionId', {
+    schema: {
+      ...DOCS, summary: 'Restore a version into the working draft',
+      description: 'The draft’s rules and nodes are replaced (soft-deleted, so recoverable) by the version’s; missing dictionary entries are recreated.',
+      params: { type: 'object', required: ['versionId'], properties: { versionId: { type: 'string', maxLength: 20 } } },
+    },
+  }, async (request) => ({ data: await restoreVersion(deps, actorOf(request), itemId((request.params as { versionId: string }).versionId, 'versionId')) }))
+}
