@@ -6,7 +6,7 @@ import { openTestDatabase } from '../../helpers/database.ts'
 import { createOwner } from '../../helpers/factories.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { apiKeys, apiKeyUsage } from '../../../src/db/schema/index.ts'
-import { createUsageMeter, latencyBucketIndex, LATENCY_BOUNDS_MS } from '../../../src/services/api-usage.ts'
+import { createUsageMeter, latencyBucketIndex, LATENCY_BOUNDS_MS, percentileBound } from '../../../src/services/api-usage.ts'
 
 const database = await openTestDatabase()
 t.teardown(() => database.close())
@@ -25,6 +25,19 @@ t.test('latency buckets: a duration goes to the first bound it does not exceed, 
   t.equal(latencyBucketIndex(1.01), 1)
   t.equal(latencyBucketIndex(5000), LATENCY_BOUNDS_MS.length - 1)
   t.equal(latencyBucketIndex(5001), LATENCY_BOUNDS_MS.length)
+})
+
+t.test('percentiles read as the upper bound of the bucket holding the ranked request', async (t) => {
+  const buckets = new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0)
+  t.equal(percentileBound(buckets, 0.5), null, 'no requests: no percentile')
+  buckets[latencyBucketIndex(3)] = 98
+  buckets[latencyBucketIndex(300)] = 2
+  t.equal(percentileBound(buckets, 0.5), 5)
+  t.equal(percentileBound(buckets, 0.98), 5, 'the 98th of 100 is still fast')
+  t.equal(percentileBound(buckets, 0.99), 500, 'the 99th is slow')
+  buckets[LATENCY_BOUNDS_MS.length] = 100
+  t.equal(percentileBound(buckets, 0.99), Number.POSITIVE_INFINITY, 'beyond the last bound')
+  t.equal(percentileBound([0, 4], 0.5), LATENCY_BOUNDS_MS[1], 'rows written with fewer buckets still read')
 })
 
 t.test('nothing is written before a flush; a flush writes requests, errors and buckets per day and set', async (t) => {
