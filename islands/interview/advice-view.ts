@@ -24,6 +24,8 @@ function linkChips(container: HTMLElement, answered: readonly Answered[]): void 
   for (const chip of container.querySelectorAll<HTMLElement>('.var-chip[data-var]')) {
     const answer = byVariable.get(chip.dataset.var!)
     if (!answer) continue
+    // A chip inside the author's own link stays part of that link.
+    if (chip.closest('a:not(.var-link)')) continue
     let link = chip.closest('a')
     if (!link) {
       link = element('a', { class: 'var-link' })

@@ -62,7 +62,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     { type: 'inputRequest', variable: 'Age', question: 'How old are you?' },
     { type: 'advice', headline: 'You are {{Age}}', text: 'Starting early helps.' },
     { type: 'inputRequest', variable: 'Plan', question: 'Which plan do you have?' },
-    { type: 'advice', headline: 'Save 10% on {{Plan}}', text: 'At {{Age}} on the {{Plan}} plan, save a tenth of your income.' },
+    { type: 'advice', headline: 'Save 10% on {{Plan}}', text: 'At {{Age}} on the {{Plan}} plan, save a tenth of your income.\n\n[More on {{Plan}}](https://partner.example/plans)' },
   ])
   await publishVersion(studio.db, { adviceSetId: set.id })
 
@@ -127,7 +127,8 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await frame.getByRole('button', { name: 'Next' }).click()
     await frame.locator('.interview-done').waitFor()
     t.same(await texts(frame.locator('.advice-headline')), ['You are 42', 'Save 10% on Plus'], 'the final advice')
-    t.equal((await frame.locator('.advice-text').nth(1).textContent())?.trim(), 'At 42 on the Plus plan, save a tenth of your income.')
+    t.equal((await frame.locator('.advice-text').nth(1).locator('p').first().textContent())?.trim(), 'At 42 on the Plus plan, save a tenth of your income.')
+    t.equal(await frame.getByRole('link', { name: 'More on Plus' }).getAttribute('href'), 'https://partner.example/plans', 'a chip inside the author\'s own link leaves the link alone')
     const finalHeight = await frameFollowsContent('final advice')
     t.ok(finalHeight > firstHeight, `the frame grew with the advice (${firstHeight}px → ${finalHeight}px)`)
     t.same(await axeViolations(embedFrame), [], 'axe: the completed interview')
