@@ -61,10 +61,13 @@ export async function restoreVersion(deps: Deps, actor: Actor, versionId: number
     const ruleIds = new Map<string, number>()
     for (const [position, rule] of snapshot.model.rules.entries()) {
       const existing = /^\d+$/.test(rule.id) ? await findRule(tx, Number(rule.id), { includeDeleted: true }) : undefined
-      const row = existing && existing.adviceSetId === set.id
-        ? await updateRule(tx, existing.id, { name: rule.name, position, deletedAt: null, updatedBy: actor.userId })
-        : await insertRule(tx, { adviceSetId: set.id, name: rule.name, position, createdBy: actor.userId })
-      ruleIds.set(rule.id, row.id)
+      if (existing && existing.adviceSetId === set.id) {
+        // A rule deleted before kept its nodes live under it; they give way to the version's tree like the others.
+        await setNodesDeleted(tx, (await listNodes(tx, [existing.id])).map((n) => n.id), now, actor.userId)
+        ruleIds.set(rule.id, (await updateRule(tx, existing.id, { name: rule.name, position, deletedAt: null, updatedBy: actor.userId })).id)
+      } else {
+        ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: set.id, name: rule.name, position, createdBy: actor.userId })).id)
+      }
     }
     let nodes = 0
     for (const rule of snapshot.model.rules) nodes += await insertTree(tx, actor, ruleIds.get(rule.id)!, rule.nodes, null, ruleIds)
