@@ -12,6 +12,7 @@ import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 
 // Areas whose pages have React islands so far.
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
+  admin: () => import('./areas/admin.ts'),
   entity: () => import('./areas/entity.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),

@@ -1,0 +1,8 @@
+import { copySecretIsland } from '../copy-secret/index.ts'
+import type { IslandRegistry } from '../shared/define-island.ts'
+
+export { mountPage } from '../runtime.ts'
+
+export const islands: IslandRegistry = {
+  'copy-secret': copySecretIsland,
+}
