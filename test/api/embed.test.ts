@@ -89,7 +89,10 @@ t.test('keys that may not embed this set are refused', async (t) => {
   t.match(unknown.body, 'The API key is unknown or has been deleted.')
   t.equal(frameAncestors(unknown.headers['content-security-policy']), "'none'", 'no frame shows what an unknown key gets')
   t.equal((await visit(embedUrl(set.id, 'not-a-key'))).statusCode, 401)
-  t.equal((await visit(`/adviceset/${set.id}/embed?key=${key}&debug=1`)).statusCode, 400, 'unknown query parameters are refused')
+  const badQuery = await visit(`/adviceset/${set.id}/embed?key=${key}&debug=1`)
+  t.equal(badQuery.statusCode, 400, 'unknown query parameters are refused')
+  t.equal(frameAncestors(badQuery.headers['content-security-policy']), "'none'", 'and the refusal cannot be framed')
+  t.equal((await visit(`/adviceset/abc/embed?key=${key}`)).statusCode, 400, 'a bad id')
 })
 
 t.test('without a key, signed-in readers get the snippet and a live preview of the working draft', async (t) => {

@@ -40,13 +40,13 @@ function interviewPage(reply: FastifyReply, data: { title: string; preview: bool
 }
 
 export async function embedPages(app: FastifyInstance) {
-  // The page sets its own frame policy on every answer (X-Frame-Options cannot name other origins); errors thrown
-  // before it is decided keep the default set below, which lets no one frame them.
+  // The page sets its own frame policy on every answer (X-Frame-Options cannot name other origins); answers given
+  // before it is decided (a bad query, an unknown key) keep the one set on request, which lets no one frame them.
   app.get('/adviceset/:id/embed', {
     helmet: { frameguard: false, contentSecurityPolicy: false },
+    onRequest: async (_request, reply) => { reply.header('content-security-policy', embedContentSecurityPolicy([])) },
     schema: { params: idParamSchema, querystring: embedQuerySchema },
   }, async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('content-security-policy', embedContentSecurityPolicy([]))
     const id = itemId((request.params as { id: string }).id)
     const query = request.query as { key?: string; preview?: 'draft' }
 
