@@ -1,14 +1,6 @@
+// The interview's JSON props (InterviewProps, written by src/http/pages/embed.ts), checked before anything runs.
+import type { AdviceSource, InterviewProps } from '../../src/services/embed.ts'
 import { isRecord } from '../shared/guards.ts'
-
-/** Where answers go: the Advice API with the partner's key, or the debugger's run of the working draft (signed in). */
-export type AdviceSource = { kind: 'key'; key: string } | { kind: 'draft'; csrfToken: string }
-
-export interface InterviewProps {
-  adviceSetId: number
-  source: AdviceSource
-  /** Origins the page may post its height to; empty: its own origin (the studio's preview). */
-  parentOrigins: string[]
-}
 
 function parseSource(raw: unknown): AdviceSource {
   if (isRecord(raw) && raw.kind === 'key' && typeof raw.key === 'string' && raw.key !== '') return { kind: 'key', key: raw.key }

@@ -12,6 +12,17 @@ import { authenticateApiKey, type AuthenticatedKey } from './api-keys.ts'
 import { ForbiddenError, NotFoundError } from './errors.ts'
 import { servedVersion } from './versions.ts'
 
+/** Where the interview sends answers: the Advice API with the partner's key, or the debugger's run of the working draft (signed in). */
+export type AdviceSource = { kind: 'key'; key: string } | { kind: 'draft'; csrfToken: string }
+
+/** The props of the interview island (islands/interview). */
+export interface InterviewProps {
+  adviceSetId: number
+  source: AdviceSource
+  /** Origins the page may post its height to; empty: its own origin (the studio's preview). */
+  parentOrigins: string[]
+}
+
 export interface EmbedGrant extends EmbeddingKey {
   adviceSet: { id: number; name: string }
   /** Where the page posts its height: the framing page's origin when the request named it, else every allowed origin. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getAdviceSet } from '../../services/advice-sets.ts'
-import { embedContentSecurityPolicy, embeddingKey, embedSnippet, grantEmbed } from '../../services/embed.ts'
+import { embedContentSecurityPolicy, embeddingKey, embedSnippet, grantEmbed, type InterviewProps } from '../../services/embed.ts'
 import { NotFoundError } from '../../services/errors.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -20,13 +20,6 @@ const embedQuerySchema = {
     preview: { type: 'string', enum: ['draft'] },
   },
 } as const
-
-interface InterviewProps {
-  adviceSetId: number
-  source: { kind: 'key'; key: string } | { kind: 'draft'; csrfToken: string }
-  /** Origins the page may post its height to; empty: its own origin (the studio's preview). */
-  parentOrigins: string[]
-}
 
 /** The light pages partners and the author's preview frame: no header, no app loader. */
 async function lightPage(reply: FastifyReply, template: string, data: Record<string, unknown>) {
