@@ -154,6 +154,19 @@ function contract(t: Test, index: SearchIndex) {
     t.same((await index.search(query('moraine', { page: Math.ceil(MAX_HITS_REACHABLE / 15) }))).hits, [], 'no page past the limit')
   })
 
+  t.test('past the limit, ranking still holds: old name matches before thousands of newer text matches', async (t) => {
+    const textMatches = Array.from({ length: 2 * MAX_HITS_REACHABLE + 100 }, (_, i) => doc(`t${i}`, { name: `Scree ${i}`, text: 'a moraine nearby', minutes: 100 + i }))
+    const nameMatches = Array.from({ length: 20 }, (_, i) => doc(`n${i}`, { name: `Moraine ${i}`, minutes: i }))
+    await index.upsert([...nameMatches, ...textMatches])
+    for (const typed of ['moraine', 'mor', 'm']) {
+      const result = await index.search(query(typed))
+      t.equal(result.nbHits, MAX_HITS_REACHABLE, `"${typed}": more than the limit`)
+      t.same(result.hits.map((h) => h.objectID), Array.from({ length: 15 }, (_, i) => `n${19 - i}`), `"${typed}": the name matches first, newest first`)
+    }
+    t.same((await index.search(query('moraine', { page: 1 }))).hits.map((h) => h.objectID), [...['n4', 'n3', 'n2', 'n1', 'n0'], ...Array.from({ length: 10 }, (_, i) => `t${2 * MAX_HITS_REACHABLE + 99 - i}`)],
+      'then the newest text matches')
+  })
+
   t.test('upsert replaces, delete removes, clear empties, stats count', async (t) => {
     await index.upsert([doc('a', { name: 'Glacier' }), doc('b', { name: 'Moraine' })])
     await index.upsert([doc('a', { name: 'Crevasse' })])
