@@ -2,7 +2,6 @@
 // (an audience's keys get an assigned version instead of the published one). Assigning needs an admin of the set's
 // owner (or a provider admin) and a version that was approved; every change is audited and heard by served-version
 // listeners.
-import { findAdviceSet } from '../db/queries/advice-sets.ts'
 import { findLiveApiKey } from '../db/queries/api-keys.ts'
 import { findAudience, listAudiences } from '../db/queries/audiences.ts'
 import {
@@ -13,26 +12,19 @@ import { audit } from './audit.ts'
 import { ENTITY_AUDIENCE, canManageAudiences } from './audiences.ts'
 import type { Actor, Deps } from './context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
-import { canReadSet } from './visibility.ts'
-import { changeVersions } from './versions.ts'
+import { changeVersions, teamSet } from './versions.ts'
 
 function brief(v: VersionRow | undefined) {
   return v ? { versionId: v.id, number: v.number, state: v.state } : null
 }
 
-async function readableSet(deps: Deps, actor: Actor, adviceSetId: number) {
-  const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-  return set
-}
-
 /** What each environment gets, and every audience of the set's owner with its assigned version (or the published one). */
 export async function getPublishConfig(deps: Deps, actor: Actor, adviceSetId: number) {
-  const set = await readableSet(deps, actor, adviceSetId)
+  const set = await teamSet(deps.db, actor, adviceSetId)
   const published = await findVersionInState(deps.db, set.id, 'published')
   const preview = await findVersionInState(deps.db, set.id, 'preview')
   const assigned = new Map((await listAssignments(deps.db, set.id)).map((a) => [a.audienceId, a]))
-  const audiences = set.ownerId === actor.ownerId || canManageAudiences(actor, set.ownerId) ? await listAudiences(deps.db, set.ownerId) : []
+  const audiences = await listAudiences(deps.db, set.ownerId)
   return {
     adviceSetId: set.id,
     production: brief(published),
@@ -51,7 +43,7 @@ const ASSIGNABLE = new Set(['approved', 'preview', 'published', 'unpublished'])
 
 /** Gives an audience its own version of the set (versionId null: back to the published one). */
 export async function assignVersion(deps: Deps, actor: Actor, input: { adviceSetId: number; audienceId: number; versionId: number | null }) {
-  const set = await readableSet(deps, actor, input.adviceSetId)
+  const set = await teamSet(deps.db, actor, input.adviceSetId)
   if (!canManageAudiences(actor, set.ownerId)) throw new ForbiddenError('Only an admin of this advice set’s owner can assign versions to audiences.')
   const audience = await findAudience(deps.db, input.audienceId)
   if (!audience || audience.ownerId !== set.ownerId) throw new ValidationError('audienceId', 'No audience with this id among the owner’s audiences.')

@@ -1,14 +1,15 @@
 // What the publisher pages and GET /api/adviceset/publish show: a set's versions with who did what and the actions
 // the current user may take (refused ones with the reason), and one version with its content, its changes against
 // the published version and its state history.
-import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
+import type { AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { findVersionInState, listVersions, userNames, versionHistory, type VersionSummaryRow } from '../db/queries/versions.ts'
 import type { Actor, Deps } from './context.ts'
 import { NotFoundError } from './errors.ts'
-import { canReadSet, canWriteOwned } from './visibility.ts'
+import { canWriteOwned } from './visibility.ts'
 import { contentSummary, diffSnapshots } from './version-diff.ts'
 import type { VersionSnapshot } from './version-snapshot.ts'
 import { actionsFor, versionWithSet } from './version-workflow.ts'
+import { teamSet } from './versions.ts'
 
 export type VersionListEntry = VersionSummaryRow & {
   createdByName: string | null; submittedByName: string | null; approvedByName: string | null; publishedByName: string | null
@@ -25,14 +26,8 @@ async function withNames(deps: Deps, actor: Actor, set: AdviceSetRow, versions: 
   }))
 }
 
-async function readableSet(deps: Deps, actor: Actor, adviceSetId: number): Promise<AdviceSetRow> {
-  const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-  return set
-}
-
 export async function listVersionsWithActions(deps: Deps, actor: Actor, adviceSetId: number) {
-  const set = await readableSet(deps, actor, adviceSetId)
+  const set = await teamSet(deps.db, actor, adviceSetId)
   return {
     adviceSet: { id: set.id, name: set.name, ownerId: set.ownerId },
     canCreate: canWriteOwned(actor, set.ownerId),
@@ -41,8 +36,9 @@ export async function listVersionsWithActions(deps: Deps, actor: Actor, adviceSe
 }
 
 export async function versionDetail(deps: Deps, actor: Actor, adviceSetId: number, versionId: number) {
-  const { version, set } = await versionWithSet(deps.db, actor, versionId)
-  if (set.id !== adviceSetId) throw new NotFoundError('No version with this id in this advice set')
+  const set = await teamSet(deps.db, actor, adviceSetId)
+  const { version } = await versionWithSet(deps.db, actor, versionId)
+  if (version.adviceSetId !== set.id) throw new NotFoundError('No version with this id in this advice set')
   const snapshot = version.snapshot as VersionSnapshot
   const published = await findVersionInState(deps.db, set.id, 'published')
   const { snapshot: _snapshot, ...summary } = version

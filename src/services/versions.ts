@@ -1,11 +1,11 @@
 // Versions of an advice set (DESIGN "Publishing"): immutable snapshots, numbered per set, and what each kind of
 // partner key is served. The workflow between states lives in version-workflow.ts.
 import type { Db } from '../db/client.ts'
-import { findAdviceSet } from '../db/queries/advice-sets.ts'
+import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { lockAdviceSetRow } from '../db/queries/rules.ts'
 import { findServedVersion, insertVersion, nextVersionNumber, type VersionRow, type VersionSummaryRow } from '../db/queries/versions.ts'
 import { audit } from './audit.ts'
-import type { Actor, Deps } from './context.ts'
+import { isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { NotFoundError } from './errors.ts'
 import { optionalText } from './validate.ts'
 import { announceVersionChange, versionChanged } from './version-events.ts'
@@ -35,6 +35,16 @@ export type KeyAudience = { environment: 'production' | 'preview'; audienceId: n
 export async function servedVersion(db: Db, adviceSetId: number, who: KeyAudience): Promise<ServedVersion | undefined> {
   const row = await findServedVersion(db, adviceSetId, who)
   return row ? { ...row, snapshot: row.snapshot as VersionSnapshot } : undefined
+}
+
+/**
+ * A set whose versions the actor may see in full (drafts, reviews, who did what): its own owner's team and provider
+ * admins. Other readers of a public set see only what was published, through the catalog; here it does not exist.
+ */
+export async function teamSet(db: Db, actor: Actor, adviceSetId: number): Promise<AdviceSetRow> {
+  const set = await findAdviceSet(db, adviceSetId)
+  if (!set || (set.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
+  return set
 }
 
 /** What the audit log keeps of a version: everything but the (large, immutable) snapshot. */

@@ -6,6 +6,7 @@ import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../../src/services/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
 import { createApiKey } from '../helpers/api-keys.ts'
+import { publishVersion } from '../helpers/publishing.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -34,6 +35,10 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/edit': 'rule-set-form',
   '/adviceset/:id/activity': 'rule-set-activity',
   '/adviceset/:id/embed': 'rule-set-embed',
+  '/adviceset/:id/publish': 'rule-set-publish-index',
+  '/adviceset/:id/publish/versions': 'rule-set-publish-index',
+  '/adviceset/:id/publish/versions/:versionId': 'publish-version-show',
+  '/adviceset/:id/publish/assign': 'publish-assign',
   '/activity': 'rule-set-activity',
   '/adviceset/:id/confirm-delete': 'rule-set-delete',
   '/adviceset/:id/rule/new': 'rule-new',
@@ -87,6 +92,7 @@ const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: p
 const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
+const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
@@ -94,7 +100,7 @@ const QUERIES: Record<string, string> = {
 }
 const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
-  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)) + (QUERIES[url] ?? '')
+  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {

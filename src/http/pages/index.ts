@@ -12,6 +12,7 @@ import { ruleDebugPages } from './rule-debug.ts'
 import { rulePages } from './rule.ts'
 import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
+import { publishPages } from './publish.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -27,4 +28,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(ruleDebugPages)
   await app.register(embedPages)
   await app.register(apiKeyPages)
+  await app.register(publishPages)
 }
