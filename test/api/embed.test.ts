@@ -41,7 +41,7 @@ t.test('a key with allowed origins opens the light interview page, framable only
   t.match(res.body, '<script type="module" src="/static/build/interview.js"></script>')
   t.notMatch(res.body, 'loader.js', 'not the app\'s loader')
   t.notMatch(res.body, /search|topbar|<header/i, 'no app header or search')
-  t.notMatch(res.body, 'Preview of the working draft', 'partners see no preview note')
+  t.notMatch(res.body, 'embed-note', 'production keys see no preview note')
   t.same(propsOf(res.body), { adviceSetId: set.id, source: { kind: 'key', key }, parentOrigins: [PARTNER, 'https://second.example'] })
 })
 
@@ -77,7 +77,9 @@ t.test('keys that may not embed this set are refused', async (t) => {
   t.equal((await visit(embedUrl(999999, key))).statusCode, 404, 'an unknown set')
   const { secret: preview } = await createApiKey(db, { ownerId, environment: 'preview', allowedOrigins: [PARTNER] })
   await publishVersion(db, { adviceSetId: unpublished.id, environment: 'preview' })
-  t.equal((await visit(embedUrl(unpublished.id, preview))).statusCode, 200, 'a preview key gets the preview version')
+  const previewPage = await visit(embedUrl(unpublished.id, preview))
+  t.equal(previewPage.statusCode, 200, 'a preview key gets the preview version')
+  t.match(previewPage.body, '<p class="embed-note">Preview version: partners with production keys see the published version.</p>')
   t.equal((await visit(embedUrl(unpublished.id, key))).statusCode, 404, 'a production key does not')
 
   const outsider = await createOwner(db)

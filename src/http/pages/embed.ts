@@ -28,7 +28,8 @@ async function lightPage(reply: FastifyReply, template: string, data: Record<str
   return html
 }
 
-function interviewPage(reply: FastifyReply, data: { title: string; preview: boolean; props: InterviewProps }) {
+/** `note` says when the interview is not the published advice. */
+function interviewPage(reply: FastifyReply, data: { title: string; note: string | null; props: InterviewProps }) {
   return lightPage(reply, 'embed/interview', { ...data, propsJson: JSON.stringify(data.props) })
 }
 
@@ -58,7 +59,7 @@ export async function embedPages(app: FastifyInstance) {
       reply.header('content-security-policy', embedContentSecurityPolicy(grant.frameAncestors))
       return interviewPage(reply, {
         title: grant.adviceSet.name,
-        preview: false,
+        note: grant.key.environment === 'preview' ? 'Preview version: partners with production keys see the published version.' : null,
         props: { adviceSetId: id, source: { kind: 'key', key: query.key }, parentOrigins: grant.parentOrigins },
       })
     }
@@ -70,7 +71,7 @@ export async function embedPages(app: FastifyInstance) {
       reply.header('content-security-policy', embedContentSecurityPolicy(["'self'"]))
       return interviewPage(reply, {
         title: set.nameAlt || set.name,
-        preview: true,
+        note: 'Preview of the working draft: partners see the published version.',
         props: { adviceSetId: id, source: { kind: 'draft', csrfToken: reply.generateCsrf() }, parentOrigins: [] },
       })
     }
