@@ -250,6 +250,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await page.goto(`${studio.url}/adviceset/${set.id}/embed`)
     t.equal(await islandsSettled(page), 'mounted')
     t.match(await page.getByLabel('Snippet to copy').inputValue(), `data-advice-set="${set.id}" data-key="YOUR_API_KEY"`)
+    t.same(await axeViolations(page.mainFrame()), [], 'axe: the author\'s page')
     const preview = page.frameLocator('iframe.advice-studio-embed')
     await preview.locator('main[data-island-state="mounted"]').waitFor()
     t.equal(await preview.locator('.embed-note').textContent(), 'Preview of the working draft: partners see the published version.')
