@@ -3,10 +3,11 @@
 import type { ApiKeyEnvironment } from '../db/schema/index.ts'
 import { API_KEY_ENVIRONMENTS } from '../db/schema/index.ts'
 import {
-  findAudienceOwner, findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, requestsOnDay, softDeleteApiKey,
+  findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, requestsOnDay, softDeleteApiKey,
   updateApiKey, type ListedApiKey,
 } from '../db/queries/api-keys.ts'
 import { findAdviceSetsByIds, listAdviceSets } from '../db/queries/advice-sets.ts'
+import { findAudience } from '../db/queries/audiences.ts'
 import { findOwner, listOwners } from '../db/queries/users.ts'
 import { audit } from './audit.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from './context.ts'
@@ -89,7 +90,7 @@ async function audienceOf(deps: Deps, ownerId: string, raw: unknown): Promise<nu
   if (raw === undefined || raw === null || raw === '') return null
   const ids = idsOf('audienceId', 'Audience', raw)
   const id = ids[0]!
-  if (ids.length !== 1 || (await findAudienceOwner(deps.db, id)) !== ownerId) {
+  if (ids.length !== 1 || (await findAudience(deps.db, id))?.ownerId !== ownerId) {
     throw new ValidationError('audienceId', "Audience must be one of the team's audiences.")
   }
   return id

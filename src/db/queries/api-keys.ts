@@ -71,11 +71,6 @@ export async function listAudiencesForKeys(db: Db, ownerId: string | undefined):
     .where(ownerId === undefined ? undefined : eq(audiences.ownerId, ownerId)).orderBy(asc(audiences.name), asc(audiences.id))
 }
 
-export async function findAudienceOwner(db: Db, audienceId: number): Promise<string | undefined> {
-  const [row] = await db.select({ ownerId: audiences.ownerId }).from(audiences).where(eq(audiences.id, audienceId)).limit(1)
-  return row?.ownerId
-}
-
 /** Requests per key on one UTC day (`YYYY-MM-DD`); keys without any are absent. */
 export async function requestsOnDay(db: Db, keyIds: number[], day: string): Promise<Map<number, number>> {
   if (keyIds.length === 0) return new Map()
