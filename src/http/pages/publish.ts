@@ -31,6 +31,10 @@ const STATE_LABELS: Record<string, string> = {
   draft: 'Draft', review: 'In review', approved: 'Approved', published: 'Published', preview: 'Preview', unpublished: 'Unpublished',
 }
 
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
 function setIdOf(request: FastifyRequest): number {
   return itemId((request.params as { id: string }).id)
 }
@@ -127,7 +131,7 @@ export async function publishPages(app: FastifyInstance) {
     try {
       const version = await versionInSet(app, actorOf(request), id, versionIdOf(request))
       const restored = await restoreVersion(app.deps, actorOf(request), version.id)
-      reply.flash({ type: 'info', text: `Version ${version.number} restored into the working draft: ${restored.rules} rules, ${restored.nodes} nodes.` })
+      reply.flash({ type: 'info', text: `Version ${version.number} restored into the working draft: ${count(restored.rules, 'rule')}, ${count(restored.nodes, 'node')}.` })
       return reply.redirect(`/adviceset/${id}/show`, 303)
     } catch (error) {
       if (!isRefusal(error)) throw error
