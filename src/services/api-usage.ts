@@ -35,15 +35,15 @@ export function createUsageMeter(now: () => Date = () => new Date()): UsageMeter
   let counters = new Map<string, Counter>()
   return {
     record({ keyId, adviceSetId, status, durationMs }) {
-      const at = now()
-      const day = at.toISOString().slice(0, 10)
+      const at = now().toISOString()
+      const day = at.slice(0, 10)
       const id = `${keyId}|${day}|${adviceSetId}`
       let c = counters.get(id)
       if (!c) counters.set(id, c = { keyId, day, adviceSetId, requests: 0, errors: 0, latencyBuckets: new Array<number>(BUCKET_COUNT).fill(0), lastUsedAt: '' })
       c.requests++
       if (status >= 400) c.errors++
       c.latencyBuckets[latencyBucketIndex(durationMs)]!++
-      c.lastUsedAt = at.toISOString()
+      c.lastUsedAt = at
     },
     async flush(db) {
       if (counters.size === 0) return 0
