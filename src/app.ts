@@ -16,6 +16,7 @@ import openApiPlugin from './http/plugins/openapi.ts'
 import apiUsagePlugin from './http/plugins/api-usage.ts'
 import { pageRoutes } from './http/pages/index.ts'
 import { apiRoutes } from './http/api/index.ts'
+import { serializeRequest } from './http/log-redaction.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,7 +37,7 @@ const STATIC_DIR = path.resolve(import.meta.dirname, '../static')
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: opts.config.logLevel },
+    logger: opts.logger ?? { level: opts.config.logLevel, serializers: { req: serializeRequest } },
     trustProxy: opts.config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
