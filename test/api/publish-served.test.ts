@@ -12,6 +12,7 @@ import { updateAdviceSet } from '../../src/db/queries/advice-sets.ts'
 import { audiences } from '../../src/db/schema/index.ts'
 import { createVersion, onServedVersionChange, servedVersion } from '../../src/services/versions.ts'
 import { compileAdviceSet, evaluate } from '../../src/engine/index.ts'
+import { sql } from 'drizzle-orm'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -78,4 +79,18 @@ t.test('preview keys get the preview version, else the published one; audiences 
 
   await updateAdviceSet(db, set.id, { deletedAt: new Date(), updatedBy: null })
   t.equal(await servedVersion(db, set.id, production), undefined, 'a deleted set is not served')
+})
+
+t.test('changes made by another app instance are heard through NOTIFY version_changed, this instance’s only once', async (t) => {
+  const set = await createAdviceSet(db, { ownerId })
+  const heard: number[] = []
+  const marker = 900000 + set.id
+  let markerHeard: () => void = () => {}
+  const markerArrived = new Promise<void>((resolve) => { markerHeard = resolve })
+  t.teardown(onServedVersionChange((id) => { heard.push(id); if (id === marker) markerHeard() }))
+  await publishVersion(db, { adviceSetId: set.id })
+  // Notifications arrive in order: once another instance's marker is heard, this instance's own one has been too.
+  await db.execute(sql`select pg_notify('version_changed', ${`another-instance:${marker}`})`)
+  await markerArrived
+  t.same(heard, [set.id, marker], 'the other instance’s change is heard; this instance’s own notification is not heard twice')
 })
