@@ -15,7 +15,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { requireOneOf, requireText } from './validate.ts'
 import { forgetApiKey, issueApiKey } from './api-keys.ts'
 
-export const ENTITY_API_KEY = 'apikey'
+const ENTITY_API_KEY = 'apikey'
 const MAX_ORIGINS = 20
 const MAX_RATE_LIMIT = 100_000
 const DEFAULT_RATE_LIMIT = 600
@@ -53,7 +53,7 @@ export async function getApiKeyFor(deps: Deps, actor: Actor, id: number): Promis
   return key
 }
 
-export function todayUtc(now = new Date()): string {
+function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10)
 }
 
@@ -107,7 +107,7 @@ async function allowedSetsOf(deps: Deps, ownerId: string, raw: unknown): Promise
 }
 
 /** Embed origins: scheme, host and port only (what a browser sends as Origin and frame-ancestors matches). */
-export function parseOrigins(raw: unknown): string[] {
+function parseOrigins(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : raw === undefined || raw === null ? [] : [raw]
   const texts = list.map((v) => (typeof v === 'string' ? v.trim() : String(v))).filter(Boolean)
   if (texts.length > MAX_ORIGINS) throw new ValidationError('allowedOrigins', `Allowed origins: at most ${MAX_ORIGINS}.`)

@@ -18,7 +18,7 @@ export interface AuthenticatedKey {
 
 const ENVIRONMENT_TAGS: Record<ApiKeyEnvironment, string> = { production: 'live', preview: 'prev' }
 /** as_live_1a2b3c4d_<32 chars of base64url = 192 random bits>; the random part may itself contain '_' or '-'. */
-const SECRET_PATTERN = /^(as_(?:live|prev)_[0-9a-f]{8})_[A-Za-z0-9_-]{32}$/
+const SECRET_PATTERN = /^as_(?:live|prev)_[0-9a-f]{8}_[A-Za-z0-9_-]{32}$/
 
 export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex')

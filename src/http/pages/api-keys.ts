@@ -50,7 +50,7 @@ function keyIdOf(request: FastifyRequest): number {
 }
 
 /** "≤ 20 ms" / "> 5000 ms" / "—": percentiles are bucket upper bounds, not exact times. */
-export function latencyLabel(ms: number | null): string {
+function latencyLabel(ms: number | null): string {
   if (ms === null) return '—'
   return Number.isFinite(ms) ? `≤ ${ms} ms` : `> ${LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1]} ms`
 }
