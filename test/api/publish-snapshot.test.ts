@@ -43,7 +43,7 @@ t.test('the diff against the published version', async (t) => {
       { id: '1', name: 'Keep', adviceSetId: '1', nodes: [{ id: '10', type: 'advice', headline: 'Same', children: [] }, { id: '11', type: 'advice', headline: 'New text', children: [] }] },
       { id: '3', name: 'New', adviceSetId: '1', nodes: [{ id: '30', type: 'inputRequest', variable: 'A', question: 'How old are you?', children: [] }] },
     ],
-    entities: [{ id: '1', name: 'A', kind: 'variable', dataType: 'text' }],
+    entities: [{ id: '1', name: 'A', kind: 'variable', dataType: 'freetext' }],
   })
   const diff = diffSnapshots(base, next)
   t.same(diff.rules, { added: [{ id: '3', name: 'New' }], removed: [{ id: '2', name: 'Gone' }], changed: [] })
