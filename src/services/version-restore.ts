@@ -3,11 +3,12 @@
 // The draft's live rules and nodes are soft-deleted (recoverable as before), then the version's rules come back in
 // its order: a rule that still exists in the set keeps its id (Rule Calls from other sets keep working), others are
 // created. Its trees are written as new nodes. Dictionary entries the version uses that the set no longer sees are
-// created for the set. One transaction, one audit row on the set (whose search documents are rebuilt from it).
+// created for the set. One transaction, one audit row on the version.
 import type { Db } from '../db/client.ts'
 import { insertEntity, findEntityByName } from '../db/queries/entities.ts'
 import { insertNode, listNodes, setNodesDeleted } from '../db/queries/rule-nodes.ts'
 import { findRule, insertRule, listRules, lockAdviceSetRow, updateRule } from '../db/queries/rules.ts'
+import { recordIndexTask } from '../db/queries/search.ts'
 import { ENTITY_TYPES, type EntityModel, type NodeModel } from '../engine/index.ts'
 import { dictionaryFor } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET } from './advice-sets.ts'
@@ -16,6 +17,7 @@ import type { Actor, Deps } from './context.ts'
 import { assertWritable } from './visibility.ts'
 import type { VersionSnapshot } from './version-snapshot.ts'
 import { versionWithSet } from './version-workflow.ts'
+import { ENTITY_VERSION, versionAuditView } from './versions.ts'
 
 export interface RestoreResult { adviceSetId: number; versionId: number; rules: number; nodes: number; entities: number }
 
@@ -80,11 +82,14 @@ export async function restoreVersion(deps: Deps, actor: Actor, versionId: number
       seen.add(entity.name.toLowerCase())
     }
     const result = { adviceSetId: set.id, versionId: version.id, rules: snapshot.model.rules.length, nodes, entities }
+    // Logged on the version (the activity log's restore of an advice set row would put back set fields, not rules);
+    // the set's search documents are rebuilt from its index task.
     await audit(tx, actor, {
-      ownerId: set.ownerId, action: 'restore', entityType: ENTITY_ADVICE_SET, entityId: set.id,
-      before: { rules: live.map((r) => ({ id: r.id, name: r.name })) },
-      after: { restoredFromVersion: { id: version.id, number: version.number }, ...result },
+      ownerId: set.ownerId, action: 'restore', entityType: ENTITY_VERSION, entityId: version.id,
+      before: { draftRules: live.map((r) => ({ id: r.id, name: r.name })) },
+      after: { ...versionAuditView(version), restoredIntoDraft: result },
     })
+    await recordIndexTask(tx, ENTITY_ADVICE_SET, String(set.id))
     return result
   })
 }

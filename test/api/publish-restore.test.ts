@@ -68,10 +68,10 @@ t.test('restore brings the version back as the working draft', async (t) => {
   const newer = await db.select().from(rules).where(and(eq(rules.adviceSetId, set.id), eq(rules.name, 'Newer')))
   t.ok(newer[0]!.deletedAt, 'what the draft had instead is soft-deleted, so it can be recovered')
 
-  const log = await activityRows(db, 'adviceset', set.id)
-  t.equal(log.length, 1)
-  t.match(log[0], { action: 'restore', actorId: author.id, after: { restoredFromVersion: { id: version.id, number: version.number }, rules: 2, nodes: 3 } })
-  t.same((log[0]!.before as { rules: Array<{ name: string }> }).rules.map((r) => r.name), ['Renamed', 'Newer'])
+  const log = await activityRows(db, 'version', version.id)
+  t.equal(log.length, 1, 'one audit row, on the version')
+  t.match(log[0], { action: 'restore', actorId: author.id, after: { state: 'published', restoredIntoDraft: { rules: 2, nodes: 3, entities: 1 } } })
+  t.same((log[0]!.before as { draftRules: Array<{ name: string }> }).draftRules.map((r) => r.name), ['Renamed', 'Newer'])
 })
 
 t.test('restoring twice gives the same draft, not duplicates', async (t) => {
