@@ -131,4 +131,6 @@ t.test('restore from the version page', async (t) => {
   t.match(show.body, /Version 1 restored into the working draft: 1 rule, 1 node\./)
   t.match(show.body, /href="\/adviceset\/\d+\/publish">Publish<\/a>/, 'the advice set links its publish page')
   t.match((await author.get(`${base}/versions/${first.id}`)).body, /Restored into the working draft\s+by Ann Author/, 'the version’s history records it')
+  const log = await admin.get('/activity?days=1')
+  t.equal(log.statusCode, 200, 'the owner’s activity page shows version and audience rows')
 })
