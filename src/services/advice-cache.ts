@@ -1,6 +1,6 @@
 // What the Advice API keeps in memory so a request touches neither the database nor the compiler: the served
-// version per (set, environment, audience), forgotten as soon as versions announce a change (and after a short
-// time, for changes that are not version changes: a set deleted, made private or given to another owner); and
+// version per (set, environment, audience), forgotten as soon as versions announce a change (and refreshed after a
+// short time, for changes that are not version changes: a set deleted, made private or given to another owner); and
 // compiled versions by version id, which never go stale because versions are immutable.
 import { compileAdviceSet, type CompiledAdviceSet } from '../engine/index.ts'
 import { onServedVersionChange, type KeyAudience, type ServedVersion } from './versions.ts'
@@ -14,6 +14,7 @@ const COMPILED_LIMIT = 200
 interface ServedEntry {
   lookup: Promise<ServedVersion | undefined>
   until: number
+  refreshing: boolean
 }
 
 /** servedVersion of services/versions.ts, bound to a database. */
@@ -42,22 +43,39 @@ export class AdviceCache {
     this.stopListening = onServedVersionChange((adviceSetId) => this.forgetServed(adviceSetId))
   }
 
-  /** The version a key of this environment and audience gets; concurrent first requests share one lookup. */
+  /**
+   * The version a key of this environment and audience gets; concurrent first requests share one lookup. An entry
+   * past its time is still answered with while a fresh lookup runs, so no request waits for the refresh.
+   */
   servedVersion(adviceSetId: number, who: KeyAudience): Promise<ServedVersion | undefined> {
     const audience = `${who.environment}:${who.audienceId ?? ''}`
-    const now = this.now()
-    let entries = this.served.get(adviceSetId)
-    const cached = entries?.get(audience)
-    if (cached && cached.until > now) return cached.lookup
-    if (!entries) this.served.set(adviceSetId, entries = new Map())
-    if (!cached) this.servedCount++
+    const cached = this.served.get(adviceSetId)?.get(audience)
+    if (cached) {
+      if (cached.until <= this.now() && !cached.refreshing) this.refresh(adviceSetId, audience, who, cached)
+      return cached.lookup
+    }
+    return this.store(adviceSetId, audience, this.lookUp(adviceSetId, who)).lookup
+  }
+
+  private refresh(adviceSetId: number, audience: string, who: KeyAudience, stale: ServedEntry): void {
+    stale.refreshing = true
     const lookup = this.lookUp(adviceSetId, who)
-    const entry: ServedEntry = { lookup, until: now + this.servedTtlMs }
+    lookup.then(
+      () => { if (this.served.get(adviceSetId)?.get(audience) === stale) this.store(adviceSetId, audience, lookup) },
+      () => { stale.refreshing = false },
+    )
+  }
+
+  private store(adviceSetId: number, audience: string, lookup: Promise<ServedVersion | undefined>): ServedEntry {
+    let entries = this.served.get(adviceSetId)
+    if (!entries) this.served.set(adviceSetId, entries = new Map())
+    if (!entries.has(audience)) this.servedCount++
+    const entry: ServedEntry = { lookup, until: this.now() + this.servedTtlMs, refreshing: false }
     entries.set(audience, entry)
     // A failed lookup is not an answer: the next request asks the database again.
     lookup.catch(() => { if (this.served.get(adviceSetId)?.get(audience) === entry) this.dropServed(adviceSetId, audience) })
     if (this.servedCount > SERVED_LIMIT) this.forgetServed(this.served.keys().next().value!)
-    return lookup
+    return entry
   }
 
   compiled(version: ServedVersion): CompiledAdviceSet {

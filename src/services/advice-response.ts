@@ -72,8 +72,9 @@ function variablesView(variables: Record<string, VariableResult>, compiled: Comp
   for (const [name, variable] of Object.entries(variables)) {
     if (shape.withoutSystemVariables && variable.isSystem) continue
     if (shape.withoutConstants && variable.isConstant) continue
+    const { value, valueFormatted, isSystem, isConstant } = variable
     const dataType = compiled.variables[compiled.variableIndex.get(name)!]!.dataType
-    out[name] = pick(dataType === undefined ? variable : { ...variable, dataType }, shape.fields.variables)
+    out[name] = pick(dataType === undefined ? variable : { value, valueFormatted, dataType, isSystem, isConstant }, shape.fields.variables)
   }
   return out
 }

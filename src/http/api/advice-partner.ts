@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { authenticateApiKey, type AuthenticatedKey } from '../../services/api-keys.ts'
 import { recordApiUsage } from '../../services/api-usage.ts'
 import { AdviceCache } from '../../services/advice-cache.ts'
+import { KeyRateLimiter } from '../../services/advice-rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/versions.ts'
 import { adviceApi } from './advice.ts'
@@ -23,7 +24,6 @@ declare module 'fastify' {
 export const API_VERSION = '1'
 /** An incoming X-Request-Id is echoed only when it is a plain token (it ends up in logs and in the partner's). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/
-const MINUTE_MS = 60_000
 
 export class ApiRateLimitedError extends DomainError {
   constructor(perMinute: number, seconds: number) {
@@ -43,33 +43,30 @@ export async function partnerApi(app: FastifyInstance) {
   const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who))
   app.addHook('onClose', async () => cache.close())
 
-  const limiter = app.createRateLimit({
-    keyGenerator: (request) => String(request.partnerKey!.id),
-    max: (request) => request.partnerKey!.rateLimit,
-    timeWindow: MINUTE_MS,
-  })
+  const limiter = new KeyRateLimiter()
 
   async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    request.partnerKey = await authenticateApiKey(app.deps.db, request.headers.authorization)
-    const limit = await limiter(request)
-    if (!limit.isAllowed && limit.isExceeded) {
-      reply.header('retry-after', String(limit.ttlInSeconds))
-      throw new ApiRateLimitedError(limit.max, limit.ttlInSeconds)
+    const key = request.partnerKey = await authenticateApiKey(app.deps.db, request.headers.authorization)
+    const decision = limiter.take(key.id, key.rateLimit)
+    if (!decision.allowed) {
+      reply.header('retry-after', String(decision.retryAfterSeconds))
+      throw new ApiRateLimitedError(key.rateLimit, decision.retryAfterSeconds)
     }
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks, not async ones: they run on every partner request and need no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const incoming = request.headers['x-request-id']
     reply.header('x-request-id', typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : request.id)
     reply.header('x-api-version', API_VERSION)
     reply.header('x-response-date', new Date().toISOString())
-    return payload
+    done(null, payload)
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const key = request.partnerKey
-    if (key === null) return
-    recordApiUsage({ keyId: key.id, adviceSetId: request.meteredAdviceSetId, status: reply.statusCode, durationMs: reply.elapsedTime })
+    if (key !== null) recordApiUsage({ keyId: key.id, adviceSetId: request.meteredAdviceSetId, status: reply.statusCode, durationMs: reply.elapsedTime })
+    done()
   })
 
   const context: PartnerContext = { cache, requireApiKey }
