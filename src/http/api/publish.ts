@@ -1,6 +1,7 @@
 // /api/adviceset publishing routes (SPEC §7): publish (create a version and move it through the workflow), unpublish,
 // publish-config (what each environment, audience and key gets; assign audiences) and restore/{versionId}. Also
-// starts listening for other instances' version changes with the app.
+// starts listening for other instances' version changes with the app. These are signed-in (session) routes: their
+// schemas describe them, and being untagged they stay out of the partner OpenAPI document.
 import type { FastifyInstance } from 'fastify'
 import { assignVersion, getPublishConfig, keyPublishConfig } from '../../services/publish-config.ts'
 import { listenForVersionChanges } from '../../services/version-events.ts'
@@ -13,7 +14,6 @@ import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 
 const PUBLISH_ACTIONS = ['create', ...VERSION_ACTIONS] as const
-const DOCS = { tags: ['Publishing'], security: [{ sessionCookie: [] }] }
 const idText = { type: ['string', 'integer'] } as const
 
 const publishBody = {
@@ -35,14 +35,14 @@ export async function publishApi(app: FastifyInstance) {
 
   app.get('/publish', {
     schema: {
-      ...DOCS, summary: 'The versions of an advice set', description: 'Newest first, each with the actions the current user may take and why others are refused.',
+      summary: 'The versions of an advice set', description: 'Newest first, each with the actions the current user may take and why others are refused.',
       querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
     },
   }, async (request) => ({ data: await listVersionsWithActions(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
 
   app.post('/publish', {
     schema: {
-      ...DOCS, summary: 'Create a version or move one through the workflow',
+      summary: 'Create a version or move one through the workflow',
       description: 'Transitions: submit (draft → review), requestChanges (review → draft), approve (review → approved; not by the submitter: 403), ' +
         'preview (approved/review → preview), publish (approved or approved preview → published; the previous published version becomes unpublished), unpublish (published → unpublished). ' +
         'Authors create and submit; the other actions need an admin of the set’s owner. A transition the version’s state does not allow is 409.',
@@ -61,7 +61,7 @@ export async function publishApi(app: FastifyInstance) {
 
   app.post('/unpublish', {
     schema: {
-      ...DOCS, summary: 'Stop serving a published version', description: 'Send versionId, or adviceSetId to unpublish whatever version of the set is published.',
+      summary: 'Stop serving a published version', description: 'Send versionId, or adviceSetId to unpublish whatever version of the set is published.',
       body: { type: 'object', additionalProperties: false, properties: { versionId: idText, adviceSetId: idText } },
     },
   }, async (request) => {
@@ -73,14 +73,14 @@ export async function publishApi(app: FastifyInstance) {
 
   app.get('/publish-config', {
     schema: {
-      ...DOCS, summary: 'Which version each environment and audience gets',
+      summary: 'Which version each environment and audience gets',
       querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
     },
   }, async (request) => ({ data: await getPublishConfig(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
 
   app.put('/publish-config', {
     schema: {
-      ...DOCS, summary: 'Assign a version to an audience', description: 'versionId null gives the audience the published version again. The version must have been approved.',
+      summary: 'Assign a version to an audience', description: 'versionId null gives the audience the published version again. The version must have been approved.',
       body: {
         type: 'object', required: ['adviceSetId', 'audienceId', 'versionId'], additionalProperties: false,
         properties: { adviceSetId: idText, audienceId: idText, versionId: { type: ['string', 'integer', 'null'] } },
@@ -98,14 +98,14 @@ export async function publishApi(app: FastifyInstance) {
 
   app.get('/publish-config/:keyId', {
     schema: {
-      ...DOCS, summary: 'What one API key is served of each advice set it may use',
+      summary: 'What one API key is served of each advice set it may use',
       params: { type: 'object', required: ['keyId'], properties: { keyId: { type: 'string', maxLength: 20 } } },
     },
   }, async (request) => ({ data: await keyPublishConfig(deps, actorOf(request), itemId((request.params as { keyId: string }).keyId, 'keyId')) }))
 
   app.post('/restore/:versionId', {
     schema: {
-      ...DOCS, summary: 'Restore a version into the working draft',
+      summary: 'Restore a version into the working draft',
       description: 'The draft’s rules and nodes are replaced (soft-deleted, so recoverable) by the version’s; missing dictionary entries are recreated.',
       params: { type: 'object', required: ['versionId'], properties: { versionId: { type: 'string', maxLength: 20 } } },
     },
