@@ -3,9 +3,9 @@
 import { ENTITY_TYPE_LIST, type AdviceSetModel, type NodeModel } from '../engine/index.ts'
 import { canonicalJson, type VersionSnapshot } from './version-snapshot.ts'
 
-export interface NamedChange { id: string; name: string; rule?: string }
-export interface ChangeList { added: NamedChange[]; removed: NamedChange[]; changed: NamedChange[] }
-export interface VersionDiff { rules: ChangeList; nodes: ChangeList; entities: ChangeList; metadata: string[]; identical: boolean }
+interface NamedChange { id: string; name: string; rule?: string }
+interface ChangeList { added: NamedChange[]; removed: NamedChange[]; changed: NamedChange[] }
+interface VersionDiff { rules: ChangeList; nodes: ChangeList; entities: ChangeList; metadata: string[]; identical: boolean }
 
 const TYPE_LABELS = new Map(ENTITY_TYPE_LIST.map((t) => [t.key as string, t.displayName]))
 

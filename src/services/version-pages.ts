@@ -11,7 +11,7 @@ import type { VersionSnapshot } from './version-snapshot.ts'
 import { actionsFor, versionWithSet } from './version-workflow.ts'
 import { teamSet } from './versions.ts'
 
-export type VersionListEntry = VersionSummaryRow & {
+type VersionListEntry = VersionSummaryRow & {
   createdByName: string | null; submittedByName: string | null; approvedByName: string | null; publishedByName: string | null
   actions: ReturnType<typeof actionsFor>
 }

@@ -19,7 +19,7 @@ import type { VersionSnapshot } from './version-snapshot.ts'
 import { versionWithSet } from './version-workflow.ts'
 import { ENTITY_VERSION, versionAuditView } from './versions.ts'
 
-export interface RestoreResult { adviceSetId: number; versionId: number; rules: number; nodes: number; entities: number }
+interface RestoreResult { adviceSetId: number; versionId: number; rules: number; nodes: number; entities: number }
 
 async function insertTree(tx: Db, actor: Actor, ruleId: number, nodes: NodeModel[], parentId: number | null, ruleIds: Map<string, number>): Promise<number> {
   let count = 0

@@ -4,7 +4,7 @@ import { visibleTo, type SetVisibility } from './advice-sets.ts'
 import { activity, adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
 
 export type VersionRow = typeof versions.$inferSelect
-export type VersionAssignmentRow = typeof versionAssignments.$inferSelect
+type VersionAssignmentRow = typeof versionAssignments.$inferSelect
 
 /** After commit, PostgreSQL tells every listening app instance that what a set serves may have changed. */
 export const VERSION_CHANGED_CHANNEL = 'version_changed'
@@ -44,7 +44,7 @@ export async function nextVersionNumber(tx: Db, adviceSetId: number): Promise<nu
   return row!.n
 }
 
-export type VersionInsert = Pick<VersionRow, 'adviceSetId' | 'number' | 'state' | 'notes' | 'snapshot' | 'contentHash' | 'createdBy'>
+type VersionInsert = Pick<VersionRow, 'adviceSetId' | 'number' | 'state' | 'notes' | 'snapshot' | 'contentHash' | 'createdBy'>
   & Partial<Pick<VersionRow, 'submittedBy' | 'submittedAt' | 'approvedBy' | 'approvedAt' | 'publishedBy' | 'publishedAt'>>
 
 export async function insertVersion(db: Db, p: VersionInsert): Promise<VersionRow> {
@@ -61,7 +61,7 @@ export async function updateVersionState(db: Db, id: number, p: VersionStateChan
   return row!
 }
 
-export interface ServedVersionRow {
+interface ServedVersionRow {
   id: number
   number: number
   adviceSetId: number
@@ -90,7 +90,7 @@ export async function findServedVersion(db: Db, adviceSetId: number, who: { envi
   return row
 }
 
-export interface ServedListRow { adviceSetId: number; name: string; versionId: number | null; versionNumber: number | null; state: VersionState | null; assigned: boolean }
+interface ServedListRow { adviceSetId: number; name: string; versionId: number | null; versionNumber: number | null; state: VersionState | null; assigned: boolean }
 
 /** For each listed live set (by name): the version one kind of key gets, ranked as in findServedVersion; null when none. */
 export async function listServedVersions(db: Db, adviceSetIds: number[], who: { environment: 'production' | 'preview'; audienceId: number | null }): Promise<ServedListRow[]> {
@@ -129,7 +129,7 @@ export async function userNames(db: Db, ids: number[]): Promise<Map<number, stri
 
 // Audience assignments ------------------------------------------------------------------------------------------------
 
-export interface AssignmentListRow { audienceId: number; audienceName: string; versionId: number; versionNumber: number; versionState: VersionState }
+interface AssignmentListRow { audienceId: number; audienceName: string; versionId: number; versionNumber: number; versionState: VersionState }
 
 export async function listAssignments(db: Db, adviceSetId: number): Promise<AssignmentListRow[]> {
   return db.select({
@@ -157,7 +157,7 @@ export async function deleteAssignment(db: Db, adviceSetId: number, audienceId: 
 
 // Catalog -------------------------------------------------------------------------------------------------------------
 
-export interface PublishedSetRow {
+interface PublishedSetRow {
   adviceSetId: number
   ownerId: string
   name: string
