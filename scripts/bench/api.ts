@@ -1,0 +1,174 @@
+// Advice API benchmark (issue 7): the app on embedded PGlite with a published 500-node advice set and a key;
+// autocannon (in its own process, so it does not share the server's event loop) against /api/advice/{id} and a
+// hello-world route of the same app in the same run: flat out, then at 1,000 req/s. autocannon's rate option sends
+// each second's quota at the start of the second, so the rate is also held by this file run as a paced client
+// (`--paced`, its own process too): one request every millisecond, each timed from when it was due.
+// Targets: advice req/s ≥ 0.5 × hello-world's; p99 < 20 ms at 1,000 req/s (2 cores).
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { promisify } from 'node:util'
+import { loadConfig } from '../../src/config.ts'
+import { buildApp } from '../../src/app.ts'
+import { openDatabase, type Db } from '../../src/db/client.ts'
+import { insertEntity } from '../../src/db/queries/entities.ts'
+import { ENTITY_TYPES, type NodeModel } from '../../src/engine/index.ts'
+import { createAdviceSet } from '../../test/helpers/advice-sets.ts'
+import { createApiKey } from '../../test/helpers/api-keys.ts'
+import { createOwner } from '../../test/helpers/factories.ts'
+import { publishVersion } from '../../test/helpers/publishing.ts'
+import { buildRule, type NodeSpec } from '../../test/helpers/rules.ts'
+import { syntheticAdviceSet, syntheticInputs } from './fixtures/synthetic.ts'
+
+const NODES = 500
+const FLAT_OUT = { connections: 16, seconds: 10 }
+const FIXED_RATE = { connections: 16, seconds: 10, perSecond: 1000 }
+const PACED = { perSecond: 1000, seconds: 10 }
+const WARM_UP_SECONDS = 3
+
+const run = promisify(execFile)
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
+
+interface Figures { perSecond: number; p50: number; p99: number; non2xx: number; errors: number }
+
+async function autocannon(url: string, headers: Record<string, string>, opts: { connections: number; seconds: number; perSecond?: number }): Promise<Figures> {
+  const args = [AUTOCANNON, '-j', '-c', String(opts.connections), '-d', String(opts.seconds)]
+  if (opts.perSecond !== undefined) args.push('-R', String(opts.perSecond))
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`)
+  args.push(url)
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 })
+  const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+  return { perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN
+}
+
+/** The paced client: requests sent on a fixed schedule whatever the answers' speed, latency counted from the schedule. */
+async function pacedLoad(url: string, headers: Record<string, string>, perSecond: number, seconds: number): Promise<Figures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+  const total = perSecond * seconds
+  const gapMs = 1000 / perSecond
+  const latencies: number[] = []
+  let non2xx = 0
+  let errors = 0
+  const started = performance.now()
+  await new Promise<void>((resolve) => {
+    let sent = 0
+    let finished = 0
+    const settle = () => { if (++finished === total) resolve() }
+    const tick = () => {
+      const due = Math.min(total, Math.floor((performance.now() - started) / gapMs) + 1)
+      for (; sent < due; sent++) {
+        const scheduledAt = started + sent * gapMs
+        http.get(url, { agent, headers }, (res) => {
+          if (res.statusCode !== 200) non2xx++
+          res.resume()
+          res.on('end', () => { latencies.push(performance.now() - scheduledAt); settle() })
+        }).on('error', () => { errors++; settle() })
+      }
+      if (sent < total) setTimeout(tick, 1)
+    }
+    tick()
+  })
+  const elapsed = (performance.now() - started) / 1000
+  agent.destroy()
+  latencies.sort((a, b) => a - b)
+  return { perSecond: total / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), non2xx, errors }
+}
+
+/** The paced run, and how long the server's event loop was held up meanwhile (a slow client shows as latency only). */
+async function paced(url: string, headers: Record<string, string>): Promise<Figures & { loopP99: number; loopMax: number }> {
+  const args = [...process.execArgv, import.meta.filename, '--paced', url, JSON.stringify(headers)]
+  const loop = monitorEventLoopDelay({ resolution: 1 })
+  loop.enable()
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 1024 * 1024 })
+  loop.disable()
+  return { ...JSON.parse(stdout) as Figures, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 }
+}
+
+/** The synthetic set stored as rows (rules, nodes, dictionary), so the version is made as a publish makes it. */
+async function seedPublishedSet(db: Db, ownerId: string): Promise<number> {
+  const model = syntheticAdviceSet(NODES)
+  for (const entity of model.entities) {
+    await insertEntity(db, {
+      ownerId, adviceSetId: null, entityTypeId: (entity.kind === 'formula' ? ENTITY_TYPES.formula : ENTITY_TYPES.variable).id,
+      reservedName: entity.name, dataType: entity.dataType ?? null, validOptions: entity.options ?? [], isClosedSet: entity.isClosedSet ?? false,
+      displayFormat: entity.displayFormat ?? null, defaultValue: entity.defaultValue ?? null, expression: entity.expression ?? null,
+      isConstant: false, description: '', createdBy: null,
+    })
+  }
+  const set = await createAdviceSet(db, { ownerId, name: model.name })
+  const spec = (node: NodeModel): NodeSpec => ({
+    type: node.type, expression: node.expression ?? null, variable: node.variable ?? null, headline: node.headline ?? null,
+    text: node.text ?? null, question: node.question ?? null, tags: node.tags ?? [], children: node.children.map(spec),
+  })
+  for (const rule of model.rules) await buildRule(db, set.id, rule.name, rule.nodes.map(spec))
+  await publishVersion(db, { adviceSetId: set.id })
+  return set.id
+}
+
+function row(name: string, f: Figures): string {
+  const failures = f.non2xx + f.errors > 0 ? `   (${f.non2xx} non-2xx, ${f.errors} errors)` : ''
+  return `${name.padEnd(44)} ${f.perSecond.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(5)} ms   p99 ${f.p99.toFixed(1).padStart(5)} ms${failures}`
+}
+
+if (process.argv[2] === '--paced') {
+  console.log(JSON.stringify(await pacedLoad(process.argv[3]!, JSON.parse(process.argv[4]!) as Record<string, string>, PACED.perSecond, PACED.seconds)))
+  process.exit(0)
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'))
+const database = await openDatabase({ kind: 'pglite' })
+await database.migrate()
+const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), db: database.db, logger: false })
+app.get('/bench/hello', async () => ({ hello: 'world' }))
+await app.listen({ port: 0, host: '127.0.0.1' })
+const address = app.server.address()
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+
+try {
+  const ownerId = await createOwner(database.db, { name: 'Bench partner' })
+  const adviceSetId = await seedPublishedSet(database.db, ownerId)
+  const { secret } = await createApiKey(database.db, { ownerId, rateLimit: 1_000_000_000 })
+  const answers = new URLSearchParams(Object.entries(syntheticInputs(1)[0]!).map(([k, v]) => [k, String(v)]))
+  const adviceUrl = `${base}/api/advice/${adviceSetId}?${answers}`
+  const adviceHeaders = { authorization: `Bearer ${secret}`, accept: 'application/json' }
+  const helloUrl = `${base}/bench/hello`
+
+  const check = await fetch(adviceUrl, { headers: adviceHeaders })
+  const body = await check.json() as { data: { advice: unknown[]; currentFocus: unknown } }
+  if (check.status !== 200) throw new Error(`advice request answered ${check.status}`)
+  console.log(`Advice API bench: ${NODES}-node published set, complete answers (${body.data.advice.length} advice items, ${(JSON.stringify(body).length / 1024).toFixed(1)} KB), text content type, PGlite, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`)
+
+  await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+  await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+  const flatHello = await autocannon(helloUrl, {}, FLAT_OUT)
+  const flatAdvice = await autocannon(adviceUrl, adviceHeaders, FLAT_OUT)
+  const rateHello = await autocannon(helloUrl, {}, FIXED_RATE)
+  const rateAdvice = await autocannon(adviceUrl, adviceHeaders, FIXED_RATE)
+  const pacedHello = await paced(helloUrl, {})
+  const pacedAdvice = await paced(adviceUrl, adviceHeaders)
+
+  console.log(`\nflat out, ${FLAT_OUT.connections} connections, ${FLAT_OUT.seconds} s each`)
+  console.log(row('GET /bench/hello (hello world)', flatHello))
+  console.log(row(`GET /api/advice/${adviceSetId}`, flatAdvice))
+  const ratio = flatAdvice.perSecond / flatHello.perSecond
+  console.log(`ratio advice / hello world: ${ratio.toFixed(2)} (target ≥ 0.50) ${ratio >= 0.5 ? 'met' : 'NOT met'}`)
+  console.log(`\nautocannon -R ${FIXED_RATE.perSecond}, ${FIXED_RATE.connections} connections, ${FIXED_RATE.seconds} s each (each second's requests in a burst)`)
+  console.log(row('GET /bench/hello (hello world)', rateHello))
+  console.log(row(`GET /api/advice/${adviceSetId}`, rateAdvice))
+  console.log(`\npaced, one request every ${1000 / PACED.perSecond} ms for ${PACED.seconds} s each (latency from when each was due)`)
+  console.log(`${row('GET /bench/hello (hello world)', pacedHello)}   server loop delay p99 ${pacedHello.loopP99.toFixed(1)} ms, max ${pacedHello.loopMax.toFixed(0)} ms`)
+  console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
+  console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}`)
+} finally {
+  await app.close()
+  await database.close()
+  rmSync(dataDir, { recursive: true, force: true })
+}
