@@ -62,7 +62,8 @@ t.test('submit, approve as another user, publish', async (t) => {
   t.equal((await latestVersion()).state, 'approved')
   const versionPage = (await admin.get(`${base}/versions/${v.id}`)).body
   t.match(versionPage, /Approve: version 1 is now approved/)
-  t.match(versionPage, /Looks right/, 'the approval comment is in the history')
+  t.match(versionPage, /Approved\s+by Ada Admin[\s\S]*?<blockquote class="version-comment">Looks right<\/blockquote>/, 'the approval and its comment are in the history')
+  t.match(versionPage, /Submitted for review\s+by Ann Author/)
   t.match(versionPage, /data-action="publish"/)
 
   await act(admin, v.id, 'publish')

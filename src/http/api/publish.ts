@@ -14,14 +14,15 @@ import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 
 const PUBLISH_ACTIONS = ['create', ...VERSION_ACTIONS] as const
-const idText = { type: ['string', 'integer'] } as const
+/** Ids may come as numbers or digit strings; itemId() names the field when one is neither. */
+const anyId = (description: string) => ({ description })
 
 const publishBody = {
   type: 'object', required: ['action'], additionalProperties: false,
   properties: {
     action: { type: 'string', enum: PUBLISH_ACTIONS, description: 'create makes a draft version of the set as stored now; the others move a version through the workflow.' },
-    adviceSetId: { ...idText, description: 'For create.' },
-    versionId: { ...idText, description: 'For every action but create.' },
+    adviceSetId: anyId('For create.'),
+    versionId: anyId('For every action but create.'),
     notes: { type: 'string', maxLength: 5000, description: 'create: the version notes; other actions: a comment kept in the activity log.' },
   },
 } as const
@@ -62,7 +63,7 @@ export async function publishApi(app: FastifyInstance) {
   app.post('/unpublish', {
     schema: {
       summary: 'Stop serving a published version', description: 'Send versionId, or adviceSetId to unpublish whatever version of the set is published.',
-      body: { type: 'object', additionalProperties: false, properties: { versionId: idText, adviceSetId: idText } },
+      body: { type: 'object', additionalProperties: false, properties: { versionId: anyId('The version to unpublish'), adviceSetId: anyId('Or: the advice set whose published version to unpublish') } },
     },
   }, async (request) => {
     const body = request.body as { versionId?: unknown; adviceSetId?: unknown }
@@ -83,7 +84,7 @@ export async function publishApi(app: FastifyInstance) {
       summary: 'Assign a version to an audience', description: 'versionId null gives the audience the published version again. The version must have been approved.',
       body: {
         type: 'object', required: ['adviceSetId', 'audienceId', 'versionId'], additionalProperties: false,
-        properties: { adviceSetId: idText, audienceId: idText, versionId: { type: ['string', 'integer', 'null'] } },
+        properties: { adviceSetId: anyId('Advice set id'), audienceId: anyId('Audience id'), versionId: anyId('A version id, or null for the published version') },
       },
     },
   }, async (request) => {

@@ -31,6 +31,13 @@ const STATE_LABELS: Record<string, string> = {
   draft: 'Draft', review: 'In review', approved: 'Approved', published: 'Published', preview: 'Preview', unpublished: 'Unpublished',
 }
 
+/** How the version page's history names each logged step, past tense. */
+const HISTORY_LABELS: Record<string, string> = {
+  submit: 'Submitted for review', requestChanges: 'Changes requested', approve: 'Approved', preview: 'Put in preview',
+  publish: 'Published', unpublish: 'Unpublished', replacedByPublish: 'Unpublished: a newer version was published',
+  replacedByPreview: 'Left preview: another version went into preview',
+}
+
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
@@ -82,7 +89,7 @@ export async function publishPages(app: FastifyInstance) {
   app.get('/adviceset/:id/publish/versions/:versionId', { preHandler: requireUser, schema: { params: versionParams } }, async (request, reply) => {
     const base = await common(app, request, setIdOf(request))
     const detail = await versionDetail(app.deps, actorOf(request), base.set.id, versionIdOf(request))
-    return reply.page('publish/version', { ...base, ...detail, set: base.set, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions' })
+    return reply.page('publish/version', { ...base, ...detail, set: base.set, historyLabels: HISTORY_LABELS, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions' })
   })
 
   app.get('/adviceset/:id/publish/assign', idRoute, async (request, reply) => {
