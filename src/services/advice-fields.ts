@@ -16,12 +16,11 @@ export const FIELDSETS = {
   errors: ['nodeId', 'ruleId', 'code', 'message', 'variable', 'cause'],
 } as const satisfies Record<string, readonly string[]>
 
-export type FieldsetType = keyof typeof FIELDSETS
-export const FIELDSET_TYPES = Object.keys(FIELDSETS) as FieldsetType[]
+type FieldsetType = keyof typeof FIELDSETS
+const FIELDSET_TYPES = Object.keys(FIELDSETS) as FieldsetType[]
 
 /** Filters of the variables map: drop it, or drop system variables, or drop constants. */
 export const FILTERS = ['variables', 'variables:!system', 'variables:!constant'] as const
-export type Filter = (typeof FILTERS)[number]
 
 export interface ResponseShape {
   fields: Partial<Record<FieldsetType, ReadonlySet<string>>>

@@ -22,10 +22,10 @@ declare module 'fastify' {
 }
 
 export const API_VERSION = '1'
-/** An incoming X-Request-Id is echoed only when it is a plain token (it ends up in logs and in the partner's). */
+/** An incoming X-Request-Id is echoed only when it is a plain token, so a header cannot carry anything else back. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/
 
-export class ApiRateLimitedError extends DomainError {
+class ApiRateLimitedError extends DomainError {
   constructor(perMinute: number, seconds: number) {
     super('RATE_LIMITED', `This API key allows ${perMinute} requests a minute. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429)
   }
@@ -33,7 +33,7 @@ export class ApiRateLimitedError extends DomainError {
 
 export interface PartnerContext {
   cache: AdviceCache
-  /** preHandler: authenticates the Bearer key and counts the request against its rate limit. */
+  /** onRequest hook of every partner route: authenticates the Bearer key (before any body is read) and counts the request against the key's rate limit. */
   requireApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 }
 

@@ -4,6 +4,7 @@
 import { DATA_TYPES } from '../../engine/index.ts'
 import { ADVICE_MEDIA_TYPES } from '../../services/advice-media-types.ts'
 import { FIELDSETS } from '../../services/advice-fields.ts'
+import { MARKDOWN_PREVIEW_LIMIT } from '../../services/advice-markdown.ts'
 
 export const PARTNER_TAG = 'Advice API'
 export const BEARER_SECURITY = [{ bearerAuth: [] }] as const
@@ -224,7 +225,7 @@ export const markdownPreviewSchema = {
     type: 'object',
     required: ['markdown'],
     additionalProperties: false,
-    properties: { markdown: { type: 'string', maxLength: 100_000 }, links: { type: 'boolean', default: true, description: 'Keep links (false: htmlnolinks).' } },
+    properties: { markdown: { type: 'string', maxLength: MARKDOWN_PREVIEW_LIMIT }, links: { type: 'boolean', default: true, description: 'Keep links (false: htmlnolinks).' } },
   },
   response: {
     200: {
