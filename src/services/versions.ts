@@ -3,8 +3,10 @@
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { lockAdviceSetRow } from '../db/queries/rules.ts'
-import { findServedVersion, insertVersion, nextVersionNumber, type VersionRow, type VersionSummaryRow } from '../db/queries/versions.ts'
+import { findServedVersion, insertVersion, listVersions, nextVersionNumber, type VersionRow, type VersionSummaryRow } from '../db/queries/versions.ts'
+import { ENTITY_ADVICE_SET } from './advice-sets.ts'
 import { audit } from './audit.ts'
+import { registerDependentCheck } from './dependents.ts'
 import { isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { NotFoundError } from './errors.ts'
 import { optionalText } from './validate.ts'
@@ -16,6 +18,11 @@ export { onServedVersionChange } from './version-events.ts'
 export type { VersionSnapshot } from './version-snapshot.ts'
 
 export const ENTITY_VERSION = 'version'
+
+// Partners are served a set's published and preview versions: the set cannot be deleted under them (unpublish first).
+registerDependentCheck(ENTITY_ADVICE_SET, async (db, id) => (await listVersions(db, id))
+  .filter((version) => version.state === 'published' || version.state === 'preview')
+  .map((version) => ({ type: ENTITY_VERSION, id: version.id, name: `Version ${version.number} (${version.state})`, uri: `/adviceset/${id}/publish/versions/${version.id}` })))
 
 export interface ServedVersion {
   id: number

@@ -2,6 +2,7 @@
 // publish, and onServedVersionChange hears every change of what a set serves.
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
+import { signedInAgent } from '../helpers/agent.ts'
 import { createOwner, createUser } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
@@ -93,4 +94,19 @@ t.test('changes made by another app instance are heard through NOTIFY version_ch
   await db.execute(sql`select pg_notify('version_changed', ${`another-instance:${marker}`})`)
   await markerArrived
   t.same(heard, [set.id, marker], 'the other instance’s change is heard; this instance’s own notification is not heard twice')
+})
+
+t.test('a set with a published or preview version cannot be deleted until it is unpublished', async (t) => {
+  const agent = await signedInAgent(app, await createUser(db, { ownerId, role: 'admin' }))
+  const set = await createAdviceSet(db, { ownerId })
+  await buildRule(db, set.id, 'Only rule', [{ type: 'advice', headline: 'Hello' }])
+  const published = await publishVersion(db, { adviceSetId: set.id })
+  const refused = await agent.api('DELETE', `/api/adviceset/${set.id}`)
+  t.equal(refused.statusCode, 221)
+  t.equal(refused.json().error.name, 'Delete Not Allowed')
+  t.match(refused.json().error.dependents, [{ type: 'version', id: published.id, name: `Version ${published.number} (published)` }])
+  t.ok(await servedVersion(db, set.id, production), 'still served')
+  const unpublished = await agent.api('POST', '/api/adviceset/unpublish', { versionId: published.id })
+  t.equal(unpublished.statusCode, 200)
+  t.equal((await agent.api('DELETE', `/api/adviceset/${set.id}`)).statusCode, 200, 'deleted once nothing is served')
 })
