@@ -57,7 +57,7 @@ export async function teamSet(db: Db, actor: Actor, adviceSetId: number): Promis
 /** What the audit log keeps of a version: everything but the (large, immutable) snapshot. */
 export function versionAuditView(v: VersionSummaryRow | VersionRow) {
   return {
-    id: v.id, adviceSetId: v.adviceSetId, number: v.number, state: v.state, notes: v.notes, contentHash: v.contentHash,
+    id: v.id, name: `Version ${v.number}`, adviceSetId: v.adviceSetId, number: v.number, state: v.state, notes: v.notes, contentHash: v.contentHash,
     submittedBy: v.submittedBy, approvedBy: v.approvedBy, publishedBy: v.publishedBy,
   }
 }

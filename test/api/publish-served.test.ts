@@ -110,3 +110,17 @@ t.test('a set with a published or preview version cannot be deleted until it is 
   t.equal(unpublished.statusCode, 200)
   t.equal((await agent.api('DELETE', `/api/adviceset/${set.id}`)).statusCode, 200, 'deleted once nothing is served')
 })
+
+t.test('version steps show in the advice set activity with a link to the version', async (t) => {
+  const admin = await createUser(db, { ownerId, role: 'admin' })
+  const agent = await signedInAgent(app, admin)
+  const set = await createAdviceSet(db, { ownerId, name: 'Logged set' })
+  await buildRule(db, set.id, 'Only rule', [{ type: 'advice', headline: 'Hello' }])
+  const created = await agent.api('POST', '/api/adviceset/publish', { action: 'create', adviceSetId: set.id, notes: 'First cut' })
+  t.equal(created.statusCode, 201)
+  const versionId = created.json().data.id
+  const page = await agent.get(`/adviceset/${set.id}/activity`)
+  t.equal(page.statusCode, 200)
+  t.match(page.body, `/adviceset/${set.id}/publish/versions/${versionId}`)
+  t.match(page.body, 'Version 1')
+})

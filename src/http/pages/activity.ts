@@ -10,6 +10,7 @@ import type { Actor } from '../../services/context.ts'
 import { ENTITY_DICTIONARY } from '../../services/entities.ts'
 import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/rules.ts'
+import { ENTITY_VERSION } from '../../services/versions.ts'
 import { listVisibleTags } from '../../services/tags.ts'
 import { ownerName } from '../../services/users.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
@@ -31,11 +32,13 @@ const FIELD_LABELS: Record<string, string> = {
   sources: 'Sources', subtree: 'Nodes', nodes: 'Nodes', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
+  number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
 }
 
 const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
+  [ENTITY_VERSION]: 'version', audience: 'audience',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -44,6 +47,7 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_RULE_NODE]: new Set(['name', 'ruleId']),
   [ENTITY_DICTIONARY]: new Set(['name', 'parentId', 'ownerId']),
   [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId', 'userId']),
+  [ENTITY_VERSION]: new Set(['name', 'adviceSetId', 'contentHash', 'submittedBy', 'approvedBy', 'publishedBy']),
 }
 
 interface Lookups {
@@ -140,6 +144,10 @@ function uriOf(item: Item, places: Places): string | null {
       return at?.live ? part(at) : null
     }
     case ENTITY_DICTIONARY: return places.liveEntities.has(id) ? `/card/${isFormula(item) ? 'formula' : 'variable'}/${id}` : null
+    case ENTITY_VERSION: {
+      const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
+      return typeof setId === 'number' ? `/adviceset/${setId}/publish/versions/${id}` : null
+    }
     default: return null
   }
 }
