@@ -93,6 +93,7 @@ t.test('plain JSON, a wildcard or no Accept mean text; anything else is a 406 in
   const refused = await call({ url, accept: 'text/html' })
   t.equal(refused.statusCode, 406)
   t.equal(refused.json().error.status, 406)
+  t.equal(refused.json().error.name, 'Not Acceptable')
   t.match(refused.json().error.message, /text\/html.*application\/json/)
   const unknownVendor = await call({ url, accept: `${VENDOR}pdf` })
   t.equal(unknownVendor.statusCode, 406, 'an unknown vendor variant is refused too')

@@ -5,7 +5,7 @@ import { DomainError } from '../../services/errors.ts'
 import { isApiRequest } from './auth.ts'
 
 const STATUS_NAMES: Record<number, string> = {
-  221: 'Delete Not Allowed', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+  221: 'Delete Not Allowed', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 406: 'Not Acceptable', 409: 'Conflict',
   413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
 }
 
