@@ -53,9 +53,12 @@ function canRead(actor: Actor, e: EntityRow): boolean {
   return isProviderAdmin(actor) || e.ownerId === actor.ownerId || e.ownerId === PROVIDER_OWNER_ID
 }
 
+/** Own and provider entries, and entries kept for an advice set the actor may read (a public set's, say). */
 async function readableEntity(db: Db, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<EntityRow> {
   const entity = await findEntity(db, id, opts)
-  if (!entity || !canRead(actor, entity)) throw new NotFoundError('No dictionary entry with this id')
+  if (entity && canRead(actor, entity)) return entity
+  const set = entity?.adviceSetId != null ? await findAdviceSet(db, entity.adviceSetId) : undefined
+  if (!entity || !set || !canReadSet(actor, set)) throw new NotFoundError('No dictionary entry with this id')
   return entity
 }
 

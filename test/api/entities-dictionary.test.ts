@@ -133,3 +133,17 @@ t.test('uses of a provider entry: each owner sees only the uses in sets it may r
   t.notMatch(JSON.stringify(res.json()), 'Secret rule')
   t.equal((await agent.api('GET', `/api/entity/${shared.id}/used`)).json().data.count, 2)
 })
+
+t.test('an entry kept for another owner’s public set can be read, not changed; one of a private set stays hidden', async (t) => {
+  const otherOwner = await createOwner(db, { name: 'Gamma' })
+  const publicSet = await createAdviceSet(db, { ownerId: otherOwner, isPublic: true })
+  const privateSet = await createAdviceSet(db, { ownerId: otherOwner })
+  const shown = await createVariable(db, otherOwner, 'Public_Rate', { adviceSetId: publicSet.id })
+  const hidden = await createVariable(db, otherOwner, 'Private_Rate', { adviceSetId: privateSet.id })
+  const read = await agent.api('GET', `/api/entity/${shown.id}`)
+  t.equal(read.statusCode, 200)
+  t.equal(read.json().data.canWrite, false)
+  t.equal((await agent.api('PATCH', `/api/entity/${shown.id}`, { description: 'mine now' })).statusCode, 403)
+  t.equal((await agent.api('GET', `/api/entity/${hidden.id}`)).statusCode, 404)
+  t.equal((await agent.get(`/card/variable/${shown.id}`)).statusCode, 200, 'its card opens, as search links to it')
+})
