@@ -1,5 +1,6 @@
 // What an author edits per node type (engine NodeModel docs, src/engine/model.ts) and how a node reads in a row.
 import { ENTITY_TYPES, NODE_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
+import { nodeSummary as summarise } from '../../src/engine/node-summary.ts'
 import type { TreeNode } from './props.ts'
 
 export type FieldName = 'expression' | 'variable' | 'question' | 'headline' | 'text' | 'calledRuleId' | 'apiId'
@@ -71,25 +72,7 @@ export function typeIcon(type: NodeType): string {
 
 /** One line saying what the node does, for its row. */
 export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined): string {
-  switch (node.type) {
-    case 'condition':
-    case 'variableAssignment':
-      return node.expression ?? ''
-    case 'conditionAlways':
-      return 'Always'
-    case 'inputRequest':
-      return [node.variable ? `{{${node.variable}}}` : '', node.question ?? ''].filter(Boolean).join(' — ')
-    case 'formula':
-      return `[[${node.variable ?? ''}]] = ${node.expression ?? ''}`
-    case 'advice':
-      return node.headline || node.text || ''
-    case 'ruleCall':
-      return node.calledRuleId === null ? '' : ruleName(node.calledRuleId) ?? `Rule ${node.calledRuleId}`
-    case 'ruleExit':
-      return 'Exit this rule'
-    case 'apiCall':
-      return [node.apiId ?? '', node.variable ? `→ {{${node.variable}}}` : ''].filter(Boolean).join(' ')
-  }
+  return summarise(node, (id) => ruleName(Number(id)))
 }
 
 /** The next type after `from` (-1: from the top) whose label starts with `letter`, wrapping around; -1 when none does. */

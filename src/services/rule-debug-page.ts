@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { findRule, listRules } from '../db/queries/rules.ts'
 import {
-  ENTITY_TYPES, INPUT_TYPES, compileAdviceSet, staticChecks, valueToText,
+  ENTITY_TYPES, INPUT_TYPES, compileAdviceSet, nodeSummary, staticChecks, valueToText,
   type AdviceItem, type AdviceSetModel, type CompiledAdviceSet, type ContentBody, type ContentType, type DataType,
   type EngineResult, type NodeModel, type NodeType, type RuleModel, type TraceEntry, type Value,
 } from '../engine/index.ts'
@@ -236,28 +236,6 @@ function formatDuration(ns: number): string {
   return `${(ns / 1_000_000).toFixed(2)} ms`
 }
 
-function summaryOf(node: NodeModel, ruleNames: Map<string, string>): string {
-  switch (node.type) {
-    case 'condition':
-    case 'variableAssignment':
-      return node.expression ?? ''
-    case 'conditionAlways':
-      return 'Always'
-    case 'inputRequest':
-      return `${node.question ?? ''} → {{${node.variable ?? ''}}}`
-    case 'formula':
-      return `[[${node.variable ?? ''}]] = ${node.expression ?? ''}`
-    case 'advice':
-      return node.headline || node.text || ''
-    case 'ruleCall':
-      return `Calls ${node.calledRuleId === undefined ? 'nothing' : ruleNames.get(node.calledRuleId) ?? `rule ${node.calledRuleId}`}`
-    case 'ruleExit':
-      return 'Exit the rule'
-    case 'apiCall':
-      return `${node.apiId ?? ''} → {{${node.variable ?? ''}}}`
-  }
-}
-
 function nodeHref(adviceSetId: string, ruleId: string, nodeId: string): string {
   return `/adviceset/${adviceSetId}/rule/${ruleId}/part/${nodeId}`
 }
@@ -273,7 +251,7 @@ export function paintedTrees(scope: DebugScope, output: DebugOutput | null): Deb
   const paint = (rule: RuleModel) => (node: NodeModel): DebugNodeView => {
     const visit = visits.get(node.id)
     const view: DebugNodeView = {
-      id: node.id, type: node.type, typeLabel: ENTITY_TYPES[node.type].displayName, summary: summaryOf(node, ruleNames),
+      id: node.id, type: node.type, typeLabel: ENTITY_TYPES[node.type].displayName, summary: nodeSummary(node, (id) => ruleNames.get(id)),
       visited: visit !== undefined, visits: visit?.visits ?? 0, value: visit ? traceValue(visit.value) : null,
       time: visit ? formatDuration(visit.ns) : null, unreachable: unreachableIds.has(node.id), focus: node.id === focusId,
       editHref: nodeHref(rule.adviceSetId, rule.id, node.id), children: [],
