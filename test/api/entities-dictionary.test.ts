@@ -2,21 +2,15 @@
 // entity types; every write leaves one activity row.
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
+import { signedInTeam } from '../helpers/team.ts'
 import { activityRows } from '../helpers/activity.ts'
-import { signedInAgent } from '../helpers/agent.ts'
-import { createOwner, createUser } from '../helpers/factories.ts'
+import { createOwner } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../helpers/rules.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-const ownerId = await createOwner(db, { name: 'Acme' })
-const author = await createUser(db, { ownerId, role: 'author' })
-const viewer = await createUser(db, { ownerId, role: 'viewer' })
-const stranger = await createUser(db, { role: 'author' })
-const agent = await signedInAgent(app, author)
-const viewerAgent = await signedInAgent(app, viewer)
-const strangerAgent = await signedInAgent(app, stranger)
+const { ownerId, stranger, agent, viewerAgent, strangerAgent } = await signedInTeam(app, db)
 
 const rowsFor = (id: number) => activityRows(db, 'entity', id)
 

@@ -2,8 +2,7 @@
 // the form generated from the input requests, the run's outcome, and the trace painted on the tree.
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.ts'
-import { signedInAgent } from '../helpers/agent.ts'
-import { createOwner, createUser } from '../helpers/factories.ts'
+import { signedInTeam } from '../helpers/team.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
@@ -11,13 +10,7 @@ import { ENTITY_TYPES } from '../../src/engine/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-const ownerId = await createOwner(db, { name: 'Acme' })
-const author = await createUser(db, { ownerId, role: 'author' })
-const viewer = await createUser(db, { ownerId, role: 'viewer' })
-const stranger = await createUser(db, { role: 'author' })
-const agent = await signedInAgent(app, author)
-const viewerAgent = await signedInAgent(app, viewer)
-const strangerAgent = await signedInAgent(app, stranger)
+const { ownerId, author, viewer, agent, viewerAgent, strangerAgent } = await signedInTeam(app, db)
 
 const set = await createAdviceSet(db, { ownerId, name: 'Tax set' })
 await createVariable(db, ownerId, 'Income', { dataType: 'number' })

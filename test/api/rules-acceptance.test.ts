@@ -4,9 +4,9 @@
 import t from 'tap'
 import { count } from 'drizzle-orm'
 import { buildTestApp } from '../helpers/app.ts'
+import { signedInTeam } from '../helpers/team.ts'
 import { activityRows } from '../helpers/activity.ts'
-import { signedInAgent, type Agent } from '../helpers/agent.ts'
-import { createOwner, createUser } from '../helpers/factories.ts'
+import type { Agent } from '../helpers/agent.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable, positionsByParent } from '../helpers/rules.ts'
 import { insertComment, updateComment } from '../../src/db/queries/comments.ts'
@@ -16,13 +16,7 @@ import { activity } from '../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-const ownerId = await createOwner(db, { name: 'Acme' })
-const author = await createUser(db, { ownerId, role: 'author' })
-const viewer = await createUser(db, { ownerId, role: 'viewer' })
-const stranger = await createUser(db, { role: 'author' })
-const agent = await signedInAgent(app, author)
-const viewerAgent = await signedInAgent(app, viewer)
-const strangerAgent = await signedInAgent(app, stranger)
+const { ownerId, author, viewer, agent, viewerAgent, strangerAgent } = await signedInTeam(app, db)
 
 const activityCount = async () => (await db.select({ n: count() }).from(activity))[0]!.n
 
