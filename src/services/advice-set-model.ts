@@ -82,20 +82,17 @@ function calledIds(models: RuleModel[]): number[] {
 
 /**
  * The set as the engine compiles it: live rules in order, their trees, the dictionary, and the rules of other sets
- * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (the others of the set stay
- * callable as external rules), which is how a single rule is debugged.
+ * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (see focusOnRule), which is how a
+ * single rule is debugged.
  */
 export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number } = {}): Promise<AdviceSetModel> {
   const set = await findAdviceSet(db, adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
-  const rules = await listRules(db, adviceSetId)
-  const trees = treesOf(await listNodes(db, rules.map((r) => r.id)))
-  const all = ruleModels(rules, trees)
-  const main = opts.onlyRuleId === undefined ? all : all.filter((r) => r.id === String(opts.onlyRuleId))
+  const setRules = await listRules(db, adviceSetId)
+  const main = ruleModels(setRules, treesOf(await listNodes(db, setRules.map((r) => r.id))))
   const known = new Set(main.map((r) => r.id))
-  const external: RuleModel[] = all.filter((r) => !known.has(r.id))
-  external.forEach((r) => known.add(r.id))
-  let frontier = calledIds([...main, ...external]).filter((id) => !known.has(String(id)))
+  const external: RuleModel[] = []
+  let frontier = calledIds(main).filter((id) => !known.has(String(id)))
   for (let hop = 0; hop < MAX_CALL_HOPS && frontier.length > 0; hop++) {
     const found = await findRulesByIds(db, [...new Set(frontier)])
     const models = ruleModels(found, treesOf(await listNodes(db, found.map((r) => r.id))))
@@ -104,7 +101,16 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
     frontier = calledIds(models).filter((id) => !known.has(String(id)))
   }
   const entities = (await dictionaryFor(db, set)).map(entityModelOf)
-  return { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
+  const model: AdviceSetModel = { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
+  return opts.onlyRuleId === undefined ? model : focusOnRule(model, opts.onlyRuleId)
+}
+
+/** The whole set's model with one rule left to run; the set's other rules stay callable as external rules. */
+export function focusOnRule(model: AdviceSetModel, ruleId: number): AdviceSetModel {
+  const id = String(ruleId)
+  const external = [...model.rules.filter((r) => r.id !== id), ...(model.externalRules ?? [])]
+  const { externalRules: _all, ...rest } = model
+  return { ...rest, rules: model.rules.filter((r) => r.id === id), ...(external.length > 0 ? { externalRules: external } : {}) }
 }
 
 /** Names a node reads or sets: expression references, template tags and its own variable. */

@@ -9,7 +9,7 @@ import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
 import type { Actor, Deps } from './context.ts'
 import { kindOf } from './entities.ts'
 import { NotFoundError } from './errors.ts'
-import { readableRule, ruleStats, rulesCallingRule } from './rules.ts'
+import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
 import { canCreate, canWriteOwned, setVisibility } from './visibility.ts'
 
 export interface TreeNodeProps {
@@ -136,13 +136,16 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
   }
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
-  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds }) }
+  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds }), loaded: { rows, model } }
 }
 
-/** The header's facts: statistics, who calls the rule, and where it may be copied to. */
-export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSet) {
+/**
+ * The header's facts: statistics, who calls the rule, and where it may be copied to. `loaded`: the rule's nodes and
+ * its set's model when the page has them already (ruleTreeModel), so they are not read again.
+ */
+export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSet, loaded?: { rows: RuleNodeRow[]; model: AdviceSetModel }) {
   const [stats, callers, copyTargets] = await Promise.all([
-    ruleStats(deps, actor, rule.id),
+    loaded ? statsOfRule(loaded.rows, loaded.model, rule.id) : ruleStats(deps, actor, rule.id),
     rulesCallingRule(deps, actor, rule.id),
     copyTargetSets(deps, actor),
   ])

@@ -3,13 +3,13 @@
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../db/queries/advice-sets.ts'
 import { countCommentsByRule } from '../db/queries/comments.ts'
-import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst } from '../db/queries/rule-nodes.ts'
+import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst, type RuleNodeRow } from '../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
 } from '../db/queries/rules.ts'
-import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type ContentType } from '../engine/index.ts'
-import { buildAdviceSetModel, dictionaryFor, namesOfNode } from './advice-set-model.ts'
+import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type AdviceSetModel, type ContentType } from '../engine/index.ts'
+import { buildAdviceSetModel, dictionaryFor, focusOnRule, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from './advice-sets.ts'
 import { audit } from './audit.ts'
 import type { Actor, Deps } from './context.ts'
@@ -132,7 +132,11 @@ export async function ruleVariables(deps: Deps, actor: Actor, id: number) {
 
 export async function ruleStats(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
-  const nodes = await listNodes(deps.db, [id])
+  return statsOfRule(await listNodes(deps.db, [id]), await buildAdviceSetModel(deps.db, rule.adviceSetId), id)
+}
+
+/** A rule's size and shape, and its static-check counts when it runs alone (`model`: its whole set's model). */
+export function statsOfRule(nodes: Array<Pick<RuleNodeRow, 'id' | 'parentId' | 'type'>>, model: AdviceSetModel, id: number) {
   const byType: Record<string, number> = {}
   const depthOf = new Map<number, number>()
   let depth = 0
@@ -142,8 +146,7 @@ export async function ruleStats(deps: Deps, actor: Actor, id: number) {
     depthOf.set(node.id, d)
     depth = Math.max(depth, d)
   }
-  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id })
-  const issues = staticChecks(model).filter((issue) => issue.ruleId === String(id))
+  const issues = staticChecks(focusOnRule(model, id)).filter((issue) => issue.ruleId === String(id))
   return {
     nodes: nodes.length, byType, depth,
     errors: issues.filter((i) => i.severity === 'error').length,

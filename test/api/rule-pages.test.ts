@@ -331,3 +331,16 @@ t.test('pick-dialog fragments: selector, copyselector, apiselector', async (t) =
   t.match(api.body, 'No external APIs yet.')
   t.notMatch(api.body, '<a ')
 })
+
+t.test('the show page and its header fragment count what /api/rule/stats counts', async (t) => {
+  const { rule: flawed } = await buildRule(db, set.id, 'Flawed', [
+    { type: 'condition', expression: '{{Nobody_Knows}} > 1', children: [{ type: 'advice', headline: 'Never' }] },
+    { type: 'ruleExit' }, { type: 'advice', headline: 'After the exit' },
+  ])
+  const stats = (await agent.api('GET', `/api/rule/stats?id=${flawed.id}`)).json().data
+  t.ok(stats.errors > 0 && stats.unreachable > 0, 'the rule has errors and unreachable nodes to count')
+  const counts = (html: string) => [...html.matchAll(/<dt>(Nodes|Depth|Errors|Warnings|Unreachable)<\/dt><dd[^>]*>(\d+)<\/dd>/g)].map((m) => `${m[1]}=${m[2]}`)
+  const expected = [`Nodes=${stats.nodes}`, `Depth=${stats.depth}`, `Errors=${stats.errors}`, `Warnings=${stats.warnings}`, `Unreachable=${stats.unreachable}`]
+  t.same(counts((await agent.get(`/adviceset/${set.id}/rule/${flawed.id}/show`)).body), expected)
+  t.same(counts((await agent.get(`/adviceset/${set.id}/rule/${flawed.id}/show/header`)).body), expected)
+})

@@ -41,7 +41,8 @@ async function writableSet(app: FastifyInstance, actor: Actor, id: number) {
 async function showData(app: FastifyInstance, request: FastifyRequest, activeNodeId: number | null = null) {
   const actor = actorOf(request)
   const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
-  const [tree, header] = await Promise.all([ruleTreeModel(app.deps, actor, rule, activeNodeId), ruleHeaderModel(app.deps, actor, rule)])
+  const tree = await ruleTreeModel(app.deps, actor, rule, activeNodeId)
+  const header = await ruleHeaderModel(app.deps, actor, rule, tree.loaded)
   const canWrite = canWriteOwned(actor, rule.set.ownerId)
   return {
     title: `${rule.name} · ${rule.set.name}`,
