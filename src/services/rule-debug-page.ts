@@ -1,6 +1,6 @@
 // The rule debug pages (issue 5 point 7): a form generated from the questions a run can ask, the run's outcome, and
-// the rule trees with the run's trace painted on them. The run itself is rules.ts debugRun, as in /api/rule/debug;
-// this file only adds what the pages need around it (the form, the trees, views of the result).
+// the rule trees with the run's trace painted on them. The run is rules.ts tracedRun, as in /api/rule/debug, but on
+// the model this file has already built; around it, what the pages need (the form, the trees, views of the result).
 import type { Db } from '../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { findRule, listRules } from '../db/queries/rules.ts'
@@ -12,7 +12,7 @@ import {
 import { buildAdviceSetModel } from './advice-set-model.ts'
 import type { Actor, Deps } from './context.ts'
 import { NotFoundError } from './errors.ts'
-import { debugRun } from './rules.ts'
+import { runMoment, tracedRun } from './rules.ts'
 import { canReadSet } from './visibility.ts'
 
 /** How a question is answered on the debug form, from its variable's data type. */
@@ -130,16 +130,12 @@ function inputsOf(fields: DebugField[], values: Record<string, string>): Record<
   return inputs
 }
 
-export type DebugOutput = Awaited<ReturnType<typeof debugRun>>
+export type DebugOutput = ReturnType<typeof tracedRun>
 
-export async function runDebug(deps: Deps, actor: Actor, scope: DebugScope, fields: DebugField[], request: DebugRequest): Promise<DebugOutput> {
-  return debugRun(deps, actor, {
-    adviceSetId: scope.set.id,
-    ...(scope.rule ? { ruleId: scope.rule.id } : {}),
-    inputs: inputsOf(fields, request.values),
-    contentType: request.contentType,
-    ...(request.now.trim() ? { now: request.now.trim() } : {}),
-  })
+/** Runs the scope's model, already built and compiled for the page, as /api/rule/debug runs a stored one. */
+export function runDebug(scope: DebugScope, fields: DebugField[], request: DebugRequest): DebugOutput {
+  const now = runMoment(request.now.trim() || undefined)
+  return tracedRun(scope.model, scope.compiled, { inputs: inputsOf(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
 }
 
 // Views of a run -----------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
 } from '../db/queries/rules.ts'
-import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type AdviceSetModel, type ContentType } from '../engine/index.ts'
+import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type AdviceSetModel, type CompiledAdviceSet, type ContentType } from '../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor, focusOnRule, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from './advice-sets.ts'
 import { audit } from './audit.ts'
@@ -168,11 +168,21 @@ export async function debugRun(deps: Deps, actor: Actor, input: DebugInput) {
   if (adviceSetId === undefined) throw new ValidationError('ruleId', 'ruleId or adviceSetId is required.')
   const set = await findAdviceSet(deps.db, adviceSetId)
   if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-  const now = input.now === undefined ? undefined : new Date(input.now)
-  if (now && Number.isNaN(now.getTime())) throw new ValidationError('now', 'now: must be a date and time.')
+  const now = runMoment(input.now)
   const model = await buildAdviceSetModel(deps.db, adviceSetId, input.ruleId === undefined ? {} : { onlyRuleId: input.ruleId })
-  const compiled = compileAdviceSet(model)
-  const result = evaluate(compiled, input.inputs ?? {}, { trace: true, contentType: input.contentType ?? 'text', ...(now ? { now } : {}) })
+  return tracedRun(model, compileAdviceSet(model), { inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}) })
+}
+
+/** The moment a debug run is as of: undefined for now; a bad date is refused naming `now`. */
+export function runMoment(raw: string | undefined): Date | undefined {
+  const now = raw === undefined ? undefined : new Date(raw)
+  if (now && Number.isNaN(now.getTime())) throw new ValidationError('now', 'now: must be a date and time.')
+  return now
+}
+
+/** A run with the trace on, plus the static checks the debug views show, of a model already built and compiled. */
+export function tracedRun(model: AdviceSetModel, compiled: CompiledAdviceSet, input: { inputs: Record<string, unknown>; contentType?: ContentType; now?: Date }) {
+  const result = evaluate(compiled, input.inputs, { trace: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) })
   const issues = staticChecks(model, compiled)
   return { result, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId) }
 }

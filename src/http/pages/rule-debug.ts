@@ -82,7 +82,7 @@ async function debugPage(app: FastifyInstance, request: FastifyRequest, reply: F
   const debug = debugRequestOf(request, source)
   const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
   const fields = inputFields(scope)
-  const output = run ? await runDebug(app.deps, actor, scope, fields, debug) : null
+  const output = run ? runDebug(scope, fields, debug) : null
   const base = `/adviceset/${scope.set.id}/rule/debug`
   const setName = scope.set.nameAlt || scope.set.name
   return reply.page('rule/debug', {
@@ -122,7 +122,7 @@ export async function ruleDebugPages(app: FastifyInstance) {
     const query = request.query as Fields
     const debug = debugRequestOf(request, query)
     const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
-    const output = query.run === undefined ? null : await runDebug(app.deps, actor, scope, inputFields(scope), debug)
+    const output = query.run === undefined ? null : runDebug(scope, inputFields(scope), debug)
     const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output) })
     reply.type('text/html; charset=utf-8')
     return html
