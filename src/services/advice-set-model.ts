@@ -143,7 +143,7 @@ export function namesOfNode(node: Pick<RuleNodeRow, 'type' | 'expression' | 'var
 }
 
 /** Names a formula expression reads (unparsable: none). */
-function namesOfExpression(source: string): string[] {
+export function namesOfExpression(source: string): string[] {
   try {
     const refs = references(parseExpression(source))
     return [...refs.variables, ...refs.formulas, ...refs.bare]

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '../db/client.ts'
 import { findAdviceSet } from '../db/queries/advice-sets.ts'
-import { parseExpression, references, type AdviceSetModel, type EntityModel, type NodeModel, type RuleModel } from '../engine/index.ts'
-import { buildAdviceSetModel, namesOfNode } from './advice-set-model.ts'
+import type { AdviceSetModel, EntityModel, NodeModel, RuleModel } from '../engine/index.ts'
+import { buildAdviceSetModel, namesOfExpression, namesOfNode } from './advice-set-model.ts'
 import { NotFoundError } from './errors.ts'
 
 export interface VersionSnapshot {
@@ -24,16 +24,6 @@ export function canonicalJson(value: unknown): string {
 
 export function contentHashOf(snapshot: VersionSnapshot): string {
   return createHash('sha256').update(canonicalJson(snapshot)).digest('hex')
-}
-
-function formulaReads(expression: string): string[] {
-  try {
-    const refs = references(parseExpression(expression))
-    return [...refs.variables, ...refs.formulas, ...refs.bare]
-  } catch {
-    // An unparsable formula names nothing reliably; the engine reports it when it runs.
-    return []
-  }
 }
 
 function namesUsedBy(rules: RuleModel[]): string[] {
@@ -60,7 +50,7 @@ export function entitiesInUse(model: AdviceSetModel): EntityModel[] {
     const name = pending.pop()!
     if (wanted.has(name) || !byName.has(name)) continue
     wanted.add(name)
-    for (const entity of byName.get(name)!) if (entity.expression && entity.kind === 'formula') pending.push(...formulaReads(entity.expression))
+    for (const entity of byName.get(name)!) if (entity.expression && entity.kind === 'formula') pending.push(...namesOfExpression(entity.expression))
   }
   return model.entities.filter((e) => wanted.has(e.name))
 }
