@@ -23,7 +23,7 @@ export const searchDocuments = pgTable('search_documents', {
   nameTerms: text('name_terms').notNull(),
   nameAltTerms: text('name_alt_terms').notNull(),
   textTerms: text('text_terms').notNull(),
-  /** The one- to three-letter beginnings of those words, as tokens (prefix-tokens.ts). */
+  /** The one- to six-letter beginnings of those words, as tokens (prefix-tokens.ts). */
   prefixTerms: text('prefix_terms').notNull().default(''),
   // Weights: A name, B name_alt, C any other text. Ranking asks for A/B matches first. The owner, type and flags
   // are in it too, as tokens no typed word can match: filters on them are index conditions (filter-tokens.ts); and
