@@ -1,5 +1,6 @@
 // The statements of a PostgreSQL search. The main one gathers the matches once — text, short prefixes and
-// visibility together in one GIN condition (prefix-tokens.ts, filter-tokens.ts), up to one past MAX_HITS_REACHABLE — and returns the count, the facets and,
+// visibility together in one GIN condition (prefix-tokens.ts, filter-tokens.ts), up to one past MAX_HITS_REACHABLE,
+// typo matches only when the plain ones fall short of that — and returns the count, the facets and,
 // when that was every match, the ranked page, all from that one candidate set. Only a broader query needs the
 // second: the ranking tiers walked newest first, a later tier only when the earlier ones fell short.
 import { sql, type SQL } from 'drizzle-orm'
@@ -49,47 +50,64 @@ export function splitFilter(filter: Filter): SplitFilter {
 }
 
 /**
- * The query's words as tsquery text; words are folded runs of letters and digits, so quoting them needs no escaping.
- * `search` holds prefix tokens, so a short prefix is one lexeme there; `name_search` has none.
+ * How a query is asked of a column: `index` is the GIN condition on `search`, where a prefix is its prefix token
+ * (prefix-tokens.ts) — for a prefix longer than the tokens, its beginning's token, a superset then checked per row;
+ * `row` is exact, every prefix as a tsquery prefix (`name_search` has no tokens).
  */
-function wordsQuery(query: QueryWord[], typos: boolean, column: 'search' | 'name_search'): string {
+type Form = 'index' | 'row'
+
+/** The query's words as tsquery text; words are folded runs of letters and digits, so quoting them needs no escaping. */
+function wordsQuery(query: QueryWord[], typos: boolean, form: Form): string {
   const term = (word: string, prefix: boolean) => !prefix ? `'${word}'`
-    : column === 'search' && word.length <= MAX_PREFIX_TOKEN_LENGTH ? `'${prefixToken(word)}'` : `'${word}':*`
+    : form === 'index' ? `'${prefixToken(word.slice(0, MAX_PREFIX_TOKEN_LENGTH))}'` : `'${word}':*`
   return query.map((q) => `(${[q.word, ...(typos ? q.typos : [])].map((w) => term(w, q.prefix)).join(' | ')})`).join(' & ')
 }
 
-/** `search` holds the text and the tokens: one GIN condition for both. */
-function searchMatches(text: string | null, tokens: string | null): SQL {
-  const parts = [text, tokens].filter((p) => p !== null && p !== '')
-  return parts.length === 0 ? sql`true` : sql`search @@ ${parts.map((p) => `(${p})`).join(' & ')}::tsquery`
+/**
+ * `search` holds the text and the tokens: one GIN condition for both. A prefix longer than the tokens is checked
+ * on the rows that condition finds rather than in it: as a tsquery prefix the index would first merge the postings
+ * of every word it begins ("pension…" — a large part of the library) before the other words could narrow anything.
+ * ts_match_vq is the function behind @@; called by name it is a row condition the planner never turns into an index
+ * scan of its own.
+ */
+function searchMatches(words: QueryWord[], typos: boolean, tokens: string | null): SQL {
+  const parts = [words.length === 0 ? null : wordsQuery(words, typos, 'index'), tokens].filter((p) => p !== null && p !== '')
+  if (parts.length === 0) return sql`true`
+  const indexed = sql`search @@ ${parts.map((p) => `(${p})`).join(' & ')}::tsquery`
+  const beyondTokens = words.some((q) => q.prefix && [q.word, ...(typos ? q.typos : [])].some((w) => w.length > MAX_PREFIX_TOKEN_LENGTH))
+  return beyondTokens ? sql`${indexed} AND ts_match_vq(search, ${wordsQuery(words, typos, 'row')}::tsquery)` : indexed
 }
 
 interface Ranking {
-  matches: SQL
-  tierOf: SQL
+  /** The matches without typos (the words and their prefixes), and the name tier (1) told from the text tier (2). */
+  exact: SQL
+  exactTierOf: SQL
+  /** The matches only a typo finds (tier 3); null when no word has typo alternatives. */
+  typosOnly: SQL | null
   /** Each tier's documents, in rank order; together they are the matches. */
   tiers: SQL[]
 }
 
 function ranking(words: QueryWord[], { tokens, rows }: SplitFilter): Ranking {
   if (words.length === 0) {
-    const all = sql`${searchMatches(null, tokens)} AND ${rows}`
-    return { matches: all, tierOf: sql`1`, tiers: [all] }
+    const all = sql`${searchMatches([], false, tokens)} AND ${rows}`
+    return { exact: all, exactTierOf: sql`1`, typosOnly: null, tiers: [all] }
   }
   const hasTypos = words.some((w) => w.typos.length > 0)
-  const exact = wordsQuery(words, false, 'search')
-  const any = hasTypos ? wordsQuery(words, true, 'search') : exact
-  const exactSql = sql`${exact}::tsquery`
-  const exactName = sql`${wordsQuery(words, false, 'name_search')}::tsquery`
+  const exact = searchMatches(words, false, tokens)
+  // A row check on what `search` found: through its own index, which has no prefix tokens, a short prefix would
+  // first merge the postings of every name word it begins.
+  const inName = sql`ts_match_vq(name_search, ${wordsQuery(words, false, 'row')}::tsquery)`
+  const typosOnly = hasTypos
+    ? sql`${searchMatches(words, true, tokens)} AND NOT search @@ ${wordsQuery(words, false, 'row')}::tsquery AND ${rows}` : null
   return {
-    matches: sql`${searchMatches(any, tokens)} AND ${rows}`,
-    tierOf: hasTypos
-      ? sql`CASE WHEN name_search @@ ${exactName} THEN 1 WHEN search @@ ${exactSql} THEN 2 ELSE 3 END`
-      : sql`CASE WHEN name_search @@ ${exactName} THEN 1 ELSE 2 END`,
+    exact: sql`${exact} AND ${rows}`,
+    exactTierOf: sql`CASE WHEN ${inName} THEN 1 ELSE 2 END`,
+    typosOnly,
     tiers: [
-      sql`${searchMatches(exact, tokens)} AND name_search @@ ${exactName} AND ${rows}`,
-      sql`${searchMatches(exact, tokens)} AND NOT name_search @@ ${exactName} AND ${rows}`,
-      ...(hasTypos ? [sql`${searchMatches(any, tokens)} AND NOT search @@ ${exactSql} AND ${rows}`] : []),
+      sql`${exact} AND ${inName} AND ${rows}`,
+      sql`${exact} AND NOT ${inName} AND ${rows}`,
+      ...(typosOnly ? [typosOnly] : []),
     ],
   }
 }
@@ -119,13 +137,23 @@ export interface StatementRow {
   [facet: `facet_${number}`]: Array<[string, number]> | string
 }
 
+const CANDIDATE_COLUMNS = sql.raw('updated_at, object_id, hit, entity_type_id, entity_type_name, owner_id, owner_name, advice_set_id, is_public, is_starter, tags')
+
+/**
+ * The candidates are gathered without typos first; the typo alternatives — a short prefix's can reach a large part
+ * of the library — are asked for only when the plain matches are too few to fill the candidate set.
+ */
 export function searchStatement({ filter, words, facets, first, size }: StatementInput): SQL {
-  const { matches, tierOf } = ranking(words, splitFilter(filter))
+  const { exact, exactTierOf, typosOnly } = ranking(words, splitFilter(filter))
+  const limit = MAX_HITS_REACHABLE + 1
   const complete = sql`(SELECT n FROM total) <= ${sql.raw(String(MAX_HITS_REACHABLE))}`
-  return sql`WITH candidates AS MATERIALIZED (
-      SELECT ${tierOf} AS tier, updated_at, object_id, hit, entity_type_id, entity_type_name, owner_id, owner_name, advice_set_id, is_public, is_starter, tags
-      FROM search_documents WHERE ${matches} LIMIT ${MAX_HITS_REACHABLE + 1}
+  const typoCandidates = typosOnly === null ? sql`` : sql`
+      UNION ALL (SELECT 3 AS tier, ${CANDIDATE_COLUMNS} FROM search_documents
+        WHERE (SELECT count(*) FROM exact) < ${limit} AND ${typosOnly} LIMIT ${limit})`
+  return sql`WITH exact AS MATERIALIZED (
+      SELECT ${exactTierOf} AS tier, ${CANDIDATE_COLUMNS} FROM search_documents WHERE ${exact} LIMIT ${limit}
     ),
+    candidates AS MATERIALIZED (SELECT * FROM exact${typoCandidates} LIMIT ${limit}),
     total AS (SELECT count(*)::int AS n FROM candidates),
     counted AS (SELECT * FROM candidates LIMIT ${MAX_HITS_REACHABLE})
     SELECT (SELECT n FROM total) AS n,
@@ -156,11 +184,14 @@ export function tiersStatement({ filter, words, first, size }: Omit<StatementInp
         SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM (
           SELECT * FROM search_documents WHERE ${needed} ORDER BY updated_at DESC LIMIT ${RECENT_WINDOW}) recent
         WHERE ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`,
+      // Every match of the tier, gathered through the index before sorting: asked for in order, the planner may walk
+      // the date index past many thousands of rows, yet this runs only when the newest ones held too few of the tier.
+      sql`${sql.raw(`gathered_${n}`)} AS MATERIALIZED (
+        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM search_documents
+        WHERE ${needed} AND ${walked} < ${wanted} AND ${where})`,
       sql`${sql.raw(`tier_${n}`)} AS (
         SELECT * FROM ${sql.raw(`walk_${n}`)} WHERE ${walked} >= ${wanted}
-        UNION ALL (
-          SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM search_documents
-          WHERE ${needed} AND ${walked} < ${wanted} AND ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted}))`,
+        UNION ALL (SELECT * FROM ${sql.raw(`gathered_${n}`)} ORDER BY updated_at DESC, object_id LIMIT ${wanted}))`,
     ]
   })
   return sql`WITH ${sql.join(ctes, sql`, `)}
