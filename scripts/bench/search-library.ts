@@ -98,7 +98,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-export interface Row { database: string; load: string; queries: number; p50: number; p95: number; p99: number; max: number; meanHits: number }
+export interface Row { database: string; load: string; queries: number; p50: number; p95: number; p99: number; max: number; meanHits: number; slowest: string }
+
+/** How many of a scenario's slowest queries are reported: the ones to look at (EXPLAIN ANALYZE) when p95 moves. */
+const SLOWEST = 5
 
 export const SCENARIOS = [
   ['type-ahead, filter all', { searchFilter: 'all' }],
@@ -125,15 +128,17 @@ export async function runScenarios(deps: Deps, label: string, typed: string[]): 
   const user = { userId: 1, ownerId: 'owner7', role: 'author' as const, impersonatorId: null }
   for (const [scenario, params] of SCENARIOS) {
     const times: number[] = []
+    const timed: Array<{ query: string; ms: number; hits: number }> = []
     let hits = 0
     for (const [i, query] of typed.entries()) {
       const t0 = performance.now()
       const { results } = await searchLibrary(deps, user, [{ indexName: 'advice_updatedAt', params: { query, ...params } }])
       const ms = performance.now() - t0
-      if (i >= WARMUP) { times.push(ms); hits += results[0]!.nbHits }
+      if (i >= WARMUP) { times.push(ms); hits += results[0]!.nbHits; timed.push({ query, ms, hits: results[0]!.nbHits }) }
     }
     times.sort((a, b) => a - b)
-    rows.push({ database: label, load: scenario, queries: times.length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, meanHits: Math.round(hits / times.length) })
+    const slowest = timed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST).map((t) => `${JSON.stringify(t.query)} ${t.ms.toFixed(1)} ms (${t.hits} hits)`).join(', ')
+    rows.push({ database: label, load: scenario, queries: times.length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, meanHits: Math.round(hits / times.length), slowest })
   }
   return rows
 }
@@ -142,4 +147,6 @@ export function printTable(rows: Row[]): void {
   const ms = (n: number) => `${n.toFixed(1)} ms`
   console.log('\n| database | queries | n | p50 | p95 | p99 | max | mean nbHits |\n|---|---|---|---|---|---|---|---|')
   for (const r of rows) console.log(`| ${r.database} | ${r.load} | ${r.queries} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.meanHits} |`)
+  console.log('\nslowest queries:')
+  for (const r of rows) console.log(`  ${r.database}, ${r.load}: ${r.slowest}`)
 }
