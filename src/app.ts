@@ -10,12 +10,13 @@ import type { Deps } from './services/context.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
-import errorsPlugin from './http/plugins/errors.ts'
+import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
 import openApiPlugin from './http/plugins/openapi.ts'
 import apiUsagePlugin from './http/plugins/api-usage.ts'
 import { pageRoutes } from './http/pages/index.ts'
 import { apiRoutes } from './http/api/index.ts'
+import { partnerApi, partnerContextPlugin } from './http/api/advice-partner.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 
 declare module 'fastify' {
@@ -50,15 +51,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
 
   await app.register(securityPlugin)
-  await app.register(formbody)
-  await app.register(staticFiles, { root: STATIC_DIR, prefix: '/static/', decorateReply: false, maxAge: '1h' })
-  await app.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
-  await app.register(viewPlugin, { cache: true })
-  await app.register(authPlugin, { deps })
   await app.register(errorsPlugin)
+  await app.register(staticFiles, { root: STATIC_DIR, prefix: '/static/', decorateReply: false, maxAge: '1h' })
   await app.register(openApiPlugin)
   await app.register(apiUsagePlugin)
-  await app.register(pageRoutes)
-  await app.register(apiRoutes, { prefix: '/api' })
+  await app.register(partnerContextPlugin)
+  // Partner routes are authenticated by their key alone. Outside the browser app's context they pay for no cookie
+  // parsing, session or CSRF check, and cannot be reached through a session.
+  await app.register(partnerApi, { prefix: '/api' })
+  await app.register(async function browserApp(browser) {
+    await browser.register(formbody)
+    await browser.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
+    await browser.register(viewPlugin, { cache: true })
+    await browser.register(authPlugin, { deps })
+    await browser.register(notFoundPlugin)
+    await browser.register(pageRoutes)
+    await browser.register(apiRoutes, { prefix: '/api' })
+  })
   return app
 }

@@ -65,6 +65,8 @@ t.test('a signed-in session cookie alone gets 401; a key works without CSRF, coo
   })
   t.equal(keyAndCookie.statusCode, 200, 'a bearer POST needs no CSRF token')
   t.equal(keyAndCookie.json().data.advice[0].headline, 'Max out your pension')
+  t.equal(keyAndCookie.headers['set-cookie'], undefined, 'partner routes never touch the session cookie')
+  t.equal(viaSession.headers['set-cookie'], undefined)
 })
 
 t.test('404 for an unknown set, a set with nothing published, and sets the key may not read', async (t) => {

@@ -1,7 +1,9 @@
 // The partner API (/api/advice, /api/dictionary): routes authenticated by `Authorization: Bearer <key>`, never by
-// the session cookie, so CSRF does not apply to them (routes say `config: { csrf: false }`). Here: the key check
-// with its per-minute rate limit (one budget per key across these routes), the response headers every partner
-// response carries, and usage metering of every authenticated request.
+// the session cookie. They are registered outside the browser app's context (src/app.ts), so for them no cookie is
+// parsed, no session is made or signed and no CSRF check runs. Here: the key check with its per-minute rate limit
+// (one budget per key across the partner routes), the response headers every partner response carries, and usage
+// metering of every authenticated request.
+import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { authenticateApiKey, type AuthenticatedKey } from '../../services/api-keys.ts'
 import { recordApiUsage } from '../../services/api-usage.ts'
@@ -12,7 +14,16 @@ import { servedVersion } from '../../services/versions.ts'
 import { adviceApi } from './advice.ts'
 import { dictionaryApi } from './dictionary.ts'
 
+export interface PartnerContext {
+  cache: AdviceCache
+  /** onRequest hook of every partner route: authenticates the Bearer key (before any body is read) and counts the request against the key's rate limit. */
+  requireApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    partner: PartnerContext
+  }
   interface FastifyRequest {
     /** The partner's key, once a partner route authenticated it. */
     partnerKey: AuthenticatedKey | null
@@ -31,18 +42,12 @@ class ApiRateLimitedError extends DomainError {
   }
 }
 
-export interface PartnerContext {
-  cache: AdviceCache
-  /** onRequest hook of every partner route: authenticates the Bearer key (before any body is read) and counts the request against the key's rate limit. */
-  requireApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-}
-
-export async function partnerApi(app: FastifyInstance) {
+/** What every route taking a key shares, wherever it is registered: the advice cache and the key check. */
+export const partnerContextPlugin = fp(async function partnerContextPlugin(app: FastifyInstance) {
   app.decorateRequest('partnerKey', null)
   app.decorateRequest('meteredAdviceSetId', 0)
   const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who))
   app.addHook('onClose', async () => cache.close())
-
   const limiter = new KeyRateLimiter()
 
   async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -54,6 +59,11 @@ export async function partnerApi(app: FastifyInstance) {
     }
   }
 
+  app.decorate('partner', { cache, requireApiKey })
+}, { name: 'partner-context' })
+
+/** The partner response headers and usage metering, for the routes of the (encapsulated) context given. */
+export function addPartnerResponseHooks(app: FastifyInstance): void {
   // Callback hooks, not async ones: they run on every partner request and need no promise.
   app.addHook('onSend', (request, reply, payload, done) => {
     const incoming = request.headers['x-request-id']
@@ -68,8 +78,11 @@ export async function partnerApi(app: FastifyInstance) {
     if (key !== null) recordApiUsage({ keyId: key.id, adviceSetId: request.meteredAdviceSetId, status: reply.statusCode, durationMs: reply.elapsedTime })
     done()
   })
+}
 
-  const context: PartnerContext = { cache, requireApiKey }
-  await app.register(adviceApi, { prefix: '/advice', ...context })
-  await app.register(dictionaryApi, context)
+/** The routes that take only a key (under /api). */
+export async function partnerApi(app: FastifyInstance) {
+  addPartnerResponseHooks(app)
+  await app.register(adviceApi, { prefix: '/advice' })
+  await app.register(dictionaryApi)
 }

@@ -1,15 +1,13 @@
 // /api/advice (SPEC §7 advice family): {adviceSetId} and {adviceSetId}/legacy for partners' keys, GET with the
-// answers in the query or POST with them in a JSON body; markdown/preview for keys and signed-in authors.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+// answers in the query or POST with them in a JSON body. (markdown/preview, which also takes a session, is in
+// markdown-preview.ts.)
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { adviceFor, legacyAdviceFor, servedFor } from '../../services/advice-api.ts'
 import { parseResponseShape } from '../../services/advice-fields.ts'
 import { inputsFromQuery } from '../../services/advice-inputs.ts'
-import { markdownPreview } from '../../services/advice-markdown.ts'
 import { mediaTypeOf, negotiateContentType } from '../../services/advice-media-types.ts'
-import { UnauthorizedError } from '../../services/errors.ts'
 import type { ServedVersion } from '../../services/versions.ts'
-import type { PartnerContext } from './advice-partner.ts'
-import { adviceRouteSchema, legacyRouteSchema, markdownPreviewSchema } from './advice-schemas.ts'
+import { adviceRouteSchema, legacyRouteSchema } from './advice-schemas.ts'
 
 interface AdviceRoute {
   Params: { adviceSetId: number }
@@ -24,8 +22,8 @@ function inputsOf(request: FastifyRequest<AdviceRoute>): Record<string, unknown>
   return fromBody ? { ...fromQuery, ...fromBody } : fromQuery
 }
 
-export async function adviceApi(app: FastifyInstance, opts: PartnerContext) {
-  const { cache, requireApiKey } = opts
+export async function adviceApi(app: FastifyInstance) {
+  const { cache, requireApiKey } = app.partner
 
   /** The version the request's key is served; from here on the request is metered under the set. */
   async function served(request: FastifyRequest<AdviceRoute>): Promise<ServedVersion> {
@@ -40,7 +38,7 @@ export async function adviceApi(app: FastifyInstance, opts: PartnerContext) {
 
   for (const method of ['GET', 'POST'] as const) {
     app.route<AdviceRoute>({
-      method, url: '/:adviceSetId', schema: adviceRouteSchema(method), config: { csrf: false }, onRequest: requireApiKey,
+      method, url: '/:adviceSetId', schema: adviceRouteSchema(method), onRequest: requireApiKey,
       handler: async (request, reply) => {
         const contentType = negotiateContentType(request.headers.accept)
         const shape = parseResponseShape(request.query)
@@ -50,7 +48,7 @@ export async function adviceApi(app: FastifyInstance, opts: PartnerContext) {
       },
     })
     app.route<AdviceRoute>({
-      method, url: '/:adviceSetId/legacy', schema: legacyRouteSchema(method), config: { csrf: false }, onRequest: requireApiKey,
+      method, url: '/:adviceSetId/legacy', schema: legacyRouteSchema(method), onRequest: requireApiKey,
       handler: async (request, reply) => {
         const contentType = negotiateContentType(request.headers.accept)
         const version = await served(request)
@@ -59,19 +57,4 @@ export async function adviceApi(app: FastifyInstance, opts: PartnerContext) {
       },
     })
   }
-
-  // A key, or the session of a signed-in author; only the session needs the CSRF token (csrf: false opts the
-  // route out of the app-wide check, which runs before it is known which of the two the request uses).
-  async function keyOrUser(request: FastifyRequest, reply: FastifyReply) {
-    if (request.headers.authorization !== undefined) return requireApiKey(request, reply)
-    if (!request.user) throw new UnauthorizedError('Send an API key as "Authorization: Bearer <key>", or sign in.')
-  }
-  function csrfForSession(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    if (request.partnerKey) return done()
-    app.csrfProtection(request, reply, done)
-  }
-
-  app.post<{ Body: { markdown: string; links: boolean } }>('/markdown/preview', {
-    schema: markdownPreviewSchema, config: { csrf: false }, onRequest: keyOrUser, preHandler: csrfForSession,
-  }, async (request) => ({ data: markdownPreview(request.body.markdown, { links: request.body.links }) }))
 }

@@ -10,11 +10,12 @@ import { ruleNodeApi } from './rule-node.ts'
 import { entityApi } from './entity.ts'
 import { commentApi } from './comment.ts'
 import { adminApiKeyApi } from './admin-apikey.ts'
-import { partnerApi } from './advice-partner.ts'
+import { markdownPreviewApi } from './markdown-preview.ts'
 import { publishApi } from './publish.ts'
 import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
 
+/** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
   await app.register(adviceSetApi, { prefix: '/adviceset' })
@@ -28,7 +29,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(entityApi, { prefix: '/entity' })
   await app.register(commentApi, { prefix: '/comment/:ruleNodeId' })
   await app.register(adminApiKeyApi, { prefix: '/admin/apikey' })
-  await app.register(partnerApi)
+  await app.register(markdownPreviewApi, { prefix: '/advice' })
   await app.register(catalogApi, { prefix: '/catalog' })
   await app.register(ownerApi, { prefix: '/owner' })
 }

@@ -62,6 +62,7 @@ export async function sendError(request: FastifyRequest, reply: FastifyReply, st
   }
 }
 
+/** The error handler, for the whole app: the browser app's pages and API, and the partner routes. */
 export default fp(async function errorsPlugin(app) {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const status = statusOf(error)
@@ -69,7 +70,14 @@ export default fp(async function errorsPlugin(app) {
     else request.log.info({ code: (error as FastifyError).code, status, url: request.url }, error.message)
     return sendError(request, reply, status, messageOf(error, status), detailsOf(error))
   })
+}, { name: 'errors' })
+
+/**
+ * The 404 answer for every unknown URL. Registered in the browser app's context, so it runs with the session and a
+ * signed-in user still sees their header on the page.
+ */
+export const notFoundPlugin = fp(async function notFoundPlugin(app) {
   app.setNotFoundHandler(async (request, reply) => {
     return sendError(request, reply, 404, isApiRequest(request) ? `No route ${request.method} ${request.url.split('?')[0]}` : 'This page does not exist.')
   })
-}, { name: 'errors', dependencies: ['view'] })
+}, { name: 'not-found', dependencies: ['view'] })
