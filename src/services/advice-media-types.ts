@@ -27,6 +27,9 @@ const BY_MEDIA_TYPE: ReadonlyMap<string, ContentType> = new Map<string, ContentT
 /** The content type the Accept header prefers (highest q, then first listed); throws NotAcceptableError for none. */
 export function negotiateContentType(accept: string | undefined): ContentType {
   if (accept === undefined || accept.trim() === '') return 'text'
+  // Most clients send one exact type; it needs no parsing.
+  const exact = BY_MEDIA_TYPE.get(accept)
+  if (exact !== undefined) return exact
   let best: ContentType | undefined
   let bestQuality = 0
   for (const range of accept.split(',')) {

@@ -8,6 +8,8 @@ const NUMBER_TEXT = new RegExp(
   'i',
 )
 const NOT_PART_OF_A_NUMBER = /[^\d\s,.+\-$€£¥]+/g
+/** The common case, digits with an optional sign and decimals: Number() reads it exactly as the full parse would. */
+const PLAIN_DECIMAL = /^-?\d{1,15}(?:\.\d{1,15})?$/
 
 export type NumberText = { ok: true; value: number } | { ok: false; problem: string }
 
@@ -16,6 +18,7 @@ export type NumberText = { ok: true; value: number } | { ok: false; problem: str
  * themselves, so the result is the nearest double to the decimal the user meant, not 4.2 / 100's rounding.
  */
 export function parseNumberText(text: string, scale = 0): NumberText {
+  if (scale === 0 && PLAIN_DECIMAL.test(text)) return { ok: true, value: Number(text) }
   const trimmed = text.trim()
   const match = NUMBER_TEXT.exec(trimmed)
   if (match !== null) {

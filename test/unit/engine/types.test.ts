@@ -87,6 +87,19 @@ t.test('number text round-trips every finite double', async () => {
   )
 })
 
+t.test('plain decimals (the fast path) read as the general parse reads them', async () => {
+  const plain = fc.tuple(fc.boolean(), fc.stringMatching(/^\d{1,15}$/), fc.option(fc.stringMatching(/^\d{1,15}$/)))
+    .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}`)
+  fc.assert(
+    fc.property(plain, (text) => {
+      // The space keeps the second answer off the fast path.
+      const fast = coerceInput('number', text)
+      const general = coerceInput('number', ` ${text}`)
+      return fast.ok && general.ok && Object.is(fast.value, general.value)
+    }),
+  )
+})
+
 t.test('percent: the user types 4.2, the value is 0.042', async (t) => {
   accepts(t, 'percent', '4.2', 0.042)
   accepts(t, 'percent', 4.2, 0.042)
