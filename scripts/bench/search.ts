@@ -38,7 +38,7 @@ const url = process.env.TEST_DATABASE_URL
 if (url) {
   const name = 'advice_studio_bench_search'
   const admin = postgres(url, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await dropDatabase(admin, name)
   await admin.unsafe(`CREATE DATABASE ${name}`)
   const target = new URL(url)
   target.pathname = `/${name}`
@@ -47,7 +47,7 @@ if (url) {
     rows.push(...await bench('PostgreSQL', pg, docs, typed))
   } finally {
     await pg.close()
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await dropDatabase(admin, name)
     await admin.end()
   }
 } else {
@@ -55,3 +55,19 @@ if (url) {
 }
 
 printTable(rows)
+
+/**
+ * An autovacuum worker may still be busy in the freshly loaded database, and DROP … WITH (FORCE) refuses to end it
+ * for a role that is not a superuser (PostgreSQL 15): wait for it rather than lose the measurements.
+ */
+async function dropDatabase(admin: postgres.Sql, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      return
+    } catch (error) {
+      if (attempt === 30) throw error
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  }
+}
