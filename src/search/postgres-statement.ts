@@ -1,6 +1,6 @@
 // The statements of a PostgreSQL search. The main one gathers the matches once — text, short prefixes and
 // visibility together in one GIN condition (prefix-tokens.ts, filter-tokens.ts), up to one past MAX_HITS_REACHABLE,
-// typo matches only when the plain ones fall short of that — and returns the count, the facets and,
+// typo matches only when the plain ones are few (TYPOS_BELOW) — and returns the count, the facets and,
 // when that was every match, the ranked page, all from that one candidate set. Only a broader query needs the
 // second: the ranking tiers walked newest first, a later tier only when the earlier ones fell short.
 import { sql, type SQL } from 'drizzle-orm'
@@ -137,19 +137,31 @@ export interface StatementRow {
   [facet: `facet_${number}`]: Array<[string, number]> | string
 }
 
-const CANDIDATE_COLUMNS = sql.raw('updated_at, object_id, hit, entity_type_id, entity_type_name, owner_id, owner_name, advice_set_id, is_public, is_starter, tags')
+// Not the hit: a candidate set can hold a thousand rows, and only the page's hits are read (pageHits).
+const CANDIDATE_COLUMNS = sql.raw('updated_at, object_id, entity_type_id, entity_type_name, owner_id, owner_name, advice_set_id, is_public, is_starter, tags')
+
+/** The stored hits of a page of ranked rows (tier, updated_at, object_id), in rank order. */
+function pageHits(ranked: SQL): SQL {
+  return sql`(SELECT coalesce(json_agg(d.hit ORDER BY p.tier, p.updated_at DESC, p.object_id), '[]')
+    FROM (${ranked}) p JOIN search_documents d ON d.object_id = p.object_id)`
+}
 
 /**
- * The candidates are gathered without typos first; the typo alternatives — a short prefix's can reach a large part
- * of the library — are asked for only when the plain matches are too few to fill the candidate set.
+ * Typo matches are added only when the words as typed match fewer documents than this. They rank after every plain
+ * match anyway, so past a hundred plain matches they would only be counted, never seen on the first pages, while
+ * gathering them — a short prefix's typo alternatives reach a large part of the library — is most of a broad
+ * query's cost.
  */
+export const TYPOS_BELOW = 100
+
+/** The candidates are gathered without typos first, the typo alternatives only for a query with few plain matches. */
 export function searchStatement({ filter, words, facets, first, size }: StatementInput): SQL {
   const { exact, exactTierOf, typosOnly } = ranking(words, splitFilter(filter))
   const limit = MAX_HITS_REACHABLE + 1
   const complete = sql`(SELECT n FROM total) <= ${sql.raw(String(MAX_HITS_REACHABLE))}`
   const typoCandidates = typosOnly === null ? sql`` : sql`
       UNION ALL (SELECT 3 AS tier, ${CANDIDATE_COLUMNS} FROM search_documents
-        WHERE (SELECT count(*) FROM exact) < ${limit} AND ${typosOnly} LIMIT ${limit})`
+        WHERE (SELECT count(*) FROM exact) < ${sql.raw(String(TYPOS_BELOW))} AND ${typosOnly} LIMIT ${limit})`
   return sql`WITH exact AS MATERIALIZED (
       SELECT ${exactTierOf} AS tier, ${CANDIDATE_COLUMNS} FROM search_documents WHERE ${exact} LIMIT ${limit}
     ),
@@ -157,13 +169,12 @@ export function searchStatement({ filter, words, facets, first, size }: Statemen
     total AS (SELECT count(*)::int AS n FROM candidates),
     counted AS (SELECT * FROM candidates LIMIT ${MAX_HITS_REACHABLE})
     SELECT (SELECT n FROM total) AS n,
-      CASE WHEN ${complete} THEN (SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') FROM (
-        SELECT * FROM candidates ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}) page) END AS hits
+      CASE WHEN ${complete} THEN ${pageHits(sql`SELECT tier, updated_at, object_id FROM candidates ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}`)} END AS hits
       ${sql.join(facets.map((field, i) => sql`, ${facetSql(field, i)}`), sql``)}`
 }
 
 /** The newest documents a broad query's tier is first looked for in, before asking the index for all of it. */
-const RECENT_WINDOW = 2000
+const RECENT_WINDOW = 1000
 
 /**
  * The page of a broad query: each tier newest first, a later one only when the earlier ones fell short. A tier is
@@ -181,13 +192,13 @@ export function tiersStatement({ filter, words, first, size }: Omit<StatementInp
     const walked = sql.raw(`(SELECT count(*) FROM walk_${n})`)
     return [
       sql`${sql.raw(`walk_${n}`)} AS (
-        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM (
+        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id FROM (
           SELECT * FROM search_documents WHERE ${needed} ORDER BY updated_at DESC LIMIT ${RECENT_WINDOW}) recent
         WHERE ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`,
       // Every match of the tier, gathered through the index before sorting: asked for in order, the planner may walk
       // the date index past many thousands of rows, yet this runs only when the newest ones held too few of the tier.
       sql`${sql.raw(`gathered_${n}`)} AS MATERIALIZED (
-        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id, hit FROM search_documents
+        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id FROM search_documents
         WHERE ${needed} AND ${walked} < ${wanted} AND ${where})`,
       sql`${sql.raw(`tier_${n}`)} AS (
         SELECT * FROM ${sql.raw(`walk_${n}`)} WHERE ${walked} >= ${wanted}
@@ -195,7 +206,6 @@ export function tiersStatement({ filter, words, first, size }: Omit<StatementInp
     ]
   })
   return sql`WITH ${sql.join(ctes, sql`, `)}
-    SELECT coalesce(json_agg(hit ORDER BY tier, updated_at DESC, object_id), '[]') AS hits FROM (
-      SELECT * FROM (${sql.raw(tiers.map((_, i) => `SELECT * FROM tier_${i + 1}`).join(' UNION ALL '))}) ranked
-      ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}) page`
+    SELECT ${pageHits(sql`SELECT * FROM (${sql.raw(tiers.map((_, i) => `SELECT * FROM tier_${i + 1}`).join(' UNION ALL '))}) ranked
+      ORDER BY tier, updated_at DESC, object_id LIMIT ${size} OFFSET ${first}`)} AS hits`
 }
