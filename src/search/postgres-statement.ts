@@ -175,34 +175,43 @@ export function searchStatement({ filter, words, facets, first, size }: Statemen
 
 /** The newest documents a broad query's tier is first looked for in, before asking the index for all of it. */
 const RECENT_WINDOW = 1000
+/** How far the newest documents are read further when the first window held some of the tier, but too few. */
+const FURTHER_WINDOW = 5000
 
 /**
  * The page of a broad query: each tier newest first, a later one only when the earlier ones fell short. A tier is
  * first looked for among the newest documents — a broad query's best tier is usually dense there, and reading them
- * in order is cheaper than gathering every match of a short prefix — and gathered through the index only when
- * that window holds too few of it.
+ * in order is cheaper than gathering every match of a short prefix. When that window held some of the tier but too
+ * few, and as many again are likely within FURTHER_WINDOW, the reading goes on that far; only a tier sparse among
+ * the newest documents is gathered through the index.
  */
 export function tiersStatement({ filter, words, first, size }: Omit<StatementInput, 'facets'>): SQL {
   const { tiers } = ranking(words, splitFilter(filter))
   const wanted = first + size
+  const newest = (name: string, where: SQL, runs: SQL, window: number) => sql`${sql.raw(name)} AS (
+        SELECT updated_at, object_id FROM (
+          SELECT * FROM search_documents WHERE ${runs} ORDER BY updated_at DESC LIMIT ${window}) recent
+        WHERE ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`
   const ctes = tiers.flatMap((where, i) => {
     const n = i + 1
     const earlier = tiers.slice(0, i).map((_, j) => `(SELECT count(*) FROM tier_${j + 1})`).join(' + ')
     const needed = i === 0 ? sql`true` : sql`${sql.raw(earlier)} < ${wanted}`
     const walked = sql.raw(`(SELECT count(*) FROM walk_${n})`)
+    const further = sql.raw(`(SELECT count(*) FROM further_${n})`)
+    const goesFurther = sql`${walked} < ${wanted} AND ${walked} * ${FURTHER_WINDOW} >= ${wanted * RECENT_WINDOW}`
     return [
-      sql`${sql.raw(`walk_${n}`)} AS (
-        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id FROM (
-          SELECT * FROM search_documents WHERE ${needed} ORDER BY updated_at DESC LIMIT ${RECENT_WINDOW}) recent
-        WHERE ${where} ORDER BY updated_at DESC, object_id LIMIT ${wanted})`,
+      newest(`walk_${n}`, where, needed, RECENT_WINDOW),
+      newest(`further_${n}`, where, sql`${needed} AND ${goesFurther}`, FURTHER_WINDOW),
       // Every match of the tier, gathered through the index before sorting: asked for in order, the planner may walk
       // the date index past many thousands of rows, yet this runs only when the newest ones held too few of the tier.
       sql`${sql.raw(`gathered_${n}`)} AS MATERIALIZED (
-        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id FROM search_documents
-        WHERE ${needed} AND ${walked} < ${wanted} AND ${where})`,
+        SELECT updated_at, object_id FROM search_documents
+        WHERE ${needed} AND ${walked} < ${wanted} AND ${further} < ${wanted} AND ${where})`,
       sql`${sql.raw(`tier_${n}`)} AS (
-        SELECT * FROM ${sql.raw(`walk_${n}`)} WHERE ${walked} >= ${wanted}
-        UNION ALL (SELECT * FROM ${sql.raw(`gathered_${n}`)} ORDER BY updated_at DESC, object_id LIMIT ${wanted}))`,
+        SELECT ${sql.raw(String(n))} AS tier, updated_at, object_id FROM (
+          SELECT updated_at, object_id FROM ${sql.raw(`walk_${n}`)} WHERE ${walked} >= ${wanted}
+          UNION ALL SELECT updated_at, object_id FROM ${sql.raw(`further_${n}`)} WHERE ${further} >= ${wanted}
+          UNION ALL (SELECT * FROM ${sql.raw(`gathered_${n}`)} ORDER BY updated_at DESC, object_id LIMIT ${wanted})) found)`,
     ]
   })
   return sql`WITH ${sql.join(ctes, sql`, `)}
