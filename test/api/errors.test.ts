@@ -20,6 +20,13 @@ t.test('unknown page: an HTML 404 page', async (t) => {
   t.match(res.body, 'This page does not exist.')
 })
 
+t.test('a missing static file: a plain-text 404, not an error page', async (t) => {
+  const res = await new Agent(app).get('/static/no-such-file.js')
+  t.equal(res.statusCode, 404)
+  t.match(res.headers['content-type'], /text\/plain/)
+  t.equal(res.body, '404 Not Found: This page does not exist.')
+})
+
 t.test('a failing handler answers 500 without internals', async (t) => {
   const leaky = await buildTestApp(t, {}, {
     beforeReady: (app) => {

@@ -54,11 +54,14 @@ export async function sendError(request: FastifyRequest, reply: FastifyReply, st
   if (isApiRequest(request) || !request.headers.accept?.includes('text/html') && request.method !== 'GET') {
     return reply.send({ error: { status, name, message, ...details } })
   }
+  // A reply outside the browser app (a static file's) has no pages to render: a missing asset is told in plain text.
+  const plain = () => reply.type('text/plain; charset=utf-8').send(`${status} ${name}: ${message}`)
+  if (typeof reply.page !== 'function') return plain()
   try {
     return reply.type('text/html; charset=utf-8').send(await reply.page('errors/error', { title: name, status, name, message, ...details }))
   } catch (renderError) {
     request.log.error({ err: renderError }, 'error page failed to render')
-    return reply.type('text/plain; charset=utf-8').send(`${status} ${name}: ${message}`)
+    return plain()
   }
 }
 
