@@ -1,24 +1,10 @@
 // In Chromium: an admin creates an API key through the form, sees its secret once with a working Copy button,
 // and a reload shows that the secret is gone. The key pages pass axe.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { createOwner } from '../helpers/factories.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
+import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
 import { authenticateApiKey } from '../../src/services/api-keys.ts'
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Added through the debugger protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE)
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe
-    return (await axe.run({ include: [['main']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
 
 t.test('create an API key and see its secret once', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()
@@ -40,7 +26,7 @@ t.test('create an API key and see its secret once', { skip: chromiumMissing }, a
   await page.getByLabel('Allowed embed origins').fill('portal.partner.example')
   await page.getByRole('button', { name: 'Create key' }).click()
   await page.getByText('Name is required.').waitFor()
-  t.same(await axeViolations(page), [], 'the form with a field error passes axe')
+  t.same(await axeViolationsInMain(page), [], 'the form with a field error passes axe')
   await page.getByLabel('Name').fill('Partner portal')
   await page.getByLabel('Environment').selectOption('preview')
   await page.getByLabel('Allowed embed origins').fill('https://portal.partner.example')
@@ -48,7 +34,7 @@ t.test('create an API key and see its secret once', { skip: chromiumMissing }, a
   await page.waitForURL(/\/admin\/apikey\/\d+\/copy$/)
   t.equal(await islandsSettled(page), 'mounted')
 
-  t.same(await axeViolations(page), [], 'the copy page passes axe')
+  t.same(await axeViolationsInMain(page), [], 'the copy page passes axe')
   const field = page.getByLabel('Key')
   const secret = await field.inputValue()
   t.match(secret, /^as_prev_[0-9a-f]{8}_[A-Za-z0-9_-]{32}$/, 'the whole secret is shown')
@@ -67,10 +53,10 @@ t.test('create an API key and see its secret once', { skip: chromiumMissing }, a
   await page.goto(`${server.url}/admin/apikey`)
   t.equal(await page.getByRole('link', { name: 'Partner portal' }).count(), 1, 'the list shows the key')
   t.match(await page.locator('table.api-keys').innerText(), `${key.prefix}_…`)
-  t.same(await axeViolations(page), [], 'the list passes axe')
+  t.same(await axeViolationsInMain(page), [], 'the list passes axe')
   await page.getByRole('link', { name: 'Usage' }).click()
   await page.locator('main[data-page="api-keys-usage"]').waitFor()
-  t.same(await axeViolations(page), [], 'the usage page passes axe')
+  t.same(await axeViolationsInMain(page), [], 'the usage page passes axe')
   // The refused form answers 400 by design; Chromium logs every 4xx document load.
   const errors = console.messages.filter((m) => m.type === 'error' && !m.text.includes('status of 400'))
   t.same(errors, [], 'no console errors')

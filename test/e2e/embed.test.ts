@@ -2,21 +2,17 @@
 // Chromium" — the frame follows its content's height, answers can be changed through the advice's chips, a page
 // of an origin the key does not allow cannot frame it, and the author's page previews the working draft.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createRequire } from 'node:module'
-import type { Frame, FrameLocator, Locator } from 'playwright-core'
+import type { FrameLocator, Locator } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
+import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../helpers/rules.ts'
 import { createApiKey } from '../helpers/api-keys.ts'
 import { publishVersion } from '../helpers/publishing.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 /**
  * A partner's static site: every path is a page holding the script tag for the set named by `?set=` (`/private`
@@ -36,14 +32,6 @@ async function startPartner(scriptTag: (adviceSetId: string | null) => string): 
 
 async function texts(locator: Locator): Promise<string[]> {
   return (await locator.allTextContents()).map((text) => text.trim())
-}
-
-async function axeViolations(frame: Frame): Promise<string[]> {
-  await frame.evaluate(AXE_SOURCE)
-  return frame.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string, nodes: Array<{ target: string[] }> }> }> } }).axe
-    return (await axe.run({ include: [['main']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
 }
 
 t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
@@ -105,7 +93,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     t.equal(await age.getAttribute('placeholder'), 'e.g. 42 or 3.5', 'the Number placeholder')
     t.match(await frame.locator('.question-hint').textContent(), /^A number\./, 'and its description')
     const firstHeight = await frameFollowsContent('first question')
-    t.same(await axeViolations(embedFrame), [], 'axe: the first question')
+    t.same(await axeViolationsInMain(embedFrame), [], 'axe: the first question')
 
     await age.fill('forty')
     await frame.getByRole('button', { name: 'Next' }).click()
@@ -131,7 +119,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     t.equal(await frame.getByRole('link', { name: 'More on Plus' }).getAttribute('href'), 'https://partner.example/plans', 'a chip inside the author\'s own link leaves the link alone')
     const finalHeight = await frameFollowsContent('final advice')
     t.ok(finalHeight > firstHeight, `the frame grew with the advice (${firstHeight}px → ${finalHeight}px)`)
-    t.same(await axeViolations(embedFrame), [], 'axe: the completed interview')
+    t.same(await axeViolationsInMain(embedFrame), [], 'axe: the completed interview')
 
     // A chip in the advice links back to its question: clicking it asks again, with the answer given.
     await frame.locator('.advice-text').nth(1).getByRole('link', { name: /^42: change your answer/ }).click()
@@ -223,7 +211,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await next()
     await frame.locator('.interview-done').waitFor()
     t.same(await texts(frame.locator('.interview-answers li .answer-change')), ['4.2%', 'Mar 31, 2024', 'Saving for a bike', 'No', 'Green', 'Cat, Fish', 'blue, green'], 'every answer listed as given')
-    t.same(await axeViolations(page.frames().find((f) => f.url().includes(`/adviceset/${kinds.id}/embed`))!), [], 'axe')
+    t.same(await axeViolationsInMain(page.frames().find((f) => f.url().includes(`/adviceset/${kinds.id}/embed`))!), [], 'axe')
     await page.close()
   })
 
@@ -250,7 +238,7 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await page.goto(`${studio.url}/adviceset/${set.id}/embed`)
     t.equal(await islandsSettled(page), 'mounted')
     t.match(await page.getByLabel('Snippet to copy').inputValue(), `data-advice-set="${set.id}" data-key="YOUR_API_KEY"`)
-    t.same(await axeViolations(page.mainFrame()), [], 'axe: the author\'s page')
+    t.same(await axeViolationsInMain(page.mainFrame()), [], 'axe: the author\'s page')
     const preview = page.frameLocator('iframe.advice-studio-embed')
     await preview.locator('main[data-island-state="mounted"]').waitFor()
     t.equal(await preview.locator('.embed-note').textContent(), 'Preview of the working draft: partners see the published version.')

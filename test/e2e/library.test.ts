@@ -2,24 +2,11 @@
 // /library and /library/classic, bulk-tag three sets, delete one through /confirm-delete, see it in /activity,
 // restore it, see it back in the library.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { createOwner } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-/** axe-core's findings inside <main>, as "rule: targets" lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE)
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string, nodes: Array<{ target: string[] }> }> }> } }).axe
-    return (await axe.run({ include: [['main']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
+import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
 
 t.test('library journey', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()
@@ -132,6 +119,6 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   for (const path of ['/library', '/library/classic', '/library/bulkeditor', '/explore', '/adviceset/new', `/adviceset/${pensionId}/show`,
     `/adviceset/${pensionId}/edit`, `/adviceset/${pensionId}/confirm-delete`, '/activity']) {
     await open(path)
-    t.same(await axeViolations(page), [], `${path} has no axe violations`)
+    t.same(await axeViolationsInMain(page), [], `${path} has no axe violations`)
   }
 })

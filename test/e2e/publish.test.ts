@@ -1,27 +1,14 @@
 // In Chromium: an author creates a version and submits it, sees that approving is not theirs to do and why; an admin
 // (another user) approves and publishes it, and partners are served it. The publisher pages pass axe.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright-core'
 import { startServer, type TestServer } from '../helpers/server.ts'
 import { createOwner } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule } from '../helpers/rules.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
+import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
 import type { TestUser } from '../helpers/factories.ts'
 import { servedVersion } from '../../src/services/versions.ts'
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Added through the debugger protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE)
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe
-    return (await axe.run({ include: [['main']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
-}
 
 async function signedInPage(t: { teardown(fn: () => unknown): void }, browser: Browser, server: TestServer, user: TestUser): Promise<Page> {
   const context = await newQuietContext(browser)
@@ -56,7 +43,7 @@ t.test('submit, approve as another user, publish', { skip: chromiumMissing }, as
   t.ok(await approve.isDisabled(), 'the author cannot approve')
   const reasonId = await approve.getAttribute('aria-describedby')
   t.match(await authorPage.locator(`#${reasonId}`).textContent(), /only an admin/, 'and is told why')
-  t.same(await axeViolations(authorPage), [], 'the versions page passes axe')
+  t.same(await axeViolationsInMain(authorPage), [], 'the versions page passes axe')
 
   const adminPage = await signedInPage(t, browser, server, admin)
   await adminPage.goto(`${server.url}/adviceset/${set.id}/publish/versions`)
@@ -66,7 +53,7 @@ t.test('submit, approve as another user, publish', { skip: chromiumMissing }, as
   await adminPage.getByRole('button', { name: 'Approve version 1' }).click()
   await adminPage.locator('[data-version-state="approved"]').waitFor()
   t.match(await adminPage.locator('.version-log').textContent(), /Checked the wording/)
-  t.same(await axeViolations(adminPage), [], 'the version page passes axe')
+  t.same(await axeViolationsInMain(adminPage), [], 'the version page passes axe')
   await adminPage.getByRole('button', { name: 'Publish version 1' }).click()
   await adminPage.locator('[data-version-state="published"]').waitFor()
   t.match(await adminPage.locator('.version-log').textContent(), /Ada Admin/)
@@ -75,7 +62,7 @@ t.test('submit, approve as another user, publish', { skip: chromiumMissing }, as
   await adminPage.getByLabel('Name').fill('Banks')
   await adminPage.getByRole('button', { name: 'Create audience' }).click()
   await adminPage.locator('tr[data-audience-id]').waitFor()
-  t.same(await axeViolations(adminPage), [], 'the assign page passes axe')
+  t.same(await axeViolationsInMain(adminPage), [], 'the assign page passes axe')
 
   const served = await servedVersion(server.db, set.id, { environment: 'production', audienceId: null })
   t.equal(served?.number, 1, 'partners are served the published version')

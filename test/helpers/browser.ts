@@ -1,8 +1,9 @@
 // Browser tests drive the system Chromium through playwright-core (no downloaded browsers on these machines).
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { chromium } from 'playwright-core'
 import { buildIslandsIfStale } from '../../scripts/build-islands.ts'
-import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Frame, Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -105,4 +106,16 @@ ${islands}</body></html>`
   const url = `${baseUrl}${path}`
   await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }))
   return url
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's findings inside <main> of a page or frame, as "rule: targets" lines. */
+export async function axeViolationsInMain(target: Page | Frame): Promise<string[]> {
+  // Added through the debugger protocol, which the page's CSP does not govern.
+  await target.evaluate(AXE_SOURCE)
+  return target.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: unknown): Promise<{ violations: Array<{ id: string, nodes: Array<{ target: string[] }> }> }> } }).axe
+    return (await axe.run({ include: [['main']] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
 }
