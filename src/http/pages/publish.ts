@@ -1,9 +1,10 @@
 // Publisher pages (SPEC §2 Publisher row): a set's versions with the actions the current user may take, one version
 // with its changes against the published one and its history, and publish/assign (versions for audiences). Every
 // action is a plain form; the services decide who may do what and the pages say why an action is not offered.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getAdviceSet } from '../../services/advice-sets.ts'
-import { canManageAudiences, createAudience, updateAudience } from '../../services/audiences.ts'
+import { createAudience, updateAudience } from '../../services/audiences.ts'
+import { canAdministerOwned } from '../../services/visibility.ts'
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../services/errors.ts'
 import type { Actor } from '../../services/context.ts'
 import { assignVersion, getPublishConfig } from '../../services/publish-config.ts'
@@ -54,6 +55,21 @@ function isRefusal(error: unknown): error is DomainError {
   return error instanceof ForbiddenError || error instanceof ConflictError || error instanceof ValidationError
 }
 
+/**
+ * Runs a form's action and flashes its outcome: the message it returns, or a refusal's under `refused`. True when
+ * it went through; an error that is no refusal is thrown on.
+ */
+async function flashOutcome(reply: FastifyReply, refused: string, action: () => Promise<string>): Promise<boolean> {
+  try {
+    reply.flash({ type: 'info', text: await action() })
+    return true
+  } catch (error) {
+    if (!isRefusal(error)) throw error
+    reply.flash({ type: 'error', heading: refused, text: error.message })
+    return false
+  }
+}
+
 /** The version, when it belongs to the set the URL names. */
 async function versionInSet(app: FastifyInstance, actor: Actor, adviceSetId: number, versionId: number) {
   const { version } = await versionWithSet(app.deps.db, actor, versionId)
@@ -99,19 +115,16 @@ export async function publishPages(app: FastifyInstance) {
     return reply.page('publish/assign', {
       ...base, title: `Assign versions of ${base.set.name}`, tab: 'assign', config,
       assignable: listing.versions.filter((v) => v.approvedAt !== null && v.state !== 'review' && v.state !== 'draft'),
-      canManage: canManageAudiences(actor, base.set.ownerId),
+      canManage: canAdministerOwned(actor, base.set.ownerId),
     })
   })
 
   app.post('/adviceset/:id/publish/create', idRoute, async (request, reply) => {
     const id = setIdOf(request)
-    try {
+    await flashOutcome(reply, 'No version created', async () => {
       const version = await createVersion(app.deps, actorOf(request), { adviceSetId: id, notes: ((request.body ?? {}) as Body).notes })
-      reply.flash({ type: 'info', text: `Version ${version.number} created as a draft. Submit it for review when it is ready.` })
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: 'No version created', text: error.message })
-    }
+      return `Version ${version.number} created as a draft. Submit it for review when it is ready.`
+    })
     return reply.redirect(`/adviceset/${id}/publish/versions`, 303)
   })
 
@@ -121,72 +134,56 @@ export async function publishPages(app: FastifyInstance) {
     const back = safeNext(body.next).startsWith(`/adviceset/${id}/publish`) ? safeNext(body.next) : `/adviceset/${id}/publish/versions`
     const action = (VERSION_ACTIONS as readonly string[]).includes(String(body.action)) ? body.action as VersionAction : null
     if (!action) throw new ValidationError('action', `action: must be one of ${VERSION_ACTIONS.join(', ')}.`)
-    try {
+    await flashOutcome(reply, `${TRANSITIONS[action].label} refused`, async () => {
       await versionInSet(app, actorOf(request), id, versionIdOf(request))
       const notes = typeof body.notes === 'string' && body.notes.trim() ? body.notes.trim().slice(0, 5000) : undefined
       const version = await transitionVersion(app.deps, actorOf(request), versionIdOf(request), action, notes)
-      reply.flash({ type: 'info', text: `${TRANSITIONS[action].label}: version ${version.number} is now ${STATE_LABELS[version.state]!.toLowerCase()}.` })
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: `${TRANSITIONS[action].label} refused`, text: error.message })
-    }
+      return `${TRANSITIONS[action].label}: version ${version.number} is now ${STATE_LABELS[version.state]!.toLowerCase()}.`
+    })
     return reply.redirect(back, 303)
   })
 
   app.post('/adviceset/:id/publish/versions/:versionId/restore', { preHandler: requireUser, schema: { params: versionParams } }, async (request, reply) => {
     const id = setIdOf(request)
-    try {
+    const restored = await flashOutcome(reply, 'Not restored', async () => {
       const version = await versionInSet(app, actorOf(request), id, versionIdOf(request))
-      const restored = await restoreVersion(app.deps, actorOf(request), version.id)
-      reply.flash({ type: 'info', text: `Version ${version.number} restored into the working draft: ${count(restored.rules, 'rule')}, ${count(restored.nodes, 'node')}.` })
-      return reply.redirect(`/adviceset/${id}/show`, 303)
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: 'Not restored', text: error.message })
-      return reply.redirect(`/adviceset/${id}/publish/versions/${versionIdOf(request)}`, 303)
-    }
+      const content = await restoreVersion(app.deps, actorOf(request), version.id)
+      return `Version ${version.number} restored into the working draft: ${count(content.rules, 'rule')}, ${count(content.nodes, 'node')}.`
+    })
+    return reply.redirect(restored ? `/adviceset/${id}/show` : `/adviceset/${id}/publish/versions/${versionIdOf(request)}`, 303)
   })
 
   app.post('/adviceset/:id/publish/assign', idRoute, async (request, reply) => {
     const id = setIdOf(request)
     const body = (request.body ?? {}) as Body
-    try {
+    await flashOutcome(reply, 'Not assigned', async () => {
       const versionId = body.versionId === '' || body.versionId === undefined ? null : itemId(body.versionId, 'versionId')
       await assignVersion(app.deps, actorOf(request), { adviceSetId: id, audienceId: itemId(body.audienceId, 'audienceId'), versionId })
-      reply.flash({ type: 'info', text: versionId === null ? 'The audience gets the published version again.' : 'Version assigned to the audience.' })
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: 'Not assigned', text: error.message })
-    }
+      return versionId === null ? 'The audience gets the published version again.' : 'Version assigned to the audience.'
+    })
     return reply.redirect(`/adviceset/${id}/publish/assign`, 303)
   })
 
   app.post('/adviceset/:id/publish/audience', idRoute, async (request, reply) => {
     const id = setIdOf(request)
     const body = (request.body ?? {}) as Body
-    try {
+    await flashOutcome(reply, 'No audience created', async () => {
       const set = await getAdviceSet(app.deps, actorOf(request), id)
       const audience = await createAudience(app.deps, actorOf(request), set.ownerId, { name: body.name, description: body.description })
-      reply.flash({ type: 'info', text: `Audience “${audience.name}” created.` })
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: 'No audience created', text: error.message })
-    }
+      return `Audience “${audience.name}” created.`
+    })
     return reply.redirect(`/adviceset/${id}/publish/assign`, 303)
   })
 
   app.post('/adviceset/:id/publish/audience/:audienceId', { preHandler: requireUser, schema: { params: audienceParams } }, async (request, reply) => {
     const id = setIdOf(request)
     const body = (request.body ?? {}) as Body
-    try {
+    await flashOutcome(reply, 'Not renamed', async () => {
       const set = await getAdviceSet(app.deps, actorOf(request), id)
       const audienceId = itemId((request.params as { audienceId: string }).audienceId, 'audienceId')
       const audience = await updateAudience(app.deps, actorOf(request), set.ownerId, audienceId, { name: body.name })
-      reply.flash({ type: 'info', text: `Audience renamed to “${audience.name}”.` })
-    } catch (error) {
-      if (!isRefusal(error)) throw error
-      reply.flash({ type: 'error', heading: 'Not renamed', text: error.message })
-    }
+      return `Audience renamed to “${audience.name}”.`
+    })
     return reply.redirect(`/adviceset/${id}/publish/assign`, 303)
   })
 }
