@@ -11,6 +11,7 @@ import { isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { assertNoDependents, registerDependentCheck } from './dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { optionalText, requireText } from './validate.ts'
+import { canAdministerOwned } from './visibility.ts'
 
 export const ENTITY_AUDIENCE = 'audience'
 
@@ -18,10 +19,6 @@ registerDependentCheck(ENTITY_AUDIENCE, async (db, id) => [
   ...(await keysInAudience(db, id)).map((k) => ({ type: 'apikey', id: k.id, name: k.name, uri: `/admin/apikey/${k.id}/edit` })),
   ...(await setsAssignedTo(db, id)).map((s) => ({ type: 'adviceset', id: s.id, name: s.name, uri: `/adviceset/${s.id}/publish/assign` })),
 ])
-
-export function canManageAudiences(actor: Actor, ownerId: string): boolean {
-  return isProviderAdmin(actor) || (actor.ownerId === ownerId && actor.role === 'admin')
-}
 
 /** Another owner's data is not revealed: 404 unless the actor belongs to it or is a provider admin. */
 async function readableOwner(db: Db, actor: Actor, ownerId: string) {
@@ -32,7 +29,7 @@ async function readableOwner(db: Db, actor: Actor, ownerId: string) {
 
 async function manageableOwner(db: Db, actor: Actor, ownerId: string) {
   const owner = await readableOwner(db, actor, ownerId)
-  if (!canManageAudiences(actor, ownerId)) throw new ForbiddenError('Only an admin of this owner can change its audiences.')
+  if (!canAdministerOwned(actor, ownerId)) throw new ForbiddenError('Only an admin of this owner can change its audiences.')
   return owner
 }
 

@@ -9,7 +9,8 @@ import {
   type VersionRow,
 } from '../db/queries/versions.ts'
 import { audit } from './audit.ts'
-import { ENTITY_AUDIENCE, canManageAudiences } from './audiences.ts'
+import { ENTITY_AUDIENCE } from './audiences.ts'
+import { canAdministerOwned } from './visibility.ts'
 import type { Actor, Deps } from './context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { changeVersions, teamSet } from './versions.ts'
@@ -44,7 +45,7 @@ const ASSIGNABLE = new Set(['approved', 'preview', 'published', 'unpublished'])
 /** Gives an audience its own version of the set (versionId null: back to the published one). */
 export async function assignVersion(deps: Deps, actor: Actor, input: { adviceSetId: number; audienceId: number; versionId: number | null }) {
   const set = await teamSet(deps.db, actor, input.adviceSetId)
-  if (!canManageAudiences(actor, set.ownerId)) throw new ForbiddenError('Only an admin of this advice set’s owner can assign versions to audiences.')
+  if (!canAdministerOwned(actor, set.ownerId)) throw new ForbiddenError('Only an admin of this advice set’s owner can assign versions to audiences.')
   const audience = await findAudience(deps.db, input.audienceId)
   if (!audience || audience.ownerId !== set.ownerId) throw new ValidationError('audienceId', 'No audience with this id among the owner’s audiences.')
   if (input.versionId !== null) {
@@ -69,7 +70,7 @@ export async function assignVersion(deps: Deps, actor: Actor, input: { adviceSet
 /** What one API key is served of each set it may use. Admins of the key's owner and provider admins. */
 export async function keyPublishConfig(deps: Deps, actor: Actor, keyId: number) {
   const key = await findLiveApiKey(deps.db, keyId)
-  if (!key || !canManageAudiences(actor, key.ownerId)) throw new NotFoundError('No API key with this id')
+  if (!key || !canAdministerOwned(actor, key.ownerId)) throw new NotFoundError('No API key with this id')
   const setIds = key.allowedAdviceSetIds.length > 0 ? key.allowedAdviceSetIds : await liveSetIdsOf(deps.db, key.ownerId)
   const rows = await listServedVersions(deps.db, setIds, { environment: key.environment, audienceId: key.audienceId })
   return {

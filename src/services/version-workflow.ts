@@ -9,9 +9,9 @@ import { findAdviceSet, type AdviceSetRow } from '../db/queries/advice-sets.ts'
 import { findVersion, findVersionInState, updateVersionState, type VersionRow, type VersionStateChange, type VersionSummaryRow } from '../db/queries/versions.ts'
 import type { VersionState } from '../db/schema/index.ts'
 import { audit } from './audit.ts'
-import { isProviderAdmin, type Actor, type Deps } from './context.ts'
+import type { Actor, Deps } from './context.ts'
 import { ConflictError, ForbiddenError, NotFoundError } from './errors.ts'
-import { canReadSet, canWriteOwned } from './visibility.ts'
+import { canAdministerOwned, canReadSet, canWriteOwned } from './visibility.ts'
 import { changeVersions, ENTITY_VERSION, summaryOf, versionAuditView } from './versions.ts'
 
 export const VERSION_ACTIONS = ['submit', 'requestChanges', 'approve', 'preview', 'publish', 'unpublish'] as const
@@ -36,15 +36,11 @@ export const TRANSITIONS: Record<VersionAction, Transition> = {
 
 export const FOUR_EYES_MESSAGE = 'Four-eyes rule: a version must be approved by someone other than the person who submitted it.'
 
-function isAdminFor(actor: Actor, ownerId: string): boolean {
-  return isProviderAdmin(actor) || (actor.ownerId === ownerId && actor.role === 'admin')
-}
-
 /** Why `actor` may not take `action` on `version` now, or null when it may. The pages show the same reasons. */
 export function refusal(actor: Actor, set: Pick<AdviceSetRow, 'ownerId'>, version: Pick<VersionRow, 'state' | 'submittedBy' | 'approvedAt'>, action: VersionAction): { status: 403 | 409; message: string } | null {
   const t = TRANSITIONS[action]
   if (!canWriteOwned(actor, set.ownerId)) return { status: 403, message: 'You cannot change the versions of this advice set.' }
-  if (t.adminOnly && !isAdminFor(actor, set.ownerId)) return { status: 403, message: `${t.label}: only an admin of this advice set's owner may do this.` }
+  if (t.adminOnly && !canAdministerOwned(actor, set.ownerId)) return { status: 403, message: `${t.label}: only an admin of this advice set's owner may do this.` }
   if (!t.from.includes(version.state)) {
     return { status: 409, message: `${t.label} is not possible for a version in state ${version.state} (only from ${t.from.join(' or ')}).` }
   }

@@ -19,6 +19,11 @@ export function canWriteOwned(actor: Actor, ownerId: string): boolean {
   return ownerId === actor.ownerId && (actor.role === 'admin' || actor.role === 'author')
 }
 
+/** Admin work on an owner's things (versions' workflow, audiences): its admins, and provider admins. */
+export function canAdministerOwned(actor: Actor, ownerId: string): boolean {
+  return isProviderAdmin(actor) || (actor.ownerId === ownerId && actor.role === 'admin')
+}
+
 export function canCreate(actor: Actor): boolean {
   return actor.role === 'admin' || actor.role === 'author'
 }
