@@ -8,9 +8,9 @@
 // page shows anyway: the published advice of the sets the key allows, within the key's rate limit.
 import type { Db } from '../db/client.ts'
 import { keyMayRead } from './advice-api.ts'
+import type { AdviceCache } from './advice-cache.ts'
 import { authenticateApiKey, type AuthenticatedKey } from './api-keys.ts'
 import { ForbiddenError, NotFoundError } from './errors.ts'
-import { servedVersion } from './versions.ts'
 
 /** Where the interview sends answers: the Advice API with the partner's key, or the debugger's run of the working draft (signed in). */
 export type AdviceSource = { kind: 'key'; key: string } | { kind: 'draft'; csrfToken: string }
@@ -75,11 +75,12 @@ export async function embeddingKey(db: Db, secret: string): Promise<EmbeddingKey
 
 /**
  * Checks the rest of an embed request: that the key is served this set (404 otherwise, by the Advice API's own
- * rule) and that the framing page, when the browser named it in the Referer, is one of the key's origins (403).
+ * rule, from the Advice API's cache of served versions) and that the framing page, when the browser named it in the
+ * Referer, is one of the key's origins (403).
  */
-export async function grantEmbed(db: Db, request: EmbeddingKey & { adviceSetId: number; referer: string | undefined }): Promise<EmbedGrant> {
+export async function grantEmbed(cache: AdviceCache, request: EmbeddingKey & { adviceSetId: number; referer: string | undefined }): Promise<EmbedGrant> {
   const { key, frameAncestors } = request
-  const served = await servedVersion(db, request.adviceSetId, { environment: key.environment, audienceId: key.audienceId })
+  const served = await cache.servedVersion(request.adviceSetId, { environment: key.environment, audienceId: key.audienceId })
   if (!served || !keyMayRead(key, request.adviceSetId, served)) {
     throw new NotFoundError('This advice is not available: the advice set is not published for this API key.')
   }

@@ -48,7 +48,7 @@ export async function embedPages(app: FastifyInstance) {
       const embedding = await embeddingKey(app.deps.db, query.key)
       let grant
       try {
-        grant = await grantEmbed(app.deps.db, { ...embedding, adviceSetId: id, referer: request.headers.referer })
+        grant = await grantEmbed(app.partner.cache, { ...embedding, adviceSetId: id, referer: request.headers.referer })
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error
         // Shown inside the partner's frame, so the partner sees why it is empty (a set not published yet, a key
