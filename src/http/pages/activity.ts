@@ -14,7 +14,7 @@ import { ENTITY_VERSION } from '../../services/versions.ts'
 import { listVisibleTags } from '../../services/tags.ts'
 import { ownerName } from '../../services/users.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
-import { dateFormatter } from '../format.ts'
+import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { safeNext } from './forms.ts'
 
@@ -74,7 +74,7 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
   if (field === 'renamed' && typeof value === 'object') return `${(value as { from: string }).from} → ${(value as { to: string }).to}`
   if (field === 'rewritten' && typeof value === 'object') {
     const { nodes = [], entities = [] } = value as { nodes?: unknown[]; entities?: unknown[] }
-    return `${nodes.length} node${nodes.length === 1 ? '' : 's'}, ${entities.length} formula${entities.length === 1 ? '' : 's'}`
+    return `${countOf(nodes.length, 'node')}, ${countOf(entities.length, 'formula')}`
   }
   return typeof value === 'string' ? value : JSON.stringify(value)
 }

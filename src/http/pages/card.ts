@@ -10,6 +10,7 @@ import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../serv
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { keptValues, renderFormError } from './forms.ts'
+import { countOf } from '../format.ts'
 
 type Body = Record<string, unknown>
 
@@ -168,7 +169,7 @@ export async function cardPages(app: FastifyInstance) {
       const renamed = saved.entity.reservedName !== entry.name
       reply.flash({ type: 'info', text: saved.typeChanged
         ? `This item was changed to a ${saved.entityType?.displayName ?? ''} entity.`
-        : renamed ? `Renamed to ${saved.entity.reservedName}; ${usesText(saved.rewritten.nodes.length + saved.rewritten.entities.length)} rewritten.` : 'Saved.' })
+        : renamed ? `Renamed to ${saved.entity.reservedName}; ${countOf(saved.rewritten.nodes.length + saved.rewritten.entities.length, 'use')} rewritten.` : 'Saved.' })
       return reply.redirect(cardUrl({ kind: saved.entity.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable', id: entry.id }), 303)
     } catch (error) {
       return renderFormError(reply, error, 'card/edit', { ...(await formData(request, entry.kind, entry)), values: typedValues(body, entry.kind) })
@@ -190,9 +191,6 @@ export async function cardPages(app: FastifyInstance) {
   })
 }
 
-function usesText(count: number): string {
-  return `${count} use${count === 1 ? '' : 's'}`
-}
 
 function emptyEntry(kind: Kind): DictionaryEntry {
   return {

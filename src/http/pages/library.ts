@@ -13,7 +13,7 @@ import { listVisibleTags } from '../../services/tags.ts'
 import { listOwnersForAdmin, ownerName } from '../../services/users.ts'
 import { canCreate, canWriteOwned } from '../../services/visibility.ts'
 import { idParamSchema, itemId, itemIds } from '../api/ids.ts'
-import { dateFormatter } from '../format.ts'
+import { countOf, dateFormatter } from '../format.ts'
 import { libraryFiltersFrom, libraryQuerySchema } from '../library-filters.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { keptValues, renderFormError } from './forms.ts'
@@ -201,7 +201,7 @@ export async function libraryPages(app: FastifyInstance) {
     try {
       const bulk = bulkRequestFrom(body)
       const { changed } = await bulkUpdateAdviceSets(app.deps, actorOf(request), bulk.ids, bulk.changes)
-      reply.flash({ type: 'info', text: `${changed} advice set${changed === 1 ? '' : 's'} changed.` })
+      reply.flash({ type: 'info', text: `${countOf(changed, 'advice set')} changed.` })
       return reply.redirect('/library/bulkeditor', 303)
     } catch (error) {
       return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })

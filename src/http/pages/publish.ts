@@ -13,7 +13,7 @@ import { restoreVersion } from '../../services/version-restore.ts'
 import { TRANSITIONS, VERSION_ACTIONS, transitionVersion, versionWithSet, type VersionAction } from '../../services/version-workflow.ts'
 import { createVersion } from '../../services/versions.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
-import { dateFormatter } from '../format.ts'
+import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { safeNext } from './forms.ts'
 
@@ -37,10 +37,6 @@ const HISTORY_LABELS: Record<string, string> = {
   submit: 'Submitted for review', requestChanges: 'Changes requested', approve: 'Approved', preview: 'Put in preview',
   publish: 'Published', unpublish: 'Unpublished', replacedByPublish: 'Unpublished: a newer version was published',
   replacedByPreview: 'Left preview: another version went into preview',
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 function setIdOf(request: FastifyRequest): number {
@@ -148,7 +144,7 @@ export async function publishPages(app: FastifyInstance) {
     const restored = await flashOutcome(reply, 'Not restored', async () => {
       const version = await versionInSet(app, actorOf(request), id, versionIdOf(request))
       const content = await restoreVersion(app.deps, actorOf(request), version.id)
-      return `Version ${version.number} restored into the working draft: ${count(content.rules, 'rule')}, ${count(content.nodes, 'node')}.`
+      return `Version ${version.number} restored into the working draft: ${countOf(content.rules, 'rule')}, ${countOf(content.nodes, 'node')}.`
     })
     return reply.redirect(restored ? `/adviceset/${id}/show` : `/adviceset/${id}/publish/versions/${versionIdOf(request)}`, 303)
   })
