@@ -13,6 +13,7 @@ import { audit } from './audit.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from './context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { requireOneOf, requireText } from './validate.ts'
+import { setVisibility } from './visibility.ts'
 import { forgetApiKey, issueApiKey } from './api-keys.ts'
 
 const ENTITY_API_KEY = 'apikey'
@@ -69,7 +70,7 @@ export async function apiKeyFormChoices(deps: Deps, actor: Actor) {
   assertKeyAdmin(actor)
   const provider = isProviderAdmin(actor)
   const { rows } = await listAdviceSets(deps.db, {
-    visibility: { ownerId: actor.ownerId, providerOwnerId: PROVIDER_OWNER_ID, all: provider }, sort: 'name', offset: 0, limit: 500,
+    visibility: setVisibility(actor), sort: 'name', offset: 0, limit: 500,
   })
   return {
     owners: provider ? await listOwners(deps.db) : null,
