@@ -2,20 +2,30 @@ import type { CompiledExpr } from '../expr/index.ts'
 import type { Value } from '../value.ts'
 
 /**
- * Per-run formula state, created on the first formula read: the memo, the write epoch each value was computed
- * in (a later write makes it stale), which formulas are being computed (to catch cycles) and the formulas that
- * Formula nodes redefined.
+ * Per-run formula state, created on the first formula read: the memo with, for each value, the write epoch it was
+ * computed in and the variable slots it read (directly or through other formulas), so only a later write to one
+ * of those makes it stale; the value formatted for content, once asked; which formulas are being computed (to
+ * catch cycles) and the formulas that Formula nodes redefined.
  */
 export class FormulaMemo {
   readonly values: Value[]
+  /** 0: never computed. */
   readonly epochs: Int32Array
+  readonly reads: Array<readonly number[]>
+  readonly formatted: Array<string | undefined>
   readonly busy: Uint8Array
   readonly overrides: Array<CompiledExpr | undefined>
+  /** The epoch of the latest redefinition: every value computed before it is stale. */
+  overriddenAt = 0
 
   constructor(count: number) {
     this.values = new Array<Value>(count).fill(null)
     this.epochs = new Int32Array(count)
+    this.reads = new Array<readonly number[]>(count).fill(NO_READS)
+    this.formatted = new Array<string | undefined>(count).fill(undefined)
     this.busy = new Uint8Array(count)
     this.overrides = new Array<CompiledExpr | undefined>(count).fill(undefined)
   }
 }
+
+const NO_READS: readonly number[] = Object.freeze([])

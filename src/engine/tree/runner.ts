@@ -114,6 +114,10 @@ export class Run implements SlotScope {
   private formulas: FormulaMemo | null = null
   /** Bumped by every write, so memoised formulas know they may be stale. */
   private epoch = 1
+  /** Per variable slot, the epoch of its latest write (0: not written this run). */
+  private readonly writtenAt: Int32Array
+  /** While a formula is computed: the variable slots it has read so far. */
+  private reading: number[] | null = null
   private steps = 0
   private readonly maxSteps: number
   /** While rule calls run: the top-level rule, then each called rule; created on the first call. */
@@ -132,6 +136,7 @@ export class Run implements SlotScope {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
     this.tracer = options.trace === true ? new Tracer() : null
     this.values = compiled.blankValues.slice()
+    this.writtenAt = new Int32Array(compiled.variables.length)
     this.content =
       options.render !== false
         ? new ContentState(
@@ -187,6 +192,7 @@ export class Run implements SlotScope {
   }
 
   variable(slot: number): Value {
+    if (this.reading !== null) this.reading.push(slot)
     const value = this.values[slot]
     return value === undefined ? this.fromInputs(slot) : value
   }
@@ -214,7 +220,11 @@ export class Run implements SlotScope {
 
   formula(index: number): Value {
     const memo = (this.formulas ??= new FormulaMemo(this.compiled.formulas.length))
-    if (memo.epochs[index] === this.epoch) return memo.values[index]!
+    const outer = this.reading
+    if (this.isCurrent(memo, index)) {
+      if (outer !== null) for (const slot of memo.reads[index]!) outer.push(slot)
+      return memo.values[index]!
+    }
     const info = this.compiled.formulas[index]!
     if (memo.busy[index] === 1) {
       throw new EngineError('FORMULA_CYCLE', `The formula [[${info.name}]] depends on itself.`)
@@ -222,20 +232,37 @@ export class Run implements SlotScope {
     const expr = memo.overrides[index] ?? info.expr
     if (expr === null) throw info.error ?? new EngineError('UNKNOWN_FORMULA', `There is no formula named [[${info.name}]].`)
     memo.busy[index] = 1
+    const reads: number[] = []
+    this.reading = reads
     let value: Value
     try {
       value = expr(this)
     } finally {
       memo.busy[index] = 0
+      this.reading = outer
     }
+    if (outer !== null) for (const slot of reads) outer.push(slot)
     memo.values[index] = value
     memo.epochs[index] = this.epoch
+    memo.reads[index] = reads
+    memo.formatted[index] = undefined
     return value
+  }
+
+  /**
+   * A memoised value stays current until a variable it read is written or a formula is redefined: a formula is
+   * an expression of the variables it reads (and the run's fixed clock), so the same reads give the same value.
+   */
+  private isCurrent(memo: FormulaMemo, index: number): boolean {
+    const computedAt = memo.epochs[index]!
+    if (computedAt === 0 || computedAt < memo.overriddenAt) return false
+    for (const slot of memo.reads[index]!) if (this.writtenAt[slot]! > computedAt) return false
+    return true
   }
 
   private write(slot: number, value: Value | undefined): void {
     this.values[slot] = value
-    this.epoch++
+    this.writtenAt[slot] = ++this.epoch
     if (this.content !== null) this.content.resolvedOf[slot] = undefined
   }
 
@@ -313,10 +340,12 @@ export class Run implements SlotScope {
           this.write(node.slot, value)
           break
         }
-        case formula:
-          ;(this.formulas ??= new FormulaMemo(this.compiled.formulas.length)).overrides[node.slot] = node.expr!
-          this.epoch++
+        case formula: {
+          const memo = (this.formulas ??= new FormulaMemo(this.compiled.formulas.length))
+          memo.overrides[node.slot] = node.expr!
+          memo.overriddenAt = ++this.epoch
           break
+        }
         case advice:
           this.emit(node)
           break
@@ -509,8 +538,10 @@ export class Run implements SlotScope {
       throw error
     }
     if (slot === undefined) {
-      const info = this.compiled.formulas[this.compiled.formulaIndex.get(name)!]!
-      return { value, formatted: formatSlot(value, info) }
+      // The lookup left the formula's current value in the memo; its formatted text is kept beside it.
+      const index = this.compiled.formulaIndex.get(name)!
+      const formatted = (this.formulas!.formatted[index] ??= formatSlot(value, this.compiled.formulas[index]!))
+      return { value, formatted }
     }
     const formatted = formatSlot(value, this.compiled.variables[slot]!)
     const questionNodeId = this.content?.questionOf[slot]

@@ -2,7 +2,7 @@ import t from 'tap'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { EvaluateOptions } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
-import { advice, adviceSet, always, ask, assign, condition, formula, rule, variable } from '../../fixtures/engine/build.ts'
+import { advice, adviceSet, always, ask, assign, condition, formula, formulaNode, rule, variable } from '../../fixtures/engine/build.ts'
 
 const NOW = new Date('2026-01-15T00:00:00Z')
 function run(model: AdviceSetModel, inputs: Record<string, unknown> = {}, options: EvaluateOptions = {}) {
@@ -123,6 +123,39 @@ t.test('formulas are memoised per run and recomputed after a write', async (t) =
   const result = evaluate(compiled, { A: 1 }, { render: false })
   t.same(ids(result.advice), ['a1', 'a2', 'a3'])
   t.equal(computed, 2, 'once before the assignment, once after')
+})
+
+t.test('a memoised formula goes stale only by a write to a variable it reads, through other formulas too, or a redefinition', async (t) => {
+  const model = adviceSet(
+    [
+      rule(
+        'r',
+        'R',
+        advice('a1', 'Share [[Share]] of [[Total]]'),
+        assign('s1', '{{Other}} = 7'),
+        advice('a2', 'Share [[Share]]'),
+        assign('s2', '{{B}} = 4'),
+        advice('a3', 'Share [[Share]]'),
+        formulaNode('f', 'Total', '{{A}} + {{B}} + 100'),
+        advice('a4', 'Share [[Share]]'),
+      ),
+    ],
+    [
+      variable('A'), variable('B'), variable('Other'),
+      formula('Total', '{{A}} + {{B}}', { dataType: 'number', displayFormat: '0,0.00' }),
+      formula('Share', 'round({{A}} / [[Total]], 2)'),
+    ],
+  )
+  const compiled = compileAdviceSet(model)
+  const counts = { Share: 0, Total: 0 }
+  for (const name of ['Share', 'Total'] as const) {
+    const index = compiled.formulaIndex.get(name)!
+    const original = compiled.formulas[index]!
+    compiled.formulas[index] = { ...original, expr: (scope) => { counts[name]++; return original.expr!(scope) } }
+  }
+  const result = evaluate(compiled, { A: 1, B: 1 }, { contentType: 'text' })
+  t.same(result.advice.map((item) => item.headline), ['Share 0.5 of 2.00', 'Share 0.5', 'Share 0.2', 'Share 0.01'])
+  t.same(counts, { Share: 3, Total: 2 }, 'not after {{Other}} = 7; after {{B}} = 4 (read through [[Total]]); after Total is redefined (the new Total is not counted)')
 })
 
 t.test('a formula that depends on itself fails its rule with FORMULA_CYCLE', async (t) => {
