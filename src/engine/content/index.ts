@@ -27,11 +27,26 @@ export interface RenderedContent {
 }
 
 const MEMO_LIMIT = 2000
-const templates = new BoundedMemo<TemplatePart[]>(MEMO_LIMIT)
-const htmlTemplates = new BoundedMemo<HtmlTemplate>(MEMO_LIMIT)
-const htmlNoLinkTemplates = new BoundedMemo<HtmlTemplate>(MEMO_LIMIT)
-const plainTemplates = new BoundedMemo<PlainTemplate>(MEMO_LIMIT)
-const markdownTemplates = new BoundedMemo<MarkdownContext[]>(MEMO_LIMIT)
+
+/** A text's parsed template and, compiled on first use, its form for each content type. */
+interface PreparedText {
+  parts: TemplatePart[]
+  /** A text without tags renders the same every time; its string renders are kept here. */
+  fixed: Partial<Record<ContentType, string>> | null
+  html?: HtmlTemplate
+  htmlNoLinks?: HtmlTemplate
+  plain?: PlainTemplate
+  markdown?: MarkdownContext[]
+}
+
+// One entry per text, so a render looks the text up once whatever the content type.
+const prepared = new BoundedMemo<PreparedText>(MEMO_LIMIT)
+const NONE_MISSING: TemplateTag[] = Object.freeze([]) as unknown as TemplateTag[]
+
+function prepare(text: string): PreparedText {
+  const parts = parseTemplate(text)
+  return { parts, fixed: parts.every((part) => part.kind === 'text') ? {} : null }
+}
 
 /**
  * Renders advice text, a headline or a question in one content type. Markdown is rendered by markdown-it with
@@ -45,21 +60,29 @@ export function renderContent(
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
   opts?: RenderOptions,
 ): { body: string | AttributedString; missing: TemplateTag[] } {
-  const parts = templates.get(text, () => parseTemplate(text))
-  const { values, missing } = resolveTags(parts, resolve)
+  const entry = prepared.get(text, () => prepare(text))
+  // An attributed string is an object a caller could change, so only string renders are shared.
+  if (entry.fixed !== null && type !== 'attrstring') {
+    return { body: (entry.fixed[type] ??= fill(entry, text, type, [], opts) as string), missing: NONE_MISSING }
+  }
+  const { values, missing } = resolveTags(entry.parts, resolve)
+  return { body: fill(entry, text, type, values, opts), missing }
+}
+
+function fill(entry: PreparedText, text: string, type: ContentType, values: Array<ResolvedTag | undefined>, opts: RenderOptions | undefined): string | AttributedString {
   switch (type) {
     case 'html':
-      return { body: fillHtml(htmlTemplates.get(text, () => compileHtml(text, true)), values, { backlinks: true, ...opts }), missing }
+      return fillHtml((entry.html ??= compileHtml(text, true)), values, { backlinks: true, ...opts })
     case 'htmlnolinks':
-      return { body: fillHtml(htmlNoLinkTemplates.get(text, () => compileHtml(text, false)), values, { backlinks: false }), missing }
+      return fillHtml((entry.htmlNoLinks ??= compileHtml(text, false)), values, { backlinks: false })
     case 'text':
-      return { body: fillText(plainTemplates.get(text, () => compilePlain(text)), values), missing }
+      return fillText((entry.plain ??= compilePlain(text)), values)
     case 'attrstring':
-      return { body: fillAttributed(plainTemplates.get(text, () => compilePlain(text)), values, opts?.questionHref), missing }
+      return fillAttributed((entry.plain ??= compilePlain(text)), values, opts?.questionHref)
     case 'markdown':
-      return { body: fillMarkdown(parts, markdownTemplates.get(text, () => markdownContexts(text)), values), missing }
+      return fillMarkdown(entry.parts, (entry.markdown ??= markdownContexts(text)), values)
     case 'raw':
-      return { body: fillRaw(parts, values), missing }
+      return fillRaw(entry.parts, values)
   }
 }
 

@@ -178,7 +178,11 @@ class PlainWriter {
 }
 
 export function fillText(template: PlainTemplate, values: TagValues): string {
-  return template.pieces.map((piece) => (typeof piece === 'string' ? piece : values[piece]?.formatted ?? '')).join('')
+  const pieces = template.pieces
+  if (pieces.length === 1 && typeof pieces[0] === 'string') return pieces[0]
+  let text = ''
+  for (const piece of pieces) text += typeof piece === 'string' ? piece : values[piece]?.formatted ?? ''
+  return text
 }
 
 export function fillAttributed(

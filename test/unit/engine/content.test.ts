@@ -411,3 +411,17 @@ t.test('compiled templates are memoised within a bound', async (t) => {
   t.not(first, second, 'a memoised template still takes new values')
   t.match(second, '>2</span>')
 })
+
+t.test('a text without tags renders once per content type, the same as its first render', async (t) => {
+  const text = 'A **fixed** text with [a link](https://example.com)'
+  const never = () => t.fail('a text without tags resolves nothing')
+  for (const type of CONTENT_TYPES) {
+    const first = renderContent(text, type, never)
+    const again = renderContent(text, type, never)
+    t.same(again, first, type)
+    t.same(first.missing, [])
+  }
+  const attributed = renderContent(text, 'attrstring', never).body
+  t.not(renderContent(text, 'attrstring', never).body, attributed, 'an attributed string (an object) is made afresh each time')
+  t.equal(renderContent(text, 'text', never).body, 'A fixed text with a link')
+})
