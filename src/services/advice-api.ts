@@ -6,7 +6,8 @@ import type { AuthenticatedKey } from './api-keys.ts'
 import type { AdviceCache } from './advice-cache.ts'
 import type { ResponseShape } from './advice-fields.ts'
 import { checkInputs } from './advice-inputs.ts'
-import { adviceData, adviceSetInfo, legacyItems, type AdviceData, type AdviceSetInfo, type LegacyItem } from './advice-response.ts'
+import { adviceJson } from './advice-json.ts'
+import { adviceSetInfo, legacyItems, type AdviceSetInfo, type LegacyItem } from './advice-response.ts'
 import { PROVIDER_OWNER_ID } from './context.ts'
 import { NotFoundError } from './errors.ts'
 import type { ServedVersion } from './versions.ts'
@@ -44,9 +45,10 @@ function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, 
   return { compiled, result }
 }
 
-export function adviceFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): AdviceData {
+/** The response body, `{"data":{...}}`, as JSON text (advice-json.ts). */
+export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): string {
   const { compiled, result } = run(cache, key, version, request, false)
-  return adviceData(result, version, compiled, request.shape)
+  return adviceJson(result, version, compiled, request.shape)
 }
 
 export interface LegacyData {

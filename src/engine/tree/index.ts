@@ -1,5 +1,5 @@
 export { compileAdviceSet } from './compile.ts'
-export type { AdviceItem, CompileIssue, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody } from './compiled.ts'
+export type { AdviceItem, CompileIssue, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody, VariableSlot } from './compiled.ts'
 export { evaluate } from './evaluate.ts'
 export type { ApiPort, ApiRequest, EvaluateOptions } from './options.ts'
 export { AnsweredInput, EngineResult } from './result.ts'

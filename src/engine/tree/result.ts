@@ -143,20 +143,25 @@ export class EngineResult {
   get variables(): Record<string, VariableResult> {
     if (this.variableMap) return this.variableMap
     const map: Record<string, VariableResult> = {}
+    this.forEachVariable((slot, value, valueFormatted) => {
+      map[slot.name] = { value, valueFormatted, isSystem: slot.isSystem, isConstant: slot.isConstant }
+    })
+    this.variableMap = map
+    return map
+  }
+
+  /**
+   * The variables of `variables`, in the same order, without building the map: for callers that write them out
+   * straight away (the Advice API's response writer). `index` is the slot's position in compiled.variables.
+   */
+  forEachVariable(visit: (slot: VariableSlot, value: Value, valueFormatted: string, index: number) => void): void {
     const slots = this.compiled.variables
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!
       const value = this.values[i] ?? (slot.isConstant ? slot.defaultValue : undefined)
       if (value === undefined) continue
-      map[slot.name] = {
-        value,
-        valueFormatted: this.resolved?.[i]?.formatted ?? formatSlot(value, slot),
-        isSystem: slot.isSystem,
-        isConstant: slot.isConstant,
-      }
+      visit(slot, value, this.resolved?.[i]?.formatted ?? formatSlot(value, slot), i)
     }
-    this.variableMap = map
-    return map
   }
 
   /** Sources of the emitted items, first mention first, each once. */

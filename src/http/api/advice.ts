@@ -2,7 +2,7 @@
 // answers in the query or POST with them in a JSON body. (markdown/preview, which also takes a session, is in
 // markdown-preview.ts.)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { adviceFor, legacyAdviceFor, servedFor } from '../../services/advice-api.ts'
+import { adviceJsonFor, legacyAdviceFor, servedFor } from '../../services/advice-api.ts'
 import { parseResponseShape } from '../../services/advice-fields.ts'
 import { inputsFromQuery } from '../../services/advice-inputs.ts'
 import { mediaTypeOf, negotiateContentType } from '../../services/advice-media-types.ts'
@@ -32,8 +32,8 @@ export async function adviceApi(app: FastifyInstance) {
     return version
   }
 
-  function sendJson(reply: FastifyReply, mediaType: string, body: unknown) {
-    return reply.type(mediaType).header('vary', 'Accept').send(JSON.stringify(body))
+  function sendJson(reply: FastifyReply, mediaType: string, json: string) {
+    return reply.type(mediaType).header('vary', 'Accept').send(json)
   }
 
   for (const method of ['GET', 'POST'] as const) {
@@ -43,8 +43,8 @@ export async function adviceApi(app: FastifyInstance) {
         const contentType = negotiateContentType(request.headers.accept)
         const shape = parseResponseShape(request.query)
         const version = await served(request)
-        const data = adviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape })
-        return sendJson(reply, mediaTypeOf(contentType), { data })
+        const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape })
+        return sendJson(reply, mediaTypeOf(contentType), json)
       },
     })
     app.route<AdviceRoute>({
@@ -53,7 +53,7 @@ export async function adviceApi(app: FastifyInstance) {
         const contentType = negotiateContentType(request.headers.accept)
         const version = await served(request)
         const data = legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType })
-        return sendJson(reply, mediaTypeOf(contentType), { data })
+        return sendJson(reply, mediaTypeOf(contentType), JSON.stringify({ data }))
       },
     })
   }
