@@ -69,12 +69,18 @@ export function forgetApiKey(db: Db, keyId: number): void {
   for (const [authorization, entry] of cache) if (entry.key.id === keyId) cache.delete(authorization)
 }
 
+/** The key behind a header this instance authenticated in the last few seconds, spelled canonically; else undefined. */
+export function cachedApiKey(db: Db, authorization: string | undefined): AuthenticatedKey | undefined {
+  const cached = authorization === undefined ? undefined : cacheOf(db).get(authorization)
+  return cached !== undefined && cached.until > Date.now() ? cached.key : undefined
+}
+
 /** The key behind an `Authorization: Bearer <secret>` header; 401 naming what is wrong otherwise. */
 export async function authenticateApiKey(db: Db, authorization: string | undefined): Promise<AuthenticatedKey> {
+  const cached = cachedApiKey(db, authorization)
+  if (cached !== undefined) return cached
   const cache = cacheOf(db)
   const now = Date.now()
-  const cached = authorization === undefined ? undefined : cache.get(authorization)
-  if (cached && cached.until > now) return cached.key
   if (!authorization?.trim()) throw new UnauthorizedError('An API key is required: send it as "Authorization: Bearer <key>".')
   const [scheme, secret, ...rest] = authorization.trim().split(/\s+/)
   if (scheme!.toLowerCase() !== 'bearer') throw new UnauthorizedError('The Authorization header must use the Bearer scheme: "Authorization: Bearer <key>".')

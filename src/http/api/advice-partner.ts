@@ -4,8 +4,8 @@
 // (one budget per key across the partner routes), the response headers every partner response carries, and usage
 // metering of every authenticated request.
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { authenticateApiKey, type AuthenticatedKey } from '../../services/api-keys.ts'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../services/api-keys.ts'
 import { recordApiUsage } from '../../services/api-usage.ts'
 import { AdviceCache } from '../../services/advice-cache.ts'
 import { KeyRateLimiter } from '../../services/advice-rate-limit.ts'
@@ -17,7 +17,7 @@ import { dictionaryApi } from './dictionary.ts'
 export interface PartnerContext {
   cache: AdviceCache
   /** onRequest hook of every partner route: authenticates the Bearer key (before any body is read) and counts the request against the key's rate limit. */
-  requireApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  requireApiKey: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
 }
 
 declare module 'fastify' {
@@ -50,13 +50,23 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
   app.addHook('onClose', async () => cache.close())
   const limiter = new KeyRateLimiter()
 
-  async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = request.partnerKey = await authenticateApiKey(app.deps.db, request.headers.authorization)
+  /** The request is the key's from here on, and counts against its limit; undefined, or the 429 to answer. */
+  function admit(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey): ApiRateLimitedError | undefined {
+    request.partnerKey = key
     const decision = limiter.take(key.id, key.rateLimit)
-    if (!decision.allowed) {
-      reply.header('retry-after', String(decision.retryAfterSeconds))
-      throw new ApiRateLimitedError(key.rateLimit, decision.retryAfterSeconds)
+    if (decision.allowed) return undefined
+    reply.header('retry-after', String(decision.retryAfterSeconds))
+    return new ApiRateLimitedError(key.rateLimit, decision.retryAfterSeconds)
+  }
+
+  // A callback hook: a key this instance has just seen (nearly every partner request) is admitted without a promise.
+  function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const cached = cachedApiKey(app.deps.db, request.headers.authorization)
+    if (cached !== undefined) {
+      done(admit(request, reply, cached))
+      return
     }
+    authenticateApiKey(app.deps.db, request.headers.authorization).then((key) => done(admit(request, reply, key)), done)
   }
 
   app.decorate('partner', { cache, requireApiKey })

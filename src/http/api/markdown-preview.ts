@@ -13,9 +13,9 @@ export async function markdownPreviewApi(app: FastifyInstance) {
 
   // A key, or the session of a signed-in author; only the session needs the CSRF token (csrf: false opts the
   // route out of the app-wide check, which runs before it is known which of the two the request uses).
-  async function keyOrUser(request: FastifyRequest, reply: FastifyReply) {
-    if (request.headers.authorization !== undefined) return requireApiKey(request, reply)
-    if (!request.user) throw new UnauthorizedError('Send an API key as "Authorization: Bearer <key>", or sign in.')
+  function keyOrUser(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    if (request.headers.authorization !== undefined) return requireApiKey(request, reply, done)
+    done(request.user ? undefined : new UnauthorizedError('Send an API key as "Authorization: Bearer <key>", or sign in.'))
   }
   function csrfForSession(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     if (request.partnerKey) return done()
