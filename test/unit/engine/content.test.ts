@@ -414,7 +414,9 @@ t.test('compiled templates are memoised within a bound', async (t) => {
 
 t.test('a text without tags renders once per content type, the same as its first render', async (t) => {
   const text = 'A **fixed** text with [a link](https://example.com)'
-  const never = () => t.fail('a text without tags resolves nothing')
+  const never = (): undefined => {
+    t.fail('a text without tags resolves nothing')
+  }
   for (const type of CONTENT_TYPES) {
     const first = renderContent(text, type, never)
     const again = renderContent(text, type, never)
