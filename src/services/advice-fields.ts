@@ -35,19 +35,20 @@ const FIELDS_PARAM = /^fields\[([^\]]*)\]$/
 
 /** True for the query parameters this module reads; every other parameter is an input. */
 export function isShapeParameter(name: string): boolean {
-  return name === 'filter' || FIELDS_PARAM.test(name)
+  return name === 'filter' || (name.startsWith('fields[') && FIELDS_PARAM.test(name))
 }
 
 export function parseResponseShape(query: Record<string, unknown>): ResponseShape {
   const fields: Partial<Record<FieldsetType, ReadonlySet<string>>> = {}
   let filters: string[] = []
-  for (const [name, raw] of Object.entries(query)) {
+  for (const name in query) {
+    if (!isShapeParameter(name)) continue
+    const raw = query[name]
     if (name === 'filter') {
       filters = listOf(name, raw)
       continue
     }
-    const type = FIELDS_PARAM.exec(name)?.[1]
-    if (type === undefined) continue
+    const type = FIELDS_PARAM.exec(name)![1]!
     if (!Object.hasOwn(FIELDSETS, type)) {
       throw new ValidationError(name, `${name}: "${type}" is not a type with fields. Types: ${FIELDSET_TYPES.join(', ')}.`)
     }

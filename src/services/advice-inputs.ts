@@ -8,13 +8,15 @@ import { RESERVED_SLOTS } from '../engine/tree/slots.ts'
 import { isShapeParameter } from './advice-fields.ts'
 import { ValidationError } from './errors.ts'
 
-/** The query parameters that are answers: all but the fieldsets and filters. */
+/** The query parameters that are answers: all but the fieldsets and filters (the query itself when it has none). */
 export function inputsFromQuery(query: Record<string, unknown>): Record<string, unknown> {
-  const inputs: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(query)) {
-    if (!isShapeParameter(name)) inputs[name] = value
+  let inputs: Record<string, unknown> | undefined
+  for (const name in query) {
+    if (!isShapeParameter(name)) continue
+    inputs ??= { ...query }
+    delete inputs[name]
   }
-  return inputs
+  return inputs ?? query
 }
 
 export function checkInputs(compiled: CompiledAdviceSet, inputs: Record<string, unknown>): void {

@@ -20,23 +20,33 @@ export interface UsageMeter {
   flush(db: Db): Promise<number>
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Counts in memory: the day and last use kept as numbers, made into text only when written. */
+interface LiveCounts extends Omit<UsageCounts, 'day' | 'lastUsedAt'> {
+  dayNumber: number
+  lastUsedMs: number
+}
+
 export function createUsageMeter(now: () => Date = () => new Date()): UsageMeter {
-  let counters = new Map<string, UsageCounts>()
+  let counters = new Map<string, LiveCounts>()
   return {
     record({ keyId, adviceSetId, status, durationMs }) {
-      const at = now().toISOString()
-      const day = at.slice(0, 10)
-      const id = `${keyId}|${day}|${adviceSetId}`
+      const ms = now().getTime()
+      const dayNumber = Math.floor(ms / DAY_MS)
+      const id = `${keyId}|${dayNumber}|${adviceSetId}`
       let c = counters.get(id)
-      if (!c) counters.set(id, c = { keyId, day, adviceSetId, requests: 0, errors: 0, latencyBuckets: new Array<number>(BUCKET_COUNT).fill(0), lastUsedAt: '' })
+      if (!c) counters.set(id, c = { keyId, dayNumber, adviceSetId, requests: 0, errors: 0, latencyBuckets: new Array<number>(BUCKET_COUNT).fill(0), lastUsedMs: 0 })
       c.requests++
       if (status >= 400) c.errors++
       c.latencyBuckets[latencyBucketIndex(durationMs)]!++
-      c.lastUsedAt = at
+      c.lastUsedMs = ms
     },
     async flush(db) {
       if (counters.size === 0) return 0
-      const batch = [...counters.values()]
+      const batch = [...counters.values()].map(({ dayNumber, lastUsedMs, ...counts }): UsageCounts => ({
+        ...counts, day: new Date(dayNumber * DAY_MS).toISOString().slice(0, 10), lastUsedAt: new Date(lastUsedMs).toISOString(),
+      }))
       counters = new Map()
       await addUsage(db, batch)
       return batch.length
@@ -74,7 +84,6 @@ export function percentileBound(buckets: number[], q: number): number | null {
 }
 
 export const USAGE_DAYS = 30
-const DAY_MS = 24 * 60 * 60 * 1000
 
 export interface UsageFigures { requests: number; errors: number; p50Ms: number | null; p99Ms: number | null }
 export interface UsageReport {
