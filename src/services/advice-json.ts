@@ -2,7 +2,7 @@
 // each advice node's ids, tags and sources, each question's ids and variable, each variable's name and type. Those
 // pieces are serialized once per compiled version and only the run's values are serialized per request; building
 // the `data` object and stringifying it whole cost about as much as the run itself. The text is the same as
-// JSON.stringify({ data: adviceData(...) }) would give (test/unit/advice-json.test.ts compares them); fieldsets and
+// JSON.stringify({ data: adviceData(...) }) would give (test/unit/server/advice-json.test.ts compares them); fieldsets and
 // filters, which change which members are written, take that general path.
 import type { AdviceItem, AnsweredInput, CompiledAdviceSet, EngineResult, VariableSlot } from '../engine/index.ts'
 import { FULL_SHAPE, type ResponseShape } from './advice-fields.ts'
@@ -120,8 +120,8 @@ function variableFrame(slot: VariableSlot): VariableFrame {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /**
- * JSON.stringify's text for a value, with the common cases written directly: a call into JSON.stringify per small
- * value cost more than all the rest of writing the response.
+ * JSON.stringify's text for a value, with the common cases written directly: for the short strings and numbers a
+ * response is made of, a call into JSON.stringify costs about twice the test for characters to escape.
  */
 function jsonOf(value: unknown): string {
   switch (typeof value) {
