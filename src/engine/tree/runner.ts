@@ -114,8 +114,6 @@ export class Run implements SlotScope {
   private formulas: FormulaMemo | null = null
   /** Bumped by every write, so memoised formulas know they may be stale. */
   private epoch = 1
-  /** Per variable slot, the epoch of its latest write (0: not written this run). */
-  private readonly writtenAt: Int32Array
   /** While a formula is computed: the variable slots it has read so far. */
   private reading: number[] | null = null
   private steps = 0
@@ -136,7 +134,6 @@ export class Run implements SlotScope {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
     this.tracer = options.trace === true ? new Tracer() : null
     this.values = compiled.blankValues.slice()
-    this.writtenAt = new Int32Array(compiled.variables.length)
     this.content =
       options.render !== false
         ? new ContentState(
@@ -219,7 +216,7 @@ export class Run implements SlotScope {
   }
 
   formula(index: number): Value {
-    const memo = (this.formulas ??= new FormulaMemo(this.compiled.formulas.length))
+    const memo = (this.formulas ??= this.newFormulaMemo())
     const outer = this.reading
     if (this.isCurrent(memo, index)) {
       if (outer !== null) for (const slot of memo.reads[index]!) outer.push(slot)
@@ -256,13 +253,19 @@ export class Run implements SlotScope {
   private isCurrent(memo: FormulaMemo, index: number): boolean {
     const computedAt = memo.epochs[index]!
     if (computedAt === 0 || computedAt < memo.overriddenAt) return false
-    for (const slot of memo.reads[index]!) if (this.writtenAt[slot]! > computedAt) return false
+    for (const slot of memo.reads[index]!) if (memo.writtenAt[slot]! > computedAt) return false
     return true
+  }
+
+  private newFormulaMemo(): FormulaMemo {
+    return new FormulaMemo(this.compiled.formulas.length, this.compiled.variables.length)
   }
 
   private write(slot: number, value: Value | undefined): void {
     this.values[slot] = value
-    this.writtenAt[slot] = ++this.epoch
+    this.epoch++
+    // Writes before the first formula read need no record: every value is computed after them.
+    if (this.formulas !== null) this.formulas.writtenAt[slot] = this.epoch
     if (this.content !== null) this.content.resolvedOf[slot] = undefined
   }
 
@@ -341,7 +344,7 @@ export class Run implements SlotScope {
           break
         }
         case formula: {
-          const memo = (this.formulas ??= new FormulaMemo(this.compiled.formulas.length))
+          const memo = (this.formulas ??= this.newFormulaMemo())
           memo.overrides[node.slot] = node.expr!
           memo.overriddenAt = ++this.epoch
           break
