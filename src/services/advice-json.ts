@@ -6,7 +6,7 @@
 // filters, which change which members are written, take that general path.
 import type { AdviceItem, AnsweredInput, CompiledAdviceSet, EngineResult, VariableSlot } from '../engine/index.ts'
 import { FULL_SHAPE, type ResponseShape } from './advice-fields.ts'
-import { adviceData, adviceSetInfo, focusView } from './advice-response.ts'
+import { adviceData, adviceSetInfo, focusView, variableView } from './advice-response.ts'
 import type { ServedVersion } from './versions.ts'
 
 /** Serialized once: an item's members up to its rendered texts, kept with what they were made from. */
@@ -109,11 +109,12 @@ function writeItem(out: string[], heads: Map<string, ItemHead>, item: AdviceItem
   out.push('}')
 }
 
-/** As advice-response.ts's variablesView writes an entry: with the data type when the variable has one. */
+const PLACEHOLDER_HEAD = '{"value":0,"valueFormatted":""'
+
+/** The entry advice-response.ts's variableView makes, split around its value and formatted value. */
 function variableFrame(slot: VariableSlot): VariableFrame {
-  const { isSystem, isConstant, dataType } = slot
-  const rest = JSON.stringify(dataType === undefined ? { isSystem, isConstant } : { dataType, isSystem, isConstant })
-  return { open: `${JSON.stringify(slot.name)}:{"value":`, close: `,${rest.slice(1)}` }
+  const entry = JSON.stringify(variableView(0, '', slot))
+  return { open: `${JSON.stringify(slot.name)}:{"value":`, close: entry.slice(PLACEHOLDER_HEAD.length) }
 }
 
 /** Characters JSON.stringify would escape in a string (surrogates: it escapes lone ones; those take its path too). */

@@ -2,7 +2,7 @@
 // request's fieldsets and filters; and the legacy form, one flat list of questions and advice in evaluation order.
 import {
   INPUT_TYPES, type AdviceItem, type CompiledAdviceSet, type ContentBody, type CurrentFocus, type DataType, type EngineResult,
-  type ResultError, type SourceRef, type Value, type VariableResult,
+  type ResultError, type SourceRef, type Value, type VariableResult, type VariableSlot,
 } from '../engine/index.ts'
 import { pick, type ResponseShape } from './advice-fields.ts'
 import type { ServedVersion } from './versions.ts'
@@ -72,11 +72,15 @@ function variablesView(variables: Record<string, VariableResult>, compiled: Comp
   for (const [name, variable] of Object.entries(variables)) {
     if (shape.withoutSystemVariables && variable.isSystem) continue
     if (shape.withoutConstants && variable.isConstant) continue
-    const { value, valueFormatted, isSystem, isConstant } = variable
-    const dataType = compiled.variables[compiled.variableIndex.get(name)!]!.dataType
-    out[name] = pick(dataType === undefined ? variable : { value, valueFormatted, dataType, isSystem, isConstant }, shape.fields.variables)
+    out[name] = pick(variableView(variable.value, variable.valueFormatted, compiled.variables[compiled.variableIndex.get(name)!]!), shape.fields.variables)
   }
   return out
+}
+
+/** A variable's entry in `data.variables`: its data type is given when the dictionary has one. */
+export function variableView(value: Value, valueFormatted: string, slot: VariableSlot): VariableView {
+  const { dataType, isSystem, isConstant } = slot
+  return dataType === undefined ? { value, valueFormatted, isSystem, isConstant } : { value, valueFormatted, dataType, isSystem, isConstant }
 }
 
 export type LegacyItem =
