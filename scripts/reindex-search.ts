@@ -3,7 +3,7 @@
 import path from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
-import { createMailer } from '../src/services/mailer.ts'
+import { createMailer } from '../src/services/accounts/mailer.ts'
 import { reindexAll, searchRuntime } from '../src/services/search.ts'
 
 const BAR_WIDTH = 30

@@ -2,8 +2,8 @@
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { embeddedDataDir, openDatabase } from './db/client.ts'
 import { buildApp } from './app.ts'
-import { seedFirstRun } from './services/demo.ts'
-import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/sessions.ts'
+import { seedFirstRun } from './services/library/demo.ts'
+import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/accounts/sessions.ts'
 
 function configOrExit(): Config {
   try {

@@ -1,7 +1,7 @@
 // Asks the server for the next step given the answers so far. Partners' frames call the Advice API with their key
 // (never a cookie); the author's preview runs the working draft through the debugger with the session.
 import { isRecord } from '../shared/guards.ts'
-import type { AdviceSource } from '../../src/services/embed.ts'
+import type { AdviceSource } from '../../src/services/delivery/embed.ts'
 import { readInterviewState, type InterviewState } from './state.ts'
 
 export type Answers = ReadonlyMap<string, string>

@@ -3,7 +3,7 @@
 import { AdviceRequestError, fetchInterviewState } from './advice-client.ts'
 import { adviceView } from './advice-view.ts'
 import { element, plainText } from './dom.ts'
-import type { InterviewProps } from '../../src/services/embed.ts'
+import type { InterviewProps } from '../../src/services/delivery/embed.ts'
 import { questionForm } from './question-form.ts'
 import type { InterviewState } from './state.ts'
 

@@ -1,5 +1,5 @@
 // The interview's JSON props (InterviewProps, written by src/http/pages/embed.ts), checked before anything runs.
-import type { AdviceSource, InterviewProps } from '../../src/services/embed.ts'
+import type { AdviceSource, InterviewProps } from '../../src/services/delivery/embed.ts'
 import { isRecord } from '../shared/guards.ts'
 
 function parseSource(raw: unknown): AdviceSource {

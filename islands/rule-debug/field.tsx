@@ -1,5 +1,5 @@
 // One answer control of the debug form, as views/rule/_debug-field.eta renders it without JavaScript.
-import type { DebugField as Field } from '../../src/services/rule-debug-page.ts'
+import type { DebugField as Field } from '../../src/services/authoring/rule-debug-page.ts'
 
 const YES_NO = [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]
 

@@ -1,6 +1,6 @@
 // The result of /api/rule/debug (EngineResult as JSON) as the debug page shows it: the same RunView the server
-// builds from the live result (src/services/rule-debug-page.ts runView), so both render alike.
-import type { BodyView, ItemView, RunView } from '../../src/services/rule-debug-page.ts'
+// builds from the live result (src/services/authoring/rule-debug-page.ts runView), so both render alike.
+import type { BodyView, ItemView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
 import { isRecord } from '../shared/guards.ts'
 
 type Json = Record<string, unknown>

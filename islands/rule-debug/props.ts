@@ -1,6 +1,6 @@
 // The rule-debug island's props, rendered by the debug page (src/http/pages/rule-debug.ts): the generated form, the
 // answers it was rendered with, and the run's result as /api/rule/debug returns it.
-import type { DebugControl, DebugField } from '../../src/services/rule-debug-page.ts'
+import type { DebugControl, DebugField } from '../../src/services/authoring/rule-debug-page.ts'
 import { InvalidPropsError } from '../shared/invalid-props.ts'
 import { isRecord } from '../shared/guards.ts'
 

@@ -1,6 +1,6 @@
 // From the debug form to a run: the /api/rule/debug body and the GET query of the same run (the page's permalink
 // and the tree fragment's query), spelled as the server reads them (src/http/pages/rule-debug.ts).
-import type { DebugField } from '../../src/services/rule-debug-page.ts'
+import type { DebugField } from '../../src/services/authoring/rule-debug-page.ts'
 
 const INPUT_PREFIX = 'input.'
 

@@ -1,5 +1,5 @@
 // A run's outcome, as views/rule/_debug-results.eta renders it without JavaScript.
-import type { BodyView, RunView } from '../../src/services/rule-debug-page.ts'
+import type { BodyView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
 
 const GROUPS = [['advice', 'Advice'], ['assumptions', 'Assumptions'], ['examples', 'Examples']] as const
 

@@ -3,7 +3,7 @@
 // the run's permalink, so reloading shows the same run.
 import { useRef, useState } from 'react'
 import type { FormEvent } from 'react'
-import type { RunView } from '../../src/services/rule-debug-page.ts'
+import type { RunView } from '../../src/services/authoring/rule-debug-page.ts'
 import { callApi } from '../shared/api.ts'
 import { notify } from '../shared/notify.ts'
 import { DebugField } from './field.tsx'

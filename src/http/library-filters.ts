@@ -1,5 +1,5 @@
 // The library's filters, read the same way from /library, /library/classic and /api/adviceset/show.
-import type { LibraryFilters } from '../services/advice-sets.ts'
+import type { LibraryFilters } from '../services/library/advice-sets.ts'
 
 export const libraryQuerySchema = {
   type: 'object',

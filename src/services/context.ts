@@ -1,6 +1,6 @@
 // What every service call receives: its dependencies and who is acting.
 import type { Db } from '../db/client.ts'
-import type { Mailer } from './mailer.ts'
+import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
 

@@ -7,7 +7,7 @@ import { createSearchIndex, indexNameFor } from '../search/index.ts'
 import { algoliaResult, HITS_PER_PAGE, parseParams } from '../search/instantsearch.ts'
 import { SearchIndexer } from '../search/sync.ts'
 import type { Filter, SearchIndex } from '../search/types.ts'
-import { audit } from './audit.ts'
+import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
 import { ForbiddenError, ValidationError } from './errors.ts'
 

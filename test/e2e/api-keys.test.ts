@@ -4,7 +4,7 @@ import t from 'tap'
 import { startServer } from '../helpers/server.ts'
 import { createOwner } from '../helpers/factories.ts'
 import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
-import { authenticateApiKey } from '../../src/services/api-keys.ts'
+import { authenticateApiKey } from '../../src/services/delivery/api-keys.ts'
 
 t.test('create an API key and see its secret once', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()

@@ -8,7 +8,7 @@ import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule } from '../helpers/rules.ts'
 import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole, signInByApi } from '../helpers/browser.ts'
 import type { TestUser } from '../helpers/factories.ts'
-import { servedVersion } from '../../src/services/versions.ts'
+import { servedVersion } from '../../src/services/publishing/versions.ts'
 
 async function signedInPage(t: { teardown(fn: () => unknown): void }, browser: Browser, server: TestServer, user: TestUser): Promise<Page> {
   const context = await newQuietContext(browser)

@@ -2,7 +2,7 @@
 import type { Db } from '../../src/db/client.ts'
 import type { ApiKeyEnvironment } from '../../src/db/schema/index.ts'
 import type { ListedApiKey } from '../../src/db/queries/api-keys.ts'
-import { issueApiKey } from '../../src/services/api-keys.ts'
+import { issueApiKey } from '../../src/services/delivery/api-keys.ts'
 
 export interface CreateApiKeyOptions {
   ownerId: string

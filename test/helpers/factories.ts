@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from '../../src/db/client.ts'
 import { findOwner, insertOwner, insertUser } from '../../src/db/queries/users.ts'
 import type { UserRole } from '../../src/db/schema/index.ts'
-import { hashPassword } from '../../src/services/passwords.ts'
+import { hashPassword } from '../../src/services/accounts/passwords.ts'
 
 export interface TestUser { id: number; email: string; password: string; ownerId: string; role: UserRole; name: string }
 

@@ -2,8 +2,8 @@
 import type { Db } from '../../src/db/client.ts'
 import { findAdviceSet } from '../../src/db/queries/advice-sets.ts'
 import { findVersionInState, insertVersion, nextVersionNumber, updateVersionState, type VersionRow } from '../../src/db/queries/versions.ts'
-import { changeVersions } from '../../src/services/versions.ts'
-import { contentHashOf, snapshotAdviceSet } from '../../src/services/version-snapshot.ts'
+import { changeVersions } from '../../src/services/publishing/versions.ts'
+import { contentHashOf, snapshotAdviceSet } from '../../src/services/publishing/snapshot.ts'
 
 /**
  * Snapshots the set as stored now and makes it the published (or preview) version at once; the version it replaces

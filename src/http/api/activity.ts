@@ -1,6 +1,6 @@
 // /api/activity (SPEC §7): the owner's recent changes, what was deleted from a place in a tree, and restore.
 import type { FastifyInstance } from 'fastify'
-import { ACTIVITY_PAGE, deletedUnder, recentActivity, restoreFromActivity, timeframeOf } from '../../services/activity.ts'
+import { ACTIVITY_PAGE, deletedUnder, recentActivity, restoreFromActivity, timeframeOf } from '../../services/audit/activity.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 

@@ -1,6 +1,6 @@
 // POST /api/admin/apikey/create (SPEC §7 admin): a new API key; the answer is the only one that holds its secret.
 import type { FastifyInstance } from 'fastify'
-import { createApiKeyFor, type ApiKeyInput } from '../../services/api-key-admin.ts'
+import { createApiKeyFor, type ApiKeyInput } from '../../services/delivery/api-key-admin.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 
 const createBody = {

@@ -5,12 +5,12 @@
 // metering of every authenticated request.
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../services/api-keys.ts'
-import { recordApiUsage } from '../../services/api-usage.ts'
-import { AdviceCache } from '../../services/advice-cache.ts'
-import { KeyRateLimiter } from '../../services/advice-rate-limit.ts'
+import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../services/delivery/api-keys.ts'
+import { recordApiUsage } from '../../services/delivery/usage.ts'
+import { AdviceCache } from '../../services/delivery/cache.ts'
+import { KeyRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
-import { servedVersion } from '../../services/versions.ts'
+import { servedVersion } from '../../services/publishing/versions.ts'
 import { adviceApi } from './advice.ts'
 import { dictionaryApi } from './dictionary.ts'
 

@@ -2,9 +2,9 @@
 // document at /api/docs. Responses are serialized by the handlers (their members vary with the content type and
 // the fieldsets asked for), so the response schemas here document rather than filter.
 import { DATA_TYPES } from '../../engine/index.ts'
-import { ADVICE_MEDIA_TYPES } from '../../services/advice-media-types.ts'
-import { FIELDSETS } from '../../services/advice-fields.ts'
-import { MARKDOWN_PREVIEW_LIMIT } from '../../services/advice-markdown.ts'
+import { ADVICE_MEDIA_TYPES } from '../../services/delivery/media-types.ts'
+import { FIELDSETS } from '../../services/delivery/fields.ts'
+import { MARKDOWN_PREVIEW_LIMIT } from '../../services/delivery/markdown.ts'
 
 export const PARTNER_TAG = 'Advice API'
 export const BEARER_SECURITY = [{ bearerAuth: [] }] as const

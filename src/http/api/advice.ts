@@ -2,11 +2,11 @@
 // answers in the query or POST with them in a JSON body. (markdown/preview, which also takes a session, is in
 // markdown-preview.ts.)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { adviceJsonFor, legacyAdviceFor, servedFor } from '../../services/advice-api.ts'
-import { parseResponseShape } from '../../services/advice-fields.ts'
-import { inputsFromQuery } from '../../services/advice-inputs.ts'
-import { mediaTypeOf, negotiateContentType } from '../../services/advice-media-types.ts'
-import type { ServedVersion } from '../../services/versions.ts'
+import { adviceJsonFor, legacyAdviceFor, servedFor } from '../../services/delivery/advice-api.ts'
+import { parseResponseShape } from '../../services/delivery/fields.ts'
+import { inputsFromQuery } from '../../services/delivery/inputs.ts'
+import { mediaTypeOf, negotiateContentType } from '../../services/delivery/media-types.ts'
+import type { ServedVersion } from '../../services/publishing/versions.ts'
 import { adviceRouteSchema, legacyRouteSchema } from './advice-schemas.ts'
 
 interface AdviceRoute {

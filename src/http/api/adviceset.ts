@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify'
 import {
   bulkUpdateAdviceSets, copyAdviceSet, createAdviceSet, deleteAdviceSet, getAdviceSet, getAdviceSetsByIds,
   libraryStats, listInactiveAdviceSets, listLibrary, recoverAdviceSet, transferAdviceSet, updateAdviceSet,
-} from '../../services/advice-sets.ts'
-import { createCategory, deleteCategory, getCategory, listVisibleCategories, updateCategory } from '../../services/categories.ts'
-import { listAdviceLogic, listCallingAdviceSets, listSetItems, listTodoAdvice, listUnreachable, logicCache } from '../../services/rules.ts'
+} from '../../services/library/advice-sets.ts'
+import { createCategory, deleteCategory, getCategory, listVisibleCategories, updateCategory } from '../../services/library/categories.ts'
+import { listAdviceLogic, listCallingAdviceSets, listSetItems, listTodoAdvice, listUnreachable, logicCache } from '../../services/authoring/rules.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { idParamSchema, itemId, itemIds } from './ids.ts'
 import { libraryQuerySchema, libraryFiltersFrom } from '../library-filters.ts'

@@ -1,7 +1,7 @@
 // /api/catalog (SPEC §7 catalog): published advice sets the signed-in user may read, their versions and advice.
 // Session routes, so untagged: they stay out of the partner OpenAPI document.
 import type { FastifyInstance } from 'fastify'
-import { catalogAdvice, catalogAdviceVersions, catalogIndex, catalogVersion, catalogVersions } from '../../services/catalog.ts'
+import { catalogAdvice, catalogAdviceVersions, catalogIndex, catalogVersion, catalogVersions } from '../../services/publishing/catalog.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 

@@ -1,6 +1,6 @@
 // /api/comment/{ruleNodeId}: SPEC §7 comments on a rule node.
 import type { FastifyInstance } from 'fastify'
-import { addComment, countNodeComments, deleteComment, editComment, getComment, listNodeComments, restoreComment } from '../../services/comments.ts'
+import { addComment, countNodeComments, deleteComment, editComment, getComment, listNodeComments, restoreComment } from '../../services/authoring/comments.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 

@@ -1,6 +1,6 @@
 // /api/dictionary: the API key owner's variables, for partners building their forms.
 import type { FastifyInstance } from 'fastify'
-import { partnerDictionary } from '../../services/advice-dictionary.ts'
+import { partnerDictionary } from '../../services/delivery/dictionary.ts'
 import { dictionarySchema } from './advice-schemas.ts'
 
 export async function dictionaryApi(app: FastifyInstance) {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import {
   alternateEntity, copyEntity, createEntity, deleteEntity, expandFormula, getEntity, isUsed, listUses, parseAndMatch, parseContent,
   textSearch, typeahead, typeaheadClassic, updateEntity, type EntityInput,
-} from '../../services/entities.ts'
+} from '../../services/authoring/entities.ts'
 import { ENTITY_TYPE_LIST } from '../../engine/index.ts'
 import { NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'

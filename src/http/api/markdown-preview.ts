@@ -2,7 +2,7 @@
 // a signed-in author. It lives in the browser app's context, where the session is, and carries the partner response
 // headers and metering like the key-only partner routes.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { markdownPreview } from '../../services/advice-markdown.ts'
+import { markdownPreview } from '../../services/delivery/markdown.ts'
 import { UnauthorizedError } from '../../services/errors.ts'
 import { addPartnerResponseHooks } from './advice-partner.ts'
 import { markdownPreviewSchema } from './advice-schemas.ts'

@@ -1,6 +1,6 @@
 // /api/owner (SPEC §7 owner {id}, {id}/audience, {id}/audience/{audienceId}): an owner and its audiences.
 import type { FastifyInstance } from 'fastify'
-import { createAudience, deleteAudience, getAudience, getOwner, listAudiences, updateAudience } from '../../services/audiences.ts'
+import { createAudience, deleteAudience, getAudience, getOwner, listAudiences, updateAudience } from '../../services/publishing/audiences.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 

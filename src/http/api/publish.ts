@@ -3,12 +3,12 @@
 // starts listening for other instances' version changes with the app. These are signed-in (session) routes: their
 // schemas describe them, and being untagged they stay out of the partner OpenAPI document.
 import type { FastifyInstance } from 'fastify'
-import { assignVersion, getPublishConfig, keyPublishConfig } from '../../services/publish-config.ts'
-import { listenForVersionChanges } from '../../services/version-events.ts'
-import { restoreVersion } from '../../services/version-restore.ts'
-import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS, type VersionAction } from '../../services/version-workflow.ts'
-import { createVersion } from '../../services/versions.ts'
-import { listVersionsWithActions } from '../../services/version-pages.ts'
+import { assignVersion, getPublishConfig, keyPublishConfig } from '../../services/publishing/publish-config.ts'
+import { listenForVersionChanges } from '../../services/publishing/events.ts'
+import { restoreVersion } from '../../services/publishing/restore.ts'
+import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS, type VersionAction } from '../../services/publishing/workflow.ts'
+import { createVersion } from '../../services/publishing/versions.ts'
+import { listVersionsWithActions } from '../../services/publishing/pages.ts'
 import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'

@@ -1,7 +1,7 @@
 // /api/recentitem (SPEC §7): what the user opened lately.
 import type { FastifyInstance } from 'fastify'
-import { ENTITY_ADVICE_SET, getAdviceSet } from '../../services/advice-sets.ts'
-import { forgetRecent, listRecent, recordRecentItem } from '../../services/recent-items.ts'
+import { ENTITY_ADVICE_SET, getAdviceSet } from '../../services/library/advice-sets.ts'
+import { forgetRecent, listRecent, recordRecentItem } from '../../services/library/recent-items.ts'
 import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { idParamSchema, itemId } from './ids.ts'

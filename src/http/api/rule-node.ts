@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import {
   copyNode, createCallNode, createNode, deleteNode, getNode, listNodesWhich, moveNode, recoverNode, updateNodeContent,
   type NodeInput,
-} from '../../services/rule-nodes.ts'
+} from '../../services/authoring/rule-nodes.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from './ids.ts'
 

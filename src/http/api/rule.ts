@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import {
   copyRule, createRule, debugRun, deleteRule, getRule, promoteRule, recoverRule, ruleStats, ruleVariables,
   rulesCalledByRule, rulesCallingRule, updateRule,
-} from '../../services/rules.ts'
+} from '../../services/authoring/rules.ts'
 import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { idParamSchema, itemId } from './ids.ts'

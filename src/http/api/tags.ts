@@ -1,7 +1,7 @@
 // /api/tags: list and create tags; link and unlink them on advice sets (SPEC §7 tags).
 import type { FastifyInstance } from 'fastify'
-import { setAdviceSetTag, ENTITY_ADVICE_SET } from '../../services/advice-sets.ts'
-import { createTag, listVisibleTags } from '../../services/tags.ts'
+import { setAdviceSetTag, ENTITY_ADVICE_SET } from '../../services/library/advice-sets.ts'
+import { createTag, listVisibleTags } from '../../services/library/tags.ts'
 import { ValidationError, NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { idParamSchema, itemId } from './ids.ts'

@@ -1,6 +1,6 @@
 // /api/user: preferences (SPEC §7 stated method), profile read/update, invitations.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { getProfile, inviteUser, updatePreferences, updateProfile } from '../../services/users.ts'
+import { getProfile, inviteUser, updatePreferences, updateProfile } from '../../services/accounts/users.ts'
 import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 

@@ -3,9 +3,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor,
-} from '../../services/api-key-admin.ts'
+} from '../../services/delivery/api-key-admin.ts'
 import type { ListedApiKey } from '../../db/queries/api-keys.ts'
-import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/api-usage.ts'
+import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   authenticate, changePassword, isLinkTokenUsable, requestPasswordReset, setPasswordWithToken, signUp,
-} from '../../services/users.ts'
+} from '../../services/accounts/users.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { accountLimiter } from '../plugins/account-limiter.ts'
 import { keptValues, renderFormError, safeNext } from './forms.ts'

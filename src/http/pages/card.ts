@@ -4,8 +4,8 @@
 // Forms post here without JavaScript; the dictionary-editor island saves the same fields through /api/entity.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ENTITY_TYPES } from '../../engine/index.ts'
-import { DATA_TYPE_CHOICES, dictionaryCard, dictionaryChoices, isKind, type DictionaryEntry, type Kind } from '../../services/dictionary-page.ts'
-import { createEntity, deleteEntity, updateEntity, type EntityInput } from '../../services/entities.ts'
+import { DATA_TYPE_CHOICES, dictionaryCard, dictionaryChoices, isKind, type DictionaryEntry, type Kind } from '../../services/authoring/dictionary-page.ts'
+import { createEntity, deleteEntity, updateEntity, type EntityInput } from '../../services/authoring/entities.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'

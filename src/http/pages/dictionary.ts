@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ENTITY_TYPES } from '../../engine/index.ts'
 import {
   DATA_TYPE_CHOICES, DICTIONARY_SORTS, dictionaryChoices, listDictionary, pageOfDictionary, type DictionaryFilters, type DictionarySort, type Kind,
-} from '../../services/dictionary-page.ts'
+} from '../../services/authoring/dictionary-page.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { dropEmptyQueryValues } from './library.ts'
 

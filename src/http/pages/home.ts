@@ -1,7 +1,7 @@
 // The signed-in dashboard; visitors who are not signed in go to /login.
 import type { FastifyInstance } from 'fastify'
-import { ACTIVITY_PAGE, ACTIVITY_TIMEFRAMES, recentActivity, timeframeOf } from '../../services/activity.ts'
-import { ownerName } from '../../services/users.ts'
+import { ACTIVITY_PAGE, ACTIVITY_TIMEFRAMES, recentActivity, timeframeOf } from '../../services/audit/activity.ts'
+import { ownerName } from '../../services/accounts/users.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf } from '../plugins/auth.ts'
 

@@ -7,7 +7,7 @@ import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
 import { ValidationError } from '../../services/errors.ts'
 import {
   debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
-} from '../../services/rule-debug-page.ts'
+} from '../../services/authoring/rule-debug-page.ts'
 import { idParamSchema, itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 

@@ -2,15 +2,15 @@
 // pick-dialog fragments (selector, copyselector, apiselector), and the form actions of the show page. Debug pages
 // live in rule-debug.ts. Rights are checked by the services on every call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { getAdviceSet } from '../../services/advice-sets.ts'
+import { getAdviceSet } from '../../services/library/advice-sets.ts'
 import type { Actor } from '../../services/context.ts'
-import { findDependents } from '../../services/dependents.ts'
+import { findDependents } from '../../services/authoring/dependents.ts'
 import { DeleteNotAllowedError, ForbiddenError, ValidationError } from '../../services/errors.ts'
 import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
-} from '../../services/rule-page.ts'
-import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/rules.ts'
-import { canWriteOwned } from '../../services/visibility.ts'
+} from '../../services/authoring/rule-page.ts'
+import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
+import { canWriteOwned } from '../../services/accounts/visibility.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { keptValues, renderFormError } from './forms.ts'

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   getProfile, inviteUser, listEveryUser, listOwnersForAdmin, listTeam, ownerName, updateProfile,
-} from '../../services/users.ts'
+} from '../../services/accounts/users.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'

@@ -1,6 +1,6 @@
 // Writes the Advice API's usage counts every two seconds and once more when the app closes.
 import fp from 'fastify-plugin'
-import { flushApiUsage } from '../../services/api-usage.ts'
+import { flushApiUsage } from '../../services/delivery/usage.ts'
 
 const FLUSH_EVERY_MS = 2_000
 

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { UserRow } from '../../db/queries/users.ts'
 import type { UserRole } from '../../db/schema/index.ts'
-import { actorForUser, getCurrentUser } from '../../services/users.ts'
+import { actorForUser, getCurrentUser } from '../../services/accounts/users.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
 

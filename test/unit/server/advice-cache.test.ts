@@ -1,9 +1,9 @@
 // AdviceCache: one lookup per (set, environment, audience) until versions announce a change or the entry ages (then
 // refreshed behind the stale answer); failed lookups not kept; compiled versions by id, least recently used dropped.
 import t from 'tap'
-import { AdviceCache } from '../../../src/services/advice-cache.ts'
-import { versionChanged } from '../../../src/services/version-events.ts'
-import type { KeyAudience, ServedVersion } from '../../../src/services/versions.ts'
+import { AdviceCache } from '../../../src/services/delivery/cache.ts'
+import { versionChanged } from '../../../src/services/publishing/events.ts'
+import type { KeyAudience, ServedVersion } from '../../../src/services/publishing/versions.ts'
 import type { AdviceSetModel } from '../../../src/engine/index.ts'
 
 const production: KeyAudience = { environment: 'production', audienceId: null }

@@ -1,10 +1,10 @@
 // The parts of an Advice API request read before the run: Accept → content type, fieldsets and filters, which query
 // parameters are answers, and the per-key rate limit.
 import t from 'tap'
-import { negotiateContentType, NotAcceptableError } from '../../../src/services/advice-media-types.ts'
-import { FULL_SHAPE, parseResponseShape, pick } from '../../../src/services/advice-fields.ts'
-import { inputsFromQuery } from '../../../src/services/advice-inputs.ts'
-import { KeyRateLimiter } from '../../../src/services/advice-rate-limit.ts'
+import { negotiateContentType, NotAcceptableError } from '../../../src/services/delivery/media-types.ts'
+import { FULL_SHAPE, parseResponseShape, pick } from '../../../src/services/delivery/fields.ts'
+import { inputsFromQuery } from '../../../src/services/delivery/inputs.ts'
+import { KeyRateLimiter } from '../../../src/services/delivery/rate-limit.ts'
 import { ValidationError } from '../../../src/services/errors.ts'
 
 const VENDOR = 'application/vnd.advicestudio.json+'

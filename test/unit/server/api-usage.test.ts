@@ -6,7 +6,7 @@ import { openTestDatabase } from '../../helpers/database.ts'
 import { createOwner } from '../../helpers/factories.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { apiKeys, apiKeyUsage } from '../../../src/db/schema/index.ts'
-import { createUsageMeter, latencyBucketIndex, LATENCY_BOUNDS_MS, percentileBound } from '../../../src/services/api-usage.ts'
+import { createUsageMeter, latencyBucketIndex, LATENCY_BOUNDS_MS, percentileBound } from '../../../src/services/delivery/usage.ts'
 
 const database = await openTestDatabase()
 t.teardown(() => database.close())

@@ -1,0 +1,225 @@
+// Accounts: sign-up, sign-in, passwords (change, reset, invitation set-up), profiles, teams.
+import { randomBytes } from 'node:crypto'
+import type { Db } from '../../db/client.ts'
+import {
+  consumePasswordToken, findOwner, findPublicUser, findUsablePasswordToken, findUserByEmail, findUserById,
+  insertOwner, insertPasswordToken, insertUser, listAllUsers, listOwners, listUsersOfOwner, updateUser,
+  type PublicUser, type UserRow,
+} from '../../db/queries/users.ts'
+import { deleteUserSessions } from '../../db/queries/sessions.ts'
+import type { UserPreferences, UserRole } from '../../db/schema/index.ts'
+import { audit } from '../audit/audit.ts'
+import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
+import { checkPasswordRules, hashLinkToken, hashPassword, newLinkToken, verifyPassword } from './passwords.ts'
+import { requireEmail, requireText, optionalText, requireOneOf } from '../validate.ts'
+
+export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000
+export const ROLES: readonly UserRole[] = ['admin', 'author', 'viewer']
+
+/** The acting party for a user's own requests (and, under impersonation, the admin behind them). */
+export function actorForUser(user: UserRow, impersonatorId: number | null = null): Actor {
+  return { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId }
+}
+
+function withoutSecrets(user: UserRow) {
+  const { passwordHash, ...rest } = user
+  return { ...rest, hasPassword: passwordHash !== null }
+}
+
+export interface SignUpInput { name: unknown; email: unknown; password: unknown; company: unknown }
+
+/** Signing up creates a new owner with the new user as its admin (DESIGN "Owners, roles and visibility"). */
+export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
+  const name = requireText('name', input.name, 'Name', 120)
+  const email = requireEmail('email', input.email)
+  const company = optionalText('company', input.company, 'Organisation', 120) || `${name}'s team`
+  const password = requireText('password', input.password, 'Password', 256)
+  checkPasswordRules(password)
+  const passwordHash = await hashPassword(password)
+  return deps.db.transaction(async (tx) => {
+    await ensureEmailFree(tx, email)
+    const ownerId = `o${randomBytes(6).toString('hex')}`
+    await insertOwner(tx, { id: ownerId, name: company })
+    const user = await insertUser(tx, { ownerId, email, name, role: 'admin', passwordHash })
+    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: company } })
+    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
+    return user
+  })
+}
+
+async function ensureEmailFree(db: Db, email: string): Promise<void> {
+  if (await findUserByEmail(db, email)) throw new ConflictError('email', 'An account with this e-mail address already exists.')
+}
+
+/** Returns the user only when e-mail and password both match; callers must not say which part was wrong. */
+export async function authenticate(deps: Deps, input: { email: unknown; password: unknown }): Promise<UserRow | undefined> {
+  const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : ''
+  const password = typeof input.password === 'string' ? input.password : ''
+  const user = email ? await findUserByEmail(deps.db, email) : undefined
+  const ok = await verifyPassword(user?.passwordHash ?? null, password)
+  return ok ? user : undefined
+}
+
+export async function getCurrentUser(deps: Deps, userId: number): Promise<UserRow | undefined> {
+  return findUserById(deps.db, userId)
+}
+
+/** Changing a password ends every other session of the user; the current one continues. */
+export async function changePassword(deps: Deps, actor: Actor, input: { current: unknown; password: unknown; confirm: unknown }, keepSid: string) {
+  const user = await findUserById(deps.db, actor.userId)
+  if (!user) throw new NotFoundError('User not found')
+  const current = typeof input.current === 'string' ? input.current : ''
+  if (!(await verifyPassword(user.passwordHash, current))) throw new ValidationError('current', 'Current password is not correct.')
+  const password = await newPasswordFrom(input)
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { passwordHash: password })
+    await deleteUserSessions(tx, user.id, keepSid)
+    await audit(tx, actor, { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, before: { password: 'set' }, after: { password: 'changed' } })
+  })
+}
+
+async function newPasswordFrom(input: { password: unknown; confirm: unknown }): Promise<string> {
+  const password = typeof input.password === 'string' ? input.password : ''
+  checkPasswordRules(password)
+  if (input.confirm !== undefined && input.confirm !== password) throw new ValidationError('confirm', 'The two passwords do not match.')
+  return hashPassword(password)
+}
+
+/** Always succeeds from the caller's point of view, so the form does not reveal which addresses have accounts. */
+export async function requestPasswordReset(deps: Deps, input: { email: unknown }): Promise<void> {
+  const email = requireEmail('email', input.email)
+  const user = await findUserByEmail(deps.db, email)
+  if (!user) return
+  const link = await issueLinkToken(deps.db, user.id, 'reset', deps.config.baseUrl)
+  await deps.mailer.send({
+    to: user.email, subject: 'Reset your Advice Studio password', link,
+    text: `Hello ${user.name},\n\nFollow this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+  })
+}
+
+async function issueLinkToken(db: Db, userId: number, purpose: 'reset' | 'setup', baseUrl: string): Promise<string> {
+  const { token, tokenHash } = newLinkToken()
+  await insertPasswordToken(db, { userId, purpose, tokenHash, expiresAt: new Date(Date.now() + LINK_TOKEN_TTL_MS) })
+  return `${baseUrl}/password/${purpose}/${token}`
+}
+
+/** Whether a mailed link can still be used (for showing the form or a clear "expired" message). */
+export async function isLinkTokenUsable(deps: Deps, purpose: 'reset' | 'setup', token: string): Promise<boolean> {
+  return Boolean(await findUsablePasswordToken(deps.db, { tokenHash: hashLinkToken(token), purpose, now: new Date() }))
+}
+
+/** Sets the password from a mailed link (reset or invitation set-up); ends all of the user's sessions. */
+export async function setPasswordWithToken(deps: Deps, purpose: 'reset' | 'setup', token: string, input: { password: unknown; confirm: unknown }): Promise<UserRow> {
+  const passwordHash = await newPasswordFrom(input)
+  return deps.db.transaction(async (tx) => {
+    const used = await consumePasswordToken(tx, { tokenHash: hashLinkToken(token), purpose, now: new Date() })
+    if (!used) throw new ValidationError('token', 'This link has expired or was already used. Ask for a new one.')
+    const user = await updateUser(tx, used.userId, { passwordHash })
+    if (!user) throw new NotFoundError('User not found')
+    await deleteUserSessions(tx, user.id)
+    await audit(tx, actorForUser(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, after: { password: purpose === 'reset' ? 'reset' : 'set up' } })
+    return user
+  })
+}
+
+export interface InviteInput { email: unknown; name: unknown; role: unknown; ownerId?: unknown }
+
+/** Admins invite team members to their own owner; provider admins may place a user in any owner. */
+export async function inviteUser(deps: Deps, actor: Actor, input: InviteInput): Promise<PublicUser> {
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins can invite team members.')
+  const email = requireEmail('email', input.email)
+  const name = requireText('name', input.name, 'Name', 120)
+  const role = requireOneOf('role', input.role, ROLES, 'Role')
+  let ownerId = actor.ownerId
+  if (input.ownerId !== undefined && input.ownerId !== '' && input.ownerId !== actor.ownerId) {
+    if (!isProviderAdmin(actor)) throw new ForbiddenError('You can only invite people to your own team.')
+    ownerId = requireText('ownerId', input.ownerId, 'Owner', 64)
+    if (!(await findOwner(deps.db, ownerId))) throw new ValidationError('ownerId', 'Owner does not exist.')
+  }
+  const inviter = await findUserById(deps.db, actor.userId)
+  const { user, link } = await deps.db.transaction(async (tx) => {
+    await ensureEmailFree(tx, email)
+    const user = await insertUser(tx, { ownerId, email, name, role, passwordHash: null })
+    const link = await issueLinkToken(tx, user.id, 'setup', deps.config.baseUrl)
+    await audit(tx, actor, { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
+    return { user, link }
+  })
+  await deps.mailer.send({
+    to: email, subject: 'You are invited to Advice Studio', link,
+    text: `Hello ${name},\n\n${inviter?.name ?? 'An admin'} invited you to Advice Studio. Follow this link within one hour to set your password:\n${link}`,
+  })
+  return (await findPublicUser(deps.db, user.id))!
+}
+
+/** Profiles are visible within the owner and to provider admins; to anyone else the user does not exist. */
+export async function getProfile(deps: Deps, actor: Actor, userId: number): Promise<PublicUser> {
+  const user = await findPublicUser(deps.db, userId)
+  if (!user || (user.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('User not found')
+  return user
+}
+
+export async function updateProfile(deps: Deps, actor: Actor, userId: number, input: { name?: unknown; title?: unknown }): Promise<PublicUser> {
+  const before = await getProfile(deps, actor, userId)
+  if (userId !== actor.userId && !(actor.role === 'admin' && before.ownerId === actor.ownerId) && !isProviderAdmin(actor)) {
+    throw new ForbiddenError('You can only edit your own profile.')
+  }
+  const changes: { name?: string; title?: string } = {}
+  if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 120)
+  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000)
+  if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or title.')
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, userId, changes)
+    await audit(tx, actor, { ownerId: before.ownerId, action: 'update', entityType: 'user', entityId: userId,
+      before: { name: before.name, title: before.title }, after: { name: changes.name ?? before.name, title: changes.title ?? before.title } })
+  })
+  return (await findPublicUser(deps.db, userId))!
+}
+
+/** Preferences are merged key by key; `tz` must be an IANA time zone this runtime knows. */
+export async function updatePreferences(deps: Deps, actor: Actor, raw: unknown): Promise<UserPreferences> {
+  let parsed: unknown = raw
+  if (typeof raw === 'string') {
+    try { parsed = JSON.parse(raw) } catch { throw new ValidationError('newPreferences', 'newPreferences must be a JSON object.') }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ValidationError('newPreferences', 'newPreferences must be a JSON object.')
+  }
+  const next: UserPreferences = {}
+  const { tz } = parsed as Record<string, unknown>
+  if (tz !== undefined) {
+    if (typeof tz !== 'string' || !isKnownTimeZone(tz)) throw new ValidationError('newPreferences.tz', 'tz must be an IANA time zone such as Europe/Paris.')
+    next.tz = tz
+  }
+  const user = await findUserById(deps.db, actor.userId)
+  if (!user) throw new NotFoundError('User not found')
+  const preferences = { ...user.preferences, ...next }
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { preferences })
+    await audit(tx, actor, { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, before: { preferences: user.preferences }, after: { preferences } })
+  })
+  return preferences
+}
+
+function isKnownTimeZone(tz: string): boolean {
+  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true } catch { return false }
+}
+
+export async function listTeam(deps: Deps, actor: Actor): Promise<PublicUser[]> {
+  return listUsersOfOwner(deps.db, actor.ownerId)
+}
+
+export async function listEveryUser(deps: Deps, actor: Actor) {
+  if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can list all users.')
+  return listAllUsers(deps.db)
+}
+
+export async function listOwnersForAdmin(deps: Deps, actor: Actor) {
+  if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can list owners.')
+  return listOwners(deps.db)
+}
+
+
+export async function ownerName(deps: Deps, ownerId: string): Promise<string> {
+  return (await findOwner(deps.db, ownerId))?.name ?? ownerId
+}

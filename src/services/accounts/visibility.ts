@@ -1,0 +1,35 @@
+// DESIGN "Owners, roles and visibility" for advice sets: read own, provider, public and starter sets;
+// write only the own owner's (provider admins: any); viewers never write.
+import type { SetVisibility } from '../../db/queries/advice-sets.ts'
+import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor } from '../context.ts'
+import { ForbiddenError, NotFoundError } from '../errors.ts'
+
+interface OwnedShared { ownerId: string; isPublic: boolean; isStarter: boolean }
+
+export function setVisibility(actor: Actor): SetVisibility {
+  return { ownerId: actor.ownerId, providerOwnerId: PROVIDER_OWNER_ID, all: isProviderAdmin(actor) }
+}
+
+export function canReadSet(actor: Actor, set: OwnedShared): boolean {
+  return isProviderAdmin(actor) || set.ownerId === actor.ownerId || set.ownerId === PROVIDER_OWNER_ID || set.isPublic || set.isStarter
+}
+
+export function canWriteOwned(actor: Actor, ownerId: string): boolean {
+  if (isProviderAdmin(actor)) return true
+  return ownerId === actor.ownerId && (actor.role === 'admin' || actor.role === 'author')
+}
+
+/** Admin work on an owner's things (versions' workflow, audiences): its admins, and provider admins. */
+export function canAdministerOwned(actor: Actor, ownerId: string): boolean {
+  return isProviderAdmin(actor) || (actor.ownerId === ownerId && actor.role === 'admin')
+}
+
+export function canCreate(actor: Actor): boolean {
+  return actor.role === 'admin' || actor.role === 'author'
+}
+
+/** Not visible → 404 (its existence is not revealed); visible but not writable → 403. */
+export function assertWritable(actor: Actor, set: OwnedShared, what = 'advice set'): void {
+  if (!canReadSet(actor, set)) throw new NotFoundError(`No ${what} with this id`)
+  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError(`You cannot change this ${what}.`)
+}

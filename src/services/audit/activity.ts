@@ -1,0 +1,121 @@
+// The activity log: reading it (SPEC §9 timeframes, 15 items then "more"), what changed, and restoring.
+import { findActivity, listActivity } from '../../db/queries/activity.ts'
+import { listDeletedIn, listSetActivity, placesOf, type DeletedScope } from '../../db/queries/activity-scope.ts'
+import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { NotFoundError, ValidationError } from '../errors.ts'
+import { ENTITY_ADVICE_SET, restoreAdviceSetSnapshot, type AdviceSetSnapshot } from '../library/advice-sets.ts'
+import { ENTITY_CATEGORY, restoreCategorySnapshot } from '../library/categories.ts'
+import { ENTITY_COMMENT, restoreCommentSnapshot, type CommentSnapshot } from '../authoring/comments.ts'
+import { ENTITY_DICTIONARY, restoreEntitySnapshot, type EntitySnapshot } from '../authoring/entities.ts'
+import { restoreNodeSnapshot, type NodeSnapshot } from '../authoring/rule-nodes.ts'
+import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot } from '../authoring/rules.ts'
+import { canCreate } from '../accounts/visibility.ts'
+import type { AuditAction } from '../../db/schema/index.ts'
+
+export const ACTIVITY_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
+export const ACTIVITY_PAGE = 15
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Entity types whose changes can be undone from the log, and how: `before` is the state to go back to (null: undo a create). */
+const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: unknown, after: unknown) => Promise<void>> = {
+  [ENTITY_ADVICE_SET]: (deps, actor, id, before) => restoreAdviceSetSnapshot(deps, actor, id, before as AdviceSetSnapshot | null),
+  [ENTITY_CATEGORY]: (deps, actor, id, before) => restoreCategorySnapshot(deps, actor, id, before as Parameters<typeof restoreCategorySnapshot>[3]),
+  [ENTITY_RULE]: async (deps, actor, id, before) => { await restoreRuleSnapshot(deps, actor, id, before as RuleSnapshot | null) },
+  [ENTITY_RULE_NODE]: async (deps, actor, id, before, after) => {
+    // Putting back the old name here would leave the node naming an entry that no longer has it.
+    if ((after as { renamed?: unknown } | null)?.renamed) throw new ValidationError('id', 'This change came from renaming a dictionary entry: restore that entry’s change instead.')
+    await restoreNodeSnapshot(deps, actor, id, before as NodeSnapshot | null)
+  },
+  [ENTITY_DICTIONARY]: async (deps, actor, id, before) => { await restoreEntitySnapshot(deps, actor, id, before as EntitySnapshot | null) },
+  [ENTITY_COMMENT]: async (deps, actor, id, before) => { await restoreCommentSnapshot(deps, actor, id, before as CommentSnapshot | null) },
+}
+
+/** Fields never shown as changes: ids and bookkeeping. */
+const HIDDEN_FIELDS = new Set(['id', 'copiedFrom'])
+
+export function timeframeOf(raw: unknown): number {
+  const days = Number(raw)
+  return (ACTIVITY_TIMEFRAMES as readonly number[]).includes(days) ? days : 1
+}
+
+export interface ActivityFilter {
+  days: number
+  limit: number
+  entityType?: string
+  entityId?: string
+  action?: AuditAction
+  /** Whose log to read: only provider admins may read another owner's; everyone else reads their own. */
+  ownerId?: string
+  /** Only what concerns this advice set: the set, its rules and their nodes, comments on them, its dictionary entries. */
+  adviceSetId?: number
+}
+
+export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFilter) {
+  const ownerId = opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId
+  const since = new Date(Date.now() - opts.days * DAY_MS)
+  const rows = opts.adviceSetId !== undefined
+    ? await listSetActivity(deps.db, { ownerId, adviceSetId: opts.adviceSetId, since, limit: opts.limit + 1 })
+    : await listActivity(deps.db, { ownerId, since, limit: opts.limit + 1, entityType: opts.entityType, entityId: opts.entityId, action: opts.action })
+  return {
+    hasMore: rows.length > opts.limit,
+    items: rows.slice(0, opts.limit).map((row) => ({
+      ...row,
+      label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
+      actorName: row.actorName ?? 'Advice Studio',
+      changes: diff(row.before, row.after),
+      canRestore: row.entityType in RESTORERS && canCreate(actor),
+    })),
+  }
+}
+
+function labelOf(snapshot: unknown): string | undefined {
+  if (snapshot && typeof snapshot === 'object' && 'name' in snapshot && typeof snapshot.name === 'string') return snapshot.name
+  return undefined
+}
+
+export interface FieldChange { field: string; before: unknown; after: unknown }
+
+/** Field by field, what differs between two snapshots (a create lists every field it set). */
+export function diff(before: unknown, after: unknown): FieldChange[] {
+  const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>
+  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((f) => !HIDDEN_FIELDS.has(f))
+  return fields
+    .filter((f) => JSON.stringify(b[f]) !== JSON.stringify(a[f]))
+    .map((f) => ({ field: f, before: b[f], after: a[f] }))
+}
+
+/** Puts the entity of one activity row back as it was before that change; itself recorded as a `restore`. */
+export async function restoreFromActivity(deps: Deps, actor: Actor, activityId: number): Promise<{ entityType: string; entityId: string }> {
+  const row = await findActivity(deps.db, activityId)
+  if (!row || (row.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No activity with this id')
+  const restorer = RESTORERS[row.entityType]
+  if (!restorer) throw new ValidationError('id', `Changes to ${row.entityType} cannot be restored from the activity log.`)
+  await restorer(deps, actor, Number(row.entityId), row.action === 'create' ? null : row.before, row.after)
+  return { entityType: row.entityType, entityId: row.entityId }
+}
+
+/**
+ * SPEC §7 activity {nodeId}/deleted: what was deleted in the last 90 days from one place and is still deleted, newest
+ * first, each with the activity row whose restore brings it back. A rule node's place holds its child nodes and its
+ * comments; a rule's top level and an advice set's rule list have no node id, so they are scopes of their own.
+ */
+export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope) {
+  const rows = await listDeletedIn(deps.db, { ownerId: actor.ownerId, since: new Date(Date.now() - 90 * DAY_MS), scope, limit: 500 })
+  return rows.map((r) => ({
+    activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`,
+    deletedAt: r.createdAt, deletedBy: r.actorName ?? 'Advice Studio', canRestore: canCreate(actor),
+  }))
+}
+
+/** Where the rules, nodes, comments and dictionary entries of some activity rows are today, for links to them. */
+export async function placesOfActivity(deps: Deps, rows: Array<{ entityType: string; entityId: string; before: unknown; after: unknown }>) {
+  const ids = (type: string) => rows.filter((r) => r.entityType === type).map((r) => Number(r.entityId))
+  // Rules named inside snapshots (a Rule Call's target, a promoted rule) are shown by name too.
+  const namedRuleIds = rows.flatMap((r) => [r.before, r.after])
+    .flatMap((s) => [(s as { calledRuleId?: unknown } | null)?.calledRuleId, (s as { promotedRuleId?: unknown } | null)?.promotedRuleId])
+    .filter((id): id is number => typeof id === 'number')
+  return placesOf(deps.db, {
+    ruleIds: [...new Set([...ids(ENTITY_RULE), ...namedRuleIds])], nodeIds: ids(ENTITY_RULE_NODE), commentIds: ids(ENTITY_COMMENT), entityIds: ids(ENTITY_DICTIONARY),
+  })
+}

@@ -1,0 +1,197 @@
+// From stored rows to the engine's authoring model (engine/model.ts): what debug, static checks and the list
+// routes run the engine on; and the deep part of an advice set copy, which walks the same rows.
+import type { Db } from '../../db/client.ts'
+import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
+import { findEntityByName, insertEntity, listEntities, type EntityRow } from '../../db/queries/entities.ts'
+import { copyNodeRows, listNodes, parentsFirst, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { findRulesByIds, insertRule, listRules, type RuleRow } from '../../db/queries/rules.ts'
+import {
+  ENTITY_TYPES, isDataType, parseAssignment, parseExpression, references, templateTags,
+  type AdviceSetModel, type EntityModel, type Expr, type NodeModel, type NodeType, type RuleModel,
+} from '../../engine/index.ts'
+import { audit } from '../audit/audit.ts'
+import { PROVIDER_OWNER_ID, type Actor } from '../context.ts'
+import { NotFoundError } from '../errors.ts'
+
+/** Rule calls reach at most this many sets away; deeper chains are reported by the engine as unknown rules. */
+const MAX_CALL_HOPS = 16
+
+export function nodeModelOf(row: RuleNodeRow, children: NodeModel[]): NodeModel {
+  const node: NodeModel = { id: String(row.id), type: row.type as NodeType, children }
+  if (row.expression !== null) node.expression = row.expression
+  if (row.variable !== null) node.variable = row.variable
+  if (row.headline !== null) node.headline = row.headline
+  if (row.text !== null) node.text = row.text
+  if (row.question !== null) node.question = row.question
+  if (row.calledRuleId !== null) node.calledRuleId = String(row.calledRuleId)
+  if (row.apiId !== null) node.apiId = row.apiId
+  if (row.tags.length > 0) node.tags = row.tags
+  if (row.sources.length > 0) node.sources = row.sources
+  return node
+}
+
+/** Live rows (siblings in order) to one tree per rule; nodes under a missing parent are left out. */
+export function treesOf(rows: RuleNodeRow[]): Map<number, NodeModel[]> {
+  const children = new Map<number, RuleNodeRow[]>()
+  const roots = new Map<number, RuleNodeRow[]>()
+  for (const row of rows) {
+    const bucket = row.parentId === null ? roots : children
+    const key = row.parentId ?? row.ruleId
+    const list = bucket.get(key)
+    if (list) list.push(row)
+    else bucket.set(key, [row])
+  }
+  const build = (row: RuleNodeRow): NodeModel => nodeModelOf(row, (children.get(row.id) ?? []).map(build))
+  const trees = new Map<number, NodeModel[]>()
+  for (const [ruleId, list] of roots) trees.set(ruleId, list.map(build))
+  return trees
+}
+
+export function entityModelOf(row: EntityRow): EntityModel {
+  const entity: EntityModel = {
+    id: String(row.id), name: row.reservedName, kind: row.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable',
+  }
+  if (isDataType(row.dataType)) entity.dataType = row.dataType
+  if (row.validOptions.length > 0) entity.options = row.validOptions
+  if (row.isClosedSet) entity.isClosedSet = true
+  if (row.displayFormat) entity.displayFormat = row.displayFormat
+  if (row.defaultValue !== null && row.defaultValue !== undefined) entity.defaultValue = row.defaultValue
+  if (row.expression) entity.expression = row.expression
+  if (row.isConstant) entity.isConstant = true
+  if (row.description) entity.description = row.description
+  return entity
+}
+
+/** The dictionary a set sees: its owner's entries (general or for this set), then the provider's not shadowed by name. */
+export async function dictionaryFor(db: Db, set: { id: number; ownerId: string }): Promise<EntityRow[]> {
+  const rows = await listEntities(db, { ownerIds: [...new Set([set.ownerId, PROVIDER_OWNER_ID])], adviceSetId: set.id })
+  const own = new Set(rows.filter((r) => r.ownerId === set.ownerId).map((r) => r.reservedName.toLowerCase()))
+  return rows.filter((r) => r.ownerId === set.ownerId || !own.has(r.reservedName.toLowerCase()))
+}
+
+function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
+  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), nodes: trees.get(r.id) ?? [] }))
+}
+
+function calledIds(models: RuleModel[]): number[] {
+  const ids: number[] = []
+  const visit = (nodes: NodeModel[]) => nodes.forEach((n) => { if (n.calledRuleId) ids.push(Number(n.calledRuleId)); visit(n.children) })
+  models.forEach((m) => visit(m.nodes))
+  return ids
+}
+
+/**
+ * The set as the engine compiles it: live rules in order, their trees, the dictionary, and the rules of other sets
+ * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (see focusOnRule), which is how a
+ * single rule is debugged.
+ */
+export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number } = {}): Promise<AdviceSetModel> {
+  const set = await findAdviceSet(db, adviceSetId)
+  if (!set) throw new NotFoundError('No advice set with this id')
+  const setRules = await listRules(db, adviceSetId)
+  const main = ruleModels(setRules, treesOf(await listNodes(db, setRules.map((r) => r.id))))
+  const known = new Set(main.map((r) => r.id))
+  const external: RuleModel[] = []
+  let frontier = calledIds(main).filter((id) => !known.has(String(id)))
+  for (let hop = 0; hop < MAX_CALL_HOPS && frontier.length > 0; hop++) {
+    const found = await findRulesByIds(db, [...new Set(frontier)])
+    const models = ruleModels(found, treesOf(await listNodes(db, found.map((r) => r.id))))
+    models.forEach((m) => known.add(m.id))
+    external.push(...models)
+    frontier = calledIds(models).filter((id) => !known.has(String(id)))
+  }
+  const entities = (await dictionaryFor(db, set)).map(entityModelOf)
+  const model: AdviceSetModel = { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
+  return opts.onlyRuleId === undefined ? model : focusOnRule(model, opts.onlyRuleId)
+}
+
+/** The whole set's model with one rule left to run; the set's other rules stay callable as external rules. */
+export function focusOnRule(model: AdviceSetModel, ruleId: number): AdviceSetModel {
+  const id = String(ruleId)
+  const external = [...model.rules.filter((r) => r.id !== id), ...(model.externalRules ?? [])]
+  const { externalRules: _all, ...rest } = model
+  return { ...rest, rules: model.rules.filter((r) => r.id === id), ...(external.length > 0 ? { externalRules: external } : {}) }
+}
+
+/** Names a node reads or sets: expression references, template tags and its own variable. */
+export function namesOfNode(node: Pick<RuleNodeRow, 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question'>): { variables: string[]; formulas: string[]; sets: string[] } {
+  const variables = new Set<string>()
+  const formulas = new Set<string>()
+  const sets = new Set<string>()
+  const fromExpr = (expr: Expr) => {
+    const refs = references(expr)
+    refs.variables.forEach((n) => variables.add(n))
+    refs.bare.forEach((n) => variables.add(n))
+    refs.formulas.forEach((n) => formulas.add(n))
+  }
+  if (node.expression) {
+    try {
+      if (node.type === 'variableAssignment') {
+        const assignment = parseAssignment(node.expression)
+        sets.add(assignment.target)
+        fromExpr(assignment.value)
+      } else fromExpr(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' }))
+    } catch {
+      // Unparsable expressions are reported by the static checks; they name nothing reliably.
+    }
+  }
+  for (const text of [node.headline, node.text, node.question]) {
+    for (const tag of templateTags(text ?? '')) (tag.kind === 'variable' ? variables : formulas).add(tag.name)
+  }
+  if (node.variable) (node.type === 'formula' ? formulas : node.type === 'inputRequest' || node.type === 'apiCall' ? sets : variables).add(node.variable)
+  return { variables: [...variables], formulas: [...formulas], sets: [...sets] }
+}
+
+/** Names a formula expression reads (unparsable: none). */
+export function namesOfExpression(source: string): string[] {
+  try {
+    const refs = references(parseExpression(source))
+    return [...refs.variables, ...refs.formulas, ...refs.bare]
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The deep part of copying an advice set: its live rules in order with their trees (Rule Calls between its own rules
+ * point to the copies), its set-specific dictionary entries, and, when the copy goes to another owner, the owner-wide
+ * entries its content uses (directly or through formulas) that the new owner does not have by that name.
+ */
+export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceSetRow, copy: AdviceSetRow) {
+  const rules = await listRules(tx, source.id)
+  const ruleIds = new Map<number, number>()
+  for (const rule of rules) ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, createdBy: actor.userId })).id)
+  const nodes = await listNodes(tx, rules.map((r) => r.id))
+  let nodeCount = 0
+  for (const rule of rules) {
+    const rows = parentsFirst(nodes.filter((n) => n.ruleId === rule.id))
+    nodeCount += (await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })).size
+  }
+  const dictionary = await dictionaryFor(tx, source)
+  const byName = new Map(dictionary.map((e) => [e.reservedName, e]))
+  const wanted = new Set(dictionary.filter((e) => e.adviceSetId === source.id).map((e) => e.reservedName))
+  if (copy.ownerId !== source.ownerId) {
+    const pending = nodes.flatMap((n) => { const u = namesOfNode(n); return [...u.variables, ...u.formulas, ...u.sets] })
+    while (pending.length > 0) {
+      const entry = byName.get(pending.pop()!)
+      if (!entry || wanted.has(entry.reservedName) || entry.ownerId === PROVIDER_OWNER_ID) continue
+      wanted.add(entry.reservedName)
+      if (entry.expression) pending.push(...namesOfExpression(entry.expression))
+    }
+  }
+  let entityCount = 0
+  for (const name of wanted) {
+    const entry = byName.get(name)!
+    // Names are unique per owner: an owner that already has this name keeps its own entry.
+    if (await findEntityByName(tx, copy.ownerId, name)) continue
+    const created = await insertEntity(tx, {
+      ownerId: copy.ownerId, adviceSetId: entry.adviceSetId === null ? null : copy.id, entityTypeId: entry.entityTypeId, reservedName: entry.reservedName,
+      dataType: entry.dataType, validOptions: entry.validOptions, isClosedSet: entry.isClosedSet, displayFormat: entry.displayFormat,
+      defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, description: entry.description, createdBy: actor.userId,
+    })
+    // 'entity' is the dictionary's audit name (authoring/entities.ts imports this module, so it is spelled out here).
+    await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId, copiedFrom: entry.id } })
+    entityCount += 1
+  }
+  return { rules: rules.length, nodes: nodeCount, entities: entityCount }
+}

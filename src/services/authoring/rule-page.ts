@@ -1,0 +1,203 @@
+// Read models of the rule pages: the rule-tree island's props (the rules contract's RuleTreeProps), the
+// server-rendered tree the island replaces, the header's facts, the pick-dialog lists and the advice set's rule list.
+import { listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { countCommentsByRule } from '../../db/queries/comments.ts'
+import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
+import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
+import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
+import type { Actor, Deps } from '../context.ts'
+import { kindOf } from './entities.ts'
+import { NotFoundError } from '../errors.ts'
+import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
+import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+
+export interface TreeNodeProps {
+  id: number; parentId: number | null; position: number; type: NodeType
+  expression: string | null; variable: string | null; headline: string | null; text: string | null
+  question: string | null; calledRuleId: number | null; apiId: string | null; tags: string[]; commentCount: number
+}
+
+export interface RuleTreeProps {
+  mode: 'edit' | 'read'
+  rule: { id: number; name: string; adviceSetId: number }
+  adviceSet: { id: number; name: string }
+  nodes: TreeNodeProps[]
+  rules: Array<{ id: number; name: string; adviceSetId: number; adviceSetName: string }>
+  entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
+  model: AdviceSetModel
+  activeNodeId: number | null
+}
+
+/** One node of the server-rendered tree (views/rule/_tree.eta). */
+export interface TreeNodeView {
+  id: number
+  type: NodeType
+  typeName: string
+  active: boolean
+  expression: string | null
+  variable: { name: string; entityId: number | null } | null
+  headline: string | null
+  text: string | null
+  question: string | null
+  calledRule: { name: string; href: string } | null
+  apiId: string | null
+  tags: string[]
+  commentCount: number
+  children: TreeNodeView[]
+}
+
+/** Rules of other sets the selector lists at most; the dialog says when there are more. */
+export const SELECTOR_LIMIT = 300
+/** Advice sets the copy dialog offers at most. */
+export const COPY_TARGET_LIMIT = 200
+
+/** The rule when it is a live rule of this advice set that the actor may read; 404 otherwise (also for a set mismatch). */
+export async function ruleOfSet(deps: Deps, actor: Actor, adviceSetId: number, ruleId: number): Promise<RuleWithSet> {
+  const rule = await readableRule(deps.db, actor, ruleId)
+  if (rule.adviceSetId !== adviceSetId) throw new NotFoundError('No rule with this id in this advice set')
+  return rule
+}
+
+function tagLabel(slug: string): string {
+  if (slug === 'needs-work') return TAG_LABEL_NEEDS_WORK
+  const words = slug.replace(/-/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+function nodeProps(row: RuleNodeRow, commentCounts: Record<number, number>): TreeNodeProps {
+  return {
+    id: row.id, parentId: row.parentId, position: row.position, type: row.type as NodeType,
+    expression: row.expression, variable: row.variable, headline: row.headline, text: row.text, question: row.question,
+    calledRuleId: row.calledRuleId, apiId: row.apiId, tags: row.tags, commentCount: commentCounts[row.id] ?? 0,
+  }
+}
+
+interface TreeContext {
+  activeNodeId: number | null
+  calledRules: Map<number, { name: string; href: string }>
+  entityIds: Map<string, number>
+}
+
+/** Flat rows (siblings in order) to nested views; rows under a missing parent are left out, as the engine does. */
+function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[] {
+  const children = new Map<number | null, TreeNodeProps[]>()
+  for (const node of nodes) children.set(node.parentId, [...(children.get(node.parentId) ?? []), node])
+  const view = (node: TreeNodeProps): TreeNodeView => ({
+    id: node.id,
+    type: node.type,
+    typeName: ENTITY_TYPES[node.type]?.displayName ?? node.type,
+    active: node.id === context.activeNodeId,
+    expression: node.expression,
+    variable: node.variable === null ? null : { name: node.variable, entityId: context.entityIds.get(node.variable.toLowerCase()) ?? null },
+    headline: node.headline,
+    text: node.text,
+    question: node.question,
+    calledRule: node.calledRuleId === null ? null : context.calledRules.get(node.calledRuleId) ?? { name: `Rule #${node.calledRuleId} (not available)`, href: '' },
+    apiId: node.apiId,
+    tags: node.tags.map(tagLabel),
+    commentCount: node.commentCount,
+    children: (children.get(node.id) ?? []).sort((a, b) => a.position - b.position).map(view),
+  })
+  return (children.get(null) ?? []).sort((a, b) => a.position - b.position).map(view)
+}
+
+export function ruleHref(adviceSetId: number, ruleId: number): string {
+  return `/adviceset/${adviceSetId}/rule/${ruleId}/show`
+}
+
+/**
+ * What the rule page's tree needs: the island's props and the same tree nested for the fallback. `activeNodeId`
+ * must be a live node of the rule (404 otherwise).
+ */
+export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
+  const [rows, commentCounts, setRules, called, dictionary, model] = await Promise.all([
+    listNodes(deps.db, [rule.id]),
+    countCommentsByRule(deps.db, rule.id),
+    listRules(deps.db, rule.adviceSetId),
+    callsFrom(deps.db, rule.id),
+    dictionaryFor(deps.db, rule.set),
+    buildAdviceSetModel(deps.db, rule.adviceSetId),
+  ])
+  if (activeNodeId !== null && !rows.some((r) => r.id === activeNodeId)) throw new NotFoundError('No node with this id in this rule')
+  const nodes = rows.map((row) => nodeProps(row, commentCounts))
+  const callable = new Map<number, RuleTreeProps['rules'][number]>()
+  for (const r of setRules) if (r.id !== rule.id) callable.set(r.id, { id: r.id, name: r.name, adviceSetId: r.adviceSetId, adviceSetName: rule.set.name })
+  for (const c of called) callable.set(c.ruleId, { id: c.ruleId, name: c.ruleName, adviceSetId: c.adviceSetId, adviceSetName: c.adviceSetName })
+  const props: RuleTreeProps = {
+    mode: canWriteOwned(actor, rule.set.ownerId) ? 'edit' : 'read',
+    rule: { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId },
+    adviceSet: { id: rule.set.id, name: rule.set.name },
+    nodes,
+    rules: [...callable.values()],
+    entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
+    model,
+    activeNodeId,
+  }
+  const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
+  const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
+  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds }), loaded: { rows, model } }
+}
+
+/**
+ * The header's facts: statistics, who calls the rule, and where it may be copied to. `loaded`: the rule's nodes and
+ * its set's model when the page has them already (ruleTreeModel), so they are not read again.
+ */
+export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSet, loaded?: { rows: RuleNodeRow[]; model: AdviceSetModel }) {
+  const [stats, callers, copyTargets] = await Promise.all([
+    loaded ? statsOfRule(loaded.rows, loaded.model, rule.id) : ruleStats(deps, actor, rule.id),
+    rulesCallingRule(deps, actor, rule.id),
+    copyTargetSets(deps, actor),
+  ])
+  const seen = new Set<number>()
+  return {
+    stats,
+    calledBy: callers.filter((c) => c.ruleId !== rule.id && !seen.has(c.ruleId) && seen.add(c.ruleId))
+      .map((c) => ({ id: c.ruleId, name: c.ruleName, adviceSetName: c.adviceSetName, href: ruleHref(c.adviceSetId, c.ruleId) })),
+    copyTargets,
+  }
+}
+
+/** Advice sets of the actor's owner that a rule may be copied into (none for viewers). */
+export async function copyTargetSets(deps: Deps, actor: Actor): Promise<Array<{ id: number; name: string }>> {
+  if (!canCreate(actor)) return []
+  const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), ownerId: actor.ownerId, sort: 'name', offset: 0, limit: COPY_TARGET_LIMIT })
+  return rows.map((s) => ({ id: s.id, name: s.name }))
+}
+
+export interface CallableRuleGroup { adviceSetId: number; adviceSetName: string; own: boolean; rules: Array<{ id: number; name: string }> }
+
+/**
+ * Rules a Rule Call in this set may name, grouped by set: this set's first (all of them), then the readable other sets'
+ * by set name, at most SELECTOR_LIMIT of those, optionally only those whose rule or set name contains `text`.
+ */
+export async function callableRules(deps: Deps, actor: Actor, set: { id: number; name: string }, text = ''): Promise<{ groups: CallableRuleGroup[]; more: boolean }> {
+  const adviceSetId = set.id
+  const own = (await listRules(deps.db, adviceSetId)).filter((r) => !text || r.name.toLowerCase().includes(text.toLowerCase()))
+  const others = await listVisibleRules(deps.db, { visibility: setVisibility(actor), exceptSetId: adviceSetId, text, limit: SELECTOR_LIMIT + 1 })
+  const groups: CallableRuleGroup[] = []
+  if (own.length > 0) groups.push({ adviceSetId, adviceSetName: set.name, own: true, rules: own.map((r) => ({ id: r.id, name: r.name })) })
+  for (const row of others.slice(0, SELECTOR_LIMIT)) {
+    const last = groups.at(-1)
+    if (last && last.adviceSetId === row.adviceSetId) last.rules.push({ id: row.id, name: row.name })
+    else groups.push({ adviceSetId: row.adviceSetId, adviceSetName: row.adviceSetName, own: false, rules: [{ id: row.id, name: row.name }] })
+  }
+  return { groups, more: others.length > SELECTOR_LIMIT }
+}
+
+/** Live nodes of a rule: what its delete takes away. */
+export async function countRuleNodes(deps: Deps, ruleId: number): Promise<number> {
+  return (await listNodes(deps.db, [ruleId])).length
+}
+
+/** The advice set page's Rules section: its live rules in run order. */
+export async function setRuleList(deps: Deps, adviceSetId: number) {
+  return (await listRules(deps.db, adviceSetId)).map((r) => ({ id: r.id, name: r.name, position: r.position, href: ruleHref(adviceSetId, r.id) }))
+}
+
+/** A rule of this set deleted by a writer, for the advice set page's Undo; null when there is nothing to undo. */
+export async function deletedRuleOf(deps: Deps, actor: Actor, adviceSetId: number, ruleId: number): Promise<{ id: number; name: string } | null> {
+  const rule = await findRule(deps.db, ruleId, { includeDeleted: true })
+  if (!rule || rule.deletedAt === null || rule.adviceSetId !== adviceSetId || !canWriteOwned(actor, rule.set.ownerId)) return null
+  return { id: rule.id, name: rule.name }
+}

@@ -1,0 +1,190 @@
+// Managing API keys (DESIGN roles): admins manage their own owner's keys, provider admins every owner's. Other
+// roles are refused (403); another owner's key does not exist for them (404). Every change is audited.
+import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
+import { API_KEY_ENVIRONMENTS } from '../../db/schema/index.ts'
+import {
+  findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, requestsOnDay, softDeleteApiKey,
+  updateApiKey, type ListedApiKey,
+} from '../../db/queries/api-keys.ts'
+import { findAdviceSetsByIds, listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { findAudience } from '../../db/queries/audiences.ts'
+import { findOwner, listOwners } from '../../db/queries/users.ts'
+import { audit } from '../audit/audit.ts'
+import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
+import { requireOneOf, requireText } from '../validate.ts'
+import { setVisibility } from '../accounts/visibility.ts'
+import { forgetApiKey, issueApiKey } from './api-keys.ts'
+
+const ENTITY_API_KEY = 'apikey'
+const MAX_ORIGINS = 20
+const MAX_RATE_LIMIT = 100_000
+const DEFAULT_RATE_LIMIT = 600
+
+/** What a form or the API sends; every field is checked here. */
+export interface ApiKeyInput {
+  name?: unknown
+  environment?: unknown
+  ownerId?: unknown
+  audienceId?: unknown
+  allowedAdviceSetIds?: unknown
+  allowedOrigins?: unknown
+  rateLimit?: unknown
+}
+
+/** Ids from a JSON array, repeated form fields or a comma-separated text. */
+function idsOf(field: string, label: string, raw: unknown): number[] {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((v) => v.trim()).filter(Boolean) : [raw]
+  return [...new Set(list.map((v) => {
+    const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : ''
+    if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new ValidationError(field, `${label}: "${String(v)}" is not an id.`)
+    return Number(text)
+  }))]
+}
+
+function assertKeyAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage API keys.')
+}
+
+/** The key if the actor may manage it; another owner's key answers as unknown. */
+export async function getApiKeyFor(deps: Deps, actor: Actor, id: number): Promise<ListedApiKey> {
+  assertKeyAdmin(actor)
+  const key = await findLiveApiKey(deps.db, id)
+  if (!key || (key.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No API key with this id')
+  return key
+}
+
+function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10)
+}
+
+export async function listApiKeysFor(deps: Deps, actor: Actor): Promise<Array<ListedApiKey & { requestsToday: number }>> {
+  assertKeyAdmin(actor)
+  const keys = await listLiveApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId)
+  const today = await requestsOnDay(deps.db, keys.map((k) => k.id), todayUtc())
+  return keys.map((k) => ({ ...k, requestsToday: today.get(k.id) ?? 0 }))
+}
+
+/** Choices for the key form: teams (provider admins only), audiences, and advice sets the team may use. */
+export async function apiKeyFormChoices(deps: Deps, actor: Actor) {
+  assertKeyAdmin(actor)
+  const provider = isProviderAdmin(actor)
+  const { rows } = await listAdviceSets(deps.db, {
+    visibility: setVisibility(actor), sort: 'name', offset: 0, limit: 500,
+  })
+  return {
+    owners: provider ? await listOwners(deps.db) : null,
+    audiences: await listAudiencesForKeys(deps.db, provider ? undefined : actor.ownerId),
+    adviceSets: rows.map((r) => ({ id: r.id, name: r.name, ownerId: r.ownerId })),
+  }
+}
+
+async function keyOwner(deps: Deps, actor: Actor, raw: unknown): Promise<string> {
+  if (raw === undefined || raw === null || raw === '' || raw === actor.ownerId) return actor.ownerId
+  if (typeof raw !== 'string') throw new ValidationError('ownerId', 'Team must be a team id.')
+  if (!isProviderAdmin(actor)) throw new ValidationError('ownerId', 'You can only create keys for your own team.')
+  if (!(await findOwner(deps.db, raw))) throw new ValidationError('ownerId', 'No team with this id.')
+  return raw
+}
+
+async function audienceOf(deps: Deps, ownerId: string, raw: unknown): Promise<number | null> {
+  if (raw === undefined || raw === null || raw === '') return null
+  const ids = idsOf('audienceId', 'Audience', raw)
+  const id = ids[0]!
+  if (ids.length !== 1 || (await findAudience(deps.db, id))?.ownerId !== ownerId) {
+    throw new ValidationError('audienceId', "Audience must be one of the team's audiences.")
+  }
+  return id
+}
+
+/** Sets the key's team may use (its own, the provider's, public and starter sets); empty means all of them. */
+async function allowedSetsOf(deps: Deps, ownerId: string, raw: unknown): Promise<number[]> {
+  if (raw === undefined || raw === null || raw === '') return []
+  const ids = idsOf('allowedAdviceSetIds', 'Allowed advice sets', raw)
+  const usable = new Set((await findAdviceSetsByIds(deps.db, ids, { ownerId, providerOwnerId: PROVIDER_OWNER_ID, all: false })).map((s) => s.id))
+  const refused = ids.find((id) => !usable.has(id))
+  if (refused !== undefined) throw new ValidationError('allowedAdviceSetIds', `Allowed advice sets: advice set ${refused} is not one this team may use.`)
+  return ids.sort((a, b) => a - b)
+}
+
+/** Embed origins: scheme, host and port only (what a browser sends as Origin and frame-ancestors matches). */
+function parseOrigins(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : raw === undefined || raw === null ? [] : [raw]
+  const texts = list.map((v) => (typeof v === 'string' ? v.trim() : String(v))).filter(Boolean)
+  if (texts.length > MAX_ORIGINS) throw new ValidationError('allowedOrigins', `Allowed origins: at most ${MAX_ORIGINS}.`)
+  const origins = texts.map((text) => {
+    let url: URL | undefined
+    try { url = new URL(text) } catch { url = undefined }
+    const bare = url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password &&
+      url.pathname === '/' && !url.search && !url.hash
+    if (!url || !bare) {
+      throw new ValidationError('allowedOrigins', `Allowed origins: "${text}" is not an origin; give the scheme, host and port only, like https://partner.example or http://localhost:8080.`)
+    }
+    return url.origin
+  })
+  return [...new Set(origins)]
+}
+
+function rateLimitOf(raw: unknown): number {
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_RATE_LIMIT
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
+  const n = Number(text)
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_RATE_LIMIT) {
+    throw new ValidationError('rateLimit', `Rate limit must be a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT}.`)
+  }
+  return n
+}
+
+async function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
+  return {
+    name: requireText('name', input.name, 'Name', 120),
+    audienceId: await audienceOf(deps, ownerId, input.audienceId),
+    allowedAdviceSetIds: await allowedSetsOf(deps, ownerId, input.allowedAdviceSetIds),
+    allowedOrigins: parseOrigins(input.allowedOrigins),
+    rateLimit: rateLimitOf(input.rateLimit),
+  }
+}
+
+/** What the audit log keeps of a key: its settings, never its secret or hash. */
+function audited(key: ListedApiKey) {
+  const { createdAt: _c, updatedAt: _u, lastUsedAt: _l, ownerName: _o, ...settings } = key
+  return settings
+}
+
+/** Creates a key and returns its secret: the only time it exists outside the hash. */
+export async function createApiKeyFor(deps: Deps, actor: Actor, input: ApiKeyInput): Promise<{ key: ListedApiKey; secret: string }> {
+  assertKeyAdmin(actor)
+  const ownerId = await keyOwner(deps, actor, input.ownerId)
+  const environment: ApiKeyEnvironment = input.environment === undefined || input.environment === ''
+    ? 'production' : requireOneOf('environment', input.environment, API_KEY_ENVIRONMENTS, 'Environment')
+  const settings = await settingsOf(deps, ownerId, input)
+  return deps.db.transaction(async (tx) => {
+    const issued = await issueApiKey(tx, { ...settings, environment, ownerId, createdBy: actor.userId })
+    await audit(tx, actor, { ownerId, action: 'create', entityType: ENTITY_API_KEY, entityId: issued.key.id, after: audited(issued.key) })
+    return issued
+  })
+}
+
+/** Changes a key's settings; its owner, environment and secret stay. Takes effect at once on this instance. */
+export async function updateApiKeyFor(deps: Deps, actor: Actor, id: number, input: ApiKeyInput): Promise<ListedApiKey> {
+  const before = await getApiKeyFor(deps, actor, id)
+  const settings = await settingsOf(deps, before.ownerId, input)
+  const after = await deps.db.transaction(async (tx) => {
+    await updateApiKey(tx, id, settings)
+    const after = (await findLiveApiKey(tx, id))!
+    await audit(tx, actor, { ownerId: before.ownerId, action: 'update', entityType: ENTITY_API_KEY, entityId: id, before: audited(before), after: audited(after) })
+    return after
+  })
+  forgetApiKey(deps.db, id)
+  return after
+}
+
+/** Soft delete: the key stops working at once (on other instances within the few seconds of their cache). */
+export async function deleteApiKeyFor(deps: Deps, actor: Actor, id: number): Promise<void> {
+  const key = await getApiKeyFor(deps, actor, id)
+  await deps.db.transaction(async (tx) => {
+    await softDeleteApiKey(tx, id)
+    await audit(tx, actor, { ownerId: key.ownerId, action: 'delete', entityType: ENTITY_API_KEY, entityId: id, before: audited(key) })
+  })
+  forgetApiKey(deps.db, id)
+}

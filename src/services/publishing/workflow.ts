@@ -1,0 +1,124 @@
+// The publishing workflow (DESIGN "Publishing"): which transitions exist, who may take them, and taking them.
+//
+// Who (DESIGN roles): authors and admins of the set's owner submit; approving, requesting changes, preview, publish
+// and unpublish need an admin of the set's owner or a provider admin. Approval needs a different user from the one
+// who submitted (four-eyes). A version in preview that was approved may be published: preview is where approved
+// versions are tried by partners' preview keys before they go live.
+import type { Db } from '../../db/client.ts'
+import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
+import { findVersion, findVersionInState, updateVersionState, type VersionRow, type VersionStateChange, type VersionSummaryRow } from '../../db/queries/versions.ts'
+import type { VersionState } from '../../db/schema/index.ts'
+import { audit } from '../audit/audit.ts'
+import type { Actor, Deps } from '../context.ts'
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts'
+import { canAdministerOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { changeVersions, ENTITY_VERSION, summaryOf, versionAuditView } from './versions.ts'
+
+export const VERSION_ACTIONS = ['submit', 'requestChanges', 'approve', 'preview', 'publish', 'unpublish'] as const
+export type VersionAction = (typeof VERSION_ACTIONS)[number]
+
+interface Transition {
+  label: string
+  from: VersionState[]
+  to: VersionState
+  /** Only admins of the set's owner (or provider admins); otherwise authors too. */
+  adminOnly: boolean
+}
+
+export const TRANSITIONS: Record<VersionAction, Transition> = {
+  submit: { label: 'Submit for review', from: ['draft'], to: 'review', adminOnly: false },
+  requestChanges: { label: 'Request changes', from: ['review'], to: 'draft', adminOnly: true },
+  approve: { label: 'Approve', from: ['review'], to: 'approved', adminOnly: true },
+  preview: { label: 'Preview', from: ['approved', 'review'], to: 'preview', adminOnly: true },
+  publish: { label: 'Publish', from: ['approved', 'preview'], to: 'published', adminOnly: true },
+  unpublish: { label: 'Unpublish', from: ['published'], to: 'unpublished', adminOnly: true },
+}
+
+export const FOUR_EYES_MESSAGE = 'Four-eyes rule: a version must be approved by someone other than the person who submitted it.'
+
+/** Why `actor` may not take `action` on `version` now, or null when it may. The pages show the same reasons. */
+export function refusal(actor: Actor, set: Pick<AdviceSetRow, 'ownerId'>, version: Pick<VersionRow, 'state' | 'submittedBy' | 'approvedAt'>, action: VersionAction): { status: 403 | 409; message: string } | null {
+  const t = TRANSITIONS[action]
+  if (!canWriteOwned(actor, set.ownerId)) return { status: 403, message: 'You cannot change the versions of this advice set.' }
+  if (t.adminOnly && !canAdministerOwned(actor, set.ownerId)) return { status: 403, message: `${t.label}: only an admin of this advice set's owner may do this.` }
+  if (!t.from.includes(version.state)) {
+    return { status: 409, message: `${t.label} is not possible for a version in state ${version.state} (only from ${t.from.join(' or ')}).` }
+  }
+  if (action === 'publish' && version.state === 'preview' && version.approvedAt === null) {
+    return { status: 409, message: 'Publish: this preview version has not been approved yet.' }
+  }
+  if (action === 'approve' && version.submittedBy === actor.userId) return { status: 403, message: FOUR_EYES_MESSAGE }
+  return null
+}
+
+function bookkeeping(action: VersionAction, actor: Actor, now: Date): VersionStateChange {
+  switch (action) {
+    case 'submit': return { state: 'review', submittedBy: actor.userId, submittedAt: now }
+    case 'requestChanges': return { state: 'draft' }
+    case 'approve': return { state: 'approved', approvedBy: actor.userId, approvedAt: now }
+    case 'preview': return { state: 'preview' }
+    case 'publish': return { state: 'published', publishedBy: actor.userId, publishedAt: now }
+    case 'unpublish': return { state: 'unpublished', unpublishedAt: now }
+  }
+}
+
+async function recordTransition(tx: Db, actor: Actor, ownerId: string, before: VersionRow, after: VersionRow, action: string, notes?: string) {
+  await audit(tx, actor, {
+    ownerId, action: 'update', entityType: ENTITY_VERSION, entityId: after.id,
+    before: versionAuditView(before), after: { ...versionAuditView(after), transition: action, ...(notes ? { comment: notes } : {}) },
+  })
+}
+
+/**
+ * The one version of the set in `state` steps aside for another: a published one becomes unpublished; a preview one
+ * goes back to approved, or to review when it was previewed before anyone approved it.
+ */
+async function displace(tx: Db, actor: Actor, ownerId: string, adviceSetId: number, state: 'published' | 'preview', now: Date) {
+  const current = await findVersionInState(tx, adviceSetId, state)
+  if (!current) return
+  const change: VersionStateChange = state === 'published' ? { state: 'unpublished', unpublishedAt: now } : { state: current.approvedAt ? 'approved' : 'review' }
+  const moved = await updateVersionState(tx, current.id, change)
+  await recordTransition(tx, actor, ownerId, current, moved, state === 'published' ? 'replacedByPublish' : 'replacedByPreview')
+}
+
+export async function versionWithSet(db: Db, actor: Actor, versionId: number): Promise<{ version: VersionRow; set: AdviceSetRow }> {
+  const version = await findVersion(db, versionId)
+  const set = version ? await findAdviceSet(db, version.adviceSetId) : undefined
+  if (!version || !set || !canReadSet(actor, set)) throw new NotFoundError('No version with this id')
+  return { version, set }
+}
+
+/** Takes one transition, audited, with `notes` as the reviewer's comment in the log. Refusals: 403 (who) or 409 (state). */
+export async function transitionVersion(deps: Deps, actor: Actor, versionId: number, action: VersionAction, notes?: string): Promise<VersionSummaryRow> {
+  const { set } = await versionWithSet(deps.db, actor, versionId)
+  const updated = await changeVersions(deps.db, set.id, async (tx) => {
+    // Read again under the set's lock: another transition may have committed since.
+    const version = (await findVersion(tx, versionId))!
+    const refused = refusal(actor, set, version, action)
+    if (refused?.status === 403) throw new ForbiddenError(refused.message)
+    if (refused) throw new ConflictError('action', refused.message)
+    const now = new Date()
+    const to = TRANSITIONS[action].to
+    if (to === 'published' || to === 'preview') await displace(tx, actor, set.ownerId, set.id, to, now)
+    const row = await updateVersionState(tx, version.id, bookkeeping(action, actor, now))
+    await recordTransition(tx, actor, set.ownerId, version, row, action, notes)
+    return row
+  })
+  return summaryOf(updated)
+}
+
+/** Unpublishes whatever version of the set is published now. */
+export async function unpublishAdviceSet(deps: Deps, actor: Actor, adviceSetId: number): Promise<VersionSummaryRow> {
+  const published = await findVersionInState(deps.db, adviceSetId, 'published')
+  const set = await findAdviceSet(deps.db, adviceSetId)
+  if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
+  if (!published) throw new ConflictError('adviceSetId', 'This advice set has no published version.')
+  return transitionVersion(deps, actor, published.id, 'unpublish')
+}
+
+/** The actions a user sees for a version: each with the reason it is refused, if it is. */
+export function actionsFor(actor: Actor, set: Pick<AdviceSetRow, 'ownerId'>, version: Pick<VersionRow, 'state' | 'submittedBy' | 'approvedAt'>) {
+  return VERSION_ACTIONS
+    .filter((action) => TRANSITIONS[action].from.includes(version.state))
+    .map((action) => ({ action, label: TRANSITIONS[action].label, refused: refusal(actor, set, version, action)?.message ?? null }))
+}

@@ -1,0 +1,131 @@
+// Every registered page route renders a page whose <main> starts with the SPEC page marker (DESIGN page-name table).
+import t from 'tap'
+import { buildTestApp } from '../../helpers/app.ts'
+import { Agent } from '../../helpers/agent.ts'
+import { createOwner, createUser } from '../../helpers/factories.ts'
+import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
+import { buildRule, createVariable } from '../../helpers/rules.ts'
+import { createApiKey } from '../../helpers/api-keys.ts'
+import { publishVersion } from '../../helpers/publishing.ts'
+
+/** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
+const EXPECTED: Record<string, string> = {
+  '/': 'index',
+  '/login': 'sign-in',
+  '/signup': 'sign-up',
+  '/logout': 'auth-logout',
+  '/password/forgot': 'password-reset',
+  '/password/reset/:token': 'password-reset',
+  '/password/setup/:token': 'password-reset',
+  '/password/edit': 'password-reset',
+  '/profile': 'user-page',
+  '/profile/edit': 'user-page',
+  '/profile/password': 'user-page',
+  '/user/new': 'user-page',
+  '/user/team': 'user-page',
+  '/admin/users': 'admin-users',
+  '/admin/users/new': 'admin-users-new',
+  '/library': 'rule-set-index',
+  '/library/classic': 'rule-set-index',
+  '/library/search': 'screener',
+  '/library/bulkeditor': 'bulk-editor',
+  '/explore': 'explore',
+  '/adviceset/new': 'rule-set-form',
+  '/adviceset/:id/show': 'rule-set-show',
+  '/adviceset/:id/edit': 'rule-set-form',
+  '/adviceset/:id/activity': 'rule-set-activity',
+  '/adviceset/:id/embed': 'rule-set-embed',
+  '/adviceset/:id/publish': 'rule-set-publish-index',
+  '/adviceset/:id/publish/versions': 'rule-set-publish-index',
+  '/adviceset/:id/publish/versions/:versionId': 'publish-version-show',
+  '/adviceset/:id/publish/assign': 'publish-assign',
+  '/activity': 'rule-set-activity',
+  '/adviceset/:id/confirm-delete': 'rule-set-delete',
+  '/adviceset/:id/rule/new': 'rule-new',
+  '/adviceset/:id/rule/:ruleId/show': 'rule-show',
+  '/adviceset/:id/rule/:ruleId/part/:nodeId': 'rule-show',
+  '/adviceset/:id/rule/confirm-delete': 'rule-delete',
+  '/adviceset/:id/rule/debug': 'rule-debug',
+  '/admin/dictionary': 'entity-page',
+  '/admin/dictionary/list': 'entity-page',
+  '/card/:type': 'entity-page',
+  '/card/:type/:entityId': 'entity-page',
+  '/card/:type/:entityId/edit': 'entity-page',
+  '/admin/apikey': 'api-keys',
+  '/admin/apikey/new': 'api-keys',
+  '/admin/apikey/:keyId/edit': 'api-keys',
+  '/admin/apikey/:keyId/copy': 'api-keys',
+  '/admin/apikey/:keyId/usage': 'api-keys-usage',
+}
+/** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
+const FRAGMENTS: Record<string, string> = {
+  '/adviceset/:id/show/header': 'ruleset-show-header',
+  '/adviceset/:id/show/sidebar': 'ruleset-show-sidebar',
+  '/adviceset/:id/show/modal/details': 'ruleset-show-details',
+  '/adviceset/:id/rule/:ruleId/show/header': 'rule-show-header',
+  '/adviceset/:id/rule/:ruleId/show/tree': 'rule-show-tree',
+  '/adviceset/:id/rule/selector': 'rule-selector',
+  '/adviceset/:id/rule/copyselector': 'rule-copyselector',
+  '/adviceset/:id/rule/apiselector': 'rule-apiselector',
+  '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
+}
+/** Routes that only redirect (to a page that is itself checked). */
+const REDIRECTS = new Set(['/password/reset', '/password/setup'])
+/** Pages that need no sign-in and render for visitors (sign-in pages redirect signed-in users away). */
+const VISITOR_PAGES = new Set(['/login', '/signup'])
+
+const pageRoutes: string[] = []
+const { app, database } = await buildTestApp(t, {}, {
+  onRoute: (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.includes('GET') && !route.url.startsWith('/api') && !route.url.startsWith('/static') && route.url !== '*' && route.url !== '/*') {
+      pageRoutes.push(route.url)
+    }
+  },
+})
+
+const provider = await createOwner(database.db, { id: 'TF', name: 'Advice Studio' })
+const admin = await createUser(database.db, { ownerId: provider, role: 'admin' })
+const signedIn = new Agent(app)
+await signedIn.signIn(admin.email, admin.password)
+const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
+const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
+const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
+const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
+const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
+/** Pages that name their rule in the query string. */
+const QUERIES: Record<string, string> = {
+  '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
+  '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
+}
+const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+  .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
+  .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id)) + (QUERIES[url] ?? '')
+
+t.test('every page route is in the expected table', async (t) => {
+  for (const url of pageRoutes) {
+    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url), `${url} has an expected page name`)
+  }
+})
+
+for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS))) {
+  t.test(`${url} starts its <main> with data-page="${EXPECTED[url]}"`, async (t) => {
+    const agent = VISITOR_PAGES.has(url) ? new Agent(app) : signedIn
+    const res = await agent.get(concrete(url))
+    t.ok(res.statusCode === 200 || res.statusCode === 410, `renders (status ${res.statusCode})`)
+    t.match(res.headers['content-type'], /text\/html/)
+    const main = /<main\b[^>]*>/.exec(res.body)?.[0]
+    t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
+    t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
+  })
+}
+
+for (const url of [...new Set(pageRoutes)].filter((u) => u in FRAGMENTS)) {
+  t.test(`${url} is a fragment whose root is data-fragment="${FRAGMENTS[url]}"`, async (t) => {
+    const res = await signedIn.get(concrete(url))
+    t.equal(res.statusCode, 200)
+    t.match(res.headers['content-type'], /text\/html/)
+    t.match(res.body, new RegExp(`^\\s*<section [^>]*data-fragment="${FRAGMENTS[url]}"`), 'the first element names the fragment')
+    t.notMatch(res.body, /<main\b|<html\b/, 'no page around it')
+  })
+}

@@ -1,0 +1,153 @@
+// Owners, roles and visibility (DESIGN): enforced on the server, whatever the request asks for.
+import t from 'tap'
+import { eq } from 'drizzle-orm'
+import { buildTestApp } from '../../helpers/app.ts'
+import { Agent } from '../../helpers/agent.ts'
+import { createOwner, createUser } from '../../helpers/factories.ts'
+import { users } from '../../../src/db/schema/index.ts'
+
+const { app, database, outbox } = await buildTestApp(t)
+const db = database.db
+const provider = await createOwner(db, { id: 'TF', name: 'Advice Studio' })
+const providerAdmin = await createUser(db, { ownerId: provider, role: 'admin', name: 'Pat Provider' })
+const acme = await createOwner(db, { name: 'Acme' })
+const acmeAdmin = await createUser(db, { ownerId: acme, role: 'admin', name: 'Ann Acme' })
+const acmeAuthor = await createUser(db, { ownerId: acme, role: 'author', name: 'Art Acme' })
+const globex = await createOwner(db, { name: 'Globex' })
+const globexAuthor = await createUser(db, { ownerId: globex, role: 'author', name: 'Gus Globex' })
+
+async function signedIn(user: { email: string; password: string }) {
+  const agent = new Agent(app)
+  await agent.signIn(user.email, user.password)
+  return agent
+}
+
+t.test('an author gets 403 on the admin user pages; the provider admin gets them', async (t) => {
+  const author = await signedIn(acmeAuthor)
+  t.equal((await author.get('/admin/users')).statusCode, 403)
+  t.equal((await author.get('/admin/users/new')).statusCode, 403)
+  const ownerAdmin = await signedIn(acmeAdmin)
+  t.equal((await ownerAdmin.get('/admin/users')).statusCode, 403, 'an admin of another owner is not a provider admin')
+  const admin = await signedIn(providerAdmin)
+  const page = await admin.get('/admin/users')
+  t.equal(page.statusCode, 200)
+  t.match(page.body, '<main data-page="admin-users">')
+  t.match(page.body, globexAuthor.email, 'the provider admin sees every user')
+})
+
+t.test('signed-out visitors are sent to /login from pages and get 401 from /api', async (t) => {
+  const anon = new Agent(app)
+  const page = await anon.get('/user/team')
+  t.equal(page.statusCode, 302)
+  t.equal(page.headers.location, '/login?next=%2Fuser%2Fteam')
+  t.equal((await anon.get('/')).headers.location, '/login')
+  const api = await anon.api('GET', `/api/user/${acmeAuthor.id}`, undefined, { csrf: false })
+  t.equal(api.statusCode, 401)
+  t.same(api.json(), { error: { status: 401, name: 'Unauthorized', message: 'Please sign in.' } })
+})
+
+t.test('a user of one owner cannot read another owner’s team or profile', async (t) => {
+  const gus = await signedIn(globexAuthor)
+  const team = await gus.get('/user/team')
+  t.equal(team.statusCode, 200)
+  t.match(team.body, globexAuthor.email)
+  t.notMatch(team.body, acmeAuthor.email, 'only the own owner’s team is listed')
+  const profile = await gus.get(`/profile?id=${acmeAuthor.id}`)
+  t.equal(profile.statusCode, 404)
+  t.notMatch(profile.body, acmeAuthor.email)
+  const edit = await gus.get(`/profile/edit?id=${acmeAuthor.id}`)
+  t.equal(edit.statusCode, 404)
+  const api = await gus.api('GET', `/api/user/${acmeAuthor.id}`)
+  t.equal(api.statusCode, 404)
+  t.notMatch(api.body, acmeAuthor.email)
+  const patch = await gus.api('PATCH', `/api/user/${acmeAuthor.id}`, { name: 'Taken over' })
+  t.equal(patch.statusCode, 404)
+  const [row] = await db.select().from(users).where(eq(users.id, acmeAuthor.id))
+  t.equal(row!.name, acmeAuthor.name, 'nothing changed')
+})
+
+t.test('team members see each other; only admins and the person edit a profile', async (t) => {
+  const art = await signedIn(acmeAuthor)
+  t.equal((await art.get(`/profile?id=${acmeAdmin.id}`)).statusCode, 200)
+  const denied = await art.api('PATCH', `/api/user/${acmeAdmin.id}`, { name: 'Renamed by author' })
+  t.equal(denied.statusCode, 403)
+  const ann = await signedIn(acmeAdmin)
+  const allowed = await ann.api('PATCH', `/api/user/${acmeAuthor.id}`, { title: 'Writes pension advice' })
+  t.equal(allowed.statusCode, 200)
+  t.equal(allowed.json().data.user.title, 'Writes pension advice')
+})
+
+t.test('bad ids and bad fields are named', async (t) => {
+  const ann = await signedIn(acmeAdmin)
+  const badId = await ann.api('GET', '/api/user/abc')
+  t.equal(badId.statusCode, 400)
+  t.equal(badId.json().error.message, 'Valid User ID required.')
+  const emptyName = await ann.api('PATCH', `/api/user/${acmeAdmin.id}`, { name: '   ' })
+  t.equal(emptyName.statusCode, 400)
+  t.equal(emptyName.json().error.message, 'Name is required.')
+  const unknownField = await ann.api('PATCH', `/api/user/${acmeAdmin.id}`, { role: 'admin' })
+  t.equal(unknownField.statusCode, 400)
+  t.match(unknownField.json().error.message, /role/)
+})
+
+t.test('admins invite team members to their own owner; the setup link sets a password once', async (t) => {
+  const author = await signedIn(acmeAuthor)
+  t.equal((await author.get('/user/new')).statusCode, 403, 'authors cannot invite')
+  const ann = await signedIn(acmeAdmin)
+  await ann.get('/user/new')
+  const res = await ann.postForm('/user/new', { name: 'Nia New', email: 'nia@example.test', role: 'viewer' })
+  t.equal(res.statusCode, 303)
+  const [nia] = await db.select().from(users).where(eq(users.email, 'nia@example.test'))
+  t.equal(nia!.ownerId, acme)
+  t.equal(nia!.role, 'viewer')
+  t.equal(nia!.passwordHash, null, 'no password until the invitation is accepted')
+  const mail = outbox().find((m) => JSON.stringify(m.to).includes('nia@example.test'))!
+  const link = new URL(mail.link!).pathname
+  t.match(link, /^\/password\/setup\//)
+  const guest = new Agent(app)
+  t.equal((await guest.get(link)).statusCode, 200)
+  t.equal((await guest.postForm(link, { password: 'nia-secret-pw', confirm: 'nia-secret-pw' })).statusCode, 303)
+  await guest.signIn('nia@example.test', 'nia-secret-pw')
+  t.equal((await guest.get('/user/team')).statusCode, 200)
+  const reuse = await new Agent(app).postForm(link, { password: 'other-secret-pw', confirm: 'other-secret-pw' }, { page: '/login' })
+  t.equal(reuse.statusCode, 400)
+
+  const duplicate = await ann.postForm('/user/new', { name: 'Nia Again', email: 'NIA@example.test', role: 'author' })
+  t.equal(duplicate.statusCode, 409)
+  t.match(duplicate.body, 'An account with this e-mail address already exists.')
+  const forged = await ann.api('POST', '/api/user/create', { name: 'Spy', email: 'spy@example.test', role: 'admin', ownerId: globex })
+  t.equal(forged.statusCode, 403, 'an owner admin can only invite into their own owner')
+  t.equal((await db.select().from(users).where(eq(users.email, 'spy@example.test'))).length, 0)
+})
+
+t.test('the provider admin can add a user to any owner', async (t) => {
+  const admin = await signedIn(providerAdmin)
+  await admin.get('/admin/users/new')
+  const res = await admin.postForm('/admin/users/new', { name: 'Gia Globex', email: 'gia@example.test', role: 'author', ownerId: globex })
+  t.equal(res.statusCode, 303)
+  const [gia] = await db.select().from(users).where(eq(users.email, 'gia@example.test'))
+  t.equal(gia!.ownerId, globex)
+  const bad = await admin.postForm('/admin/users/new', { name: 'Nobody', email: 'nobody@example.test', role: 'author', ownerId: 'no-such-owner' })
+  t.equal(bad.statusCode, 400)
+  t.match(bad.body, 'Owner does not exist.')
+})
+
+t.test('preferences: newPreferences JSON in a form field; data.preferences comes back', async (t) => {
+  const art = await signedIn(acmeAuthor)
+  const res = await art.request({
+    method: 'POST', url: '/api/user/preferences',
+    headers: { 'x-csrf-token': art.csrfToken, accept: 'application/json' },
+    form: { newPreferences: JSON.stringify({ tz: 'Europe/Paris' }) },
+  })
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), { data: { preferences: { tz: 'Europe/Paris' } } })
+  const [row] = await db.select().from(users).where(eq(users.id, acmeAuthor.id))
+  t.same(row!.preferences, { tz: 'Europe/Paris' })
+  const bad = await art.request({
+    method: 'POST', url: '/api/user/preferences',
+    headers: { 'x-csrf-token': art.csrfToken, accept: 'application/json' },
+    form: { newPreferences: JSON.stringify({ tz: 'Mars/Olympus' }) },
+  })
+  t.equal(bad.statusCode, 400)
+  t.match(bad.json().error.message, /tz must be an IANA time zone/)
+})

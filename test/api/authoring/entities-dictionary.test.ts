@@ -1,0 +1,143 @@
+// Issue 5: the dictionary API — name rule, rights, 221 listing the uses, typeahead, parse and match, expand, copy,
+// entity types; every write leaves one activity row.
+import t from 'tap'
+import { buildTestApp } from '../../helpers/app.ts'
+import { signedInTeam } from '../../helpers/team.ts'
+import { activityRows } from '../../helpers/activity.ts'
+import { createOwner } from '../../helpers/factories.ts'
+import { createAdviceSet } from '../../helpers/advice-sets.ts'
+import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
+
+const { app, database } = await buildTestApp(t)
+const db = database.db
+const { ownerId, stranger, agent, viewerAgent, strangerAgent } = await signedInTeam(app, db)
+
+const rowsFor = (id: number) => activityRows(db, 'entity', id)
+
+t.test('create and update with the name rule; one activity row per write', async (t) => {
+  const created = await agent.api('POST', '/api/entity', { reservedName: 'Age', dataType: 'number', description: 'Age in years' })
+  t.equal(created.statusCode, 201)
+  const age = created.json().data
+  t.match(age, { reservedName: 'Age', entityTypeId: 12, dataType: 'number', ownerId })
+  const formula = await agent.api('POST', '/api/entity', { reservedName: '2x_Age?', entityTypeId: 5, expression: '{{Age}} * 2' })
+  t.equal(formula.statusCode, 201, 'a name may start with a digit and contain _ and ?')
+  for (const [name, message] of [
+    ['_Age', /^reservedName: names start with a letter or digit/], ['Age-2', /^reservedName: names start/], ['Context', /^reservedName: Context is a reserved system name/], ['', /^reservedName: a name is required/],
+  ] as const) {
+    const res = await agent.api('POST', '/api/entity', { reservedName: name })
+    t.equal(res.statusCode, 400, `"${name}" is refused`)
+    t.match(res.json().error.message, message)
+  }
+  t.equal((await agent.api('POST', '/api/entity', { reservedName: 'age' })).statusCode, 409, 'names are unique per owner regardless of case')
+  const badFormula = await agent.api('POST', '/api/entity', { reservedName: 'Broken', entityTypeId: 5, expression: '{{Age}} *' })
+  t.equal(badFormula.statusCode, 400)
+  t.equal(badFormula.json().error.field, 'expression')
+  t.ok(badFormula.json().error.position, 'with the position')
+  t.match((await agent.api('POST', '/api/entity', { reservedName: 'X', dataType: 'colour' })).json().error.message, /^dataType: /)
+  const badDefault = await agent.api('POST', '/api/entity', { reservedName: 'Years', dataType: 'number', defaultValue: 'many' })
+  t.equal(badDefault.statusCode, 400)
+  t.match(badDefault.json().error.message, /^defaultValue: /)
+  t.equal((await agent.api('POST', '/api/entity', { reservedName: 'Years', dataType: 'number', defaultValue: '12' })).statusCode, 201, 'a default the type accepts')
+  t.match((await agent.api('PATCH', `/api/entity/${age.id}`, { dataType: 'date', defaultValue: 'soon' })).json().error.message, /^defaultValue: /)
+  const updated = await agent.api('PATCH', `/api/entity/${age.id}`, { description: 'Age at last birthday', validOptions: ['18', '65'], isClosedSet: true })
+  t.equal(updated.statusCode, 200)
+  t.equal(updated.json().data.entity.description, 'Age at last birthday')
+  const rows = await rowsFor(age.id)
+  t.same(rows.map((r) => r.action), ['create', 'update'])
+  t.match(rows[1]!.before, { description: 'Age in years', isClosedSet: false })
+  t.match(rows[1]!.after, { description: 'Age at last birthday', isClosedSet: true })
+  const shown = (await agent.api('GET', `/api/entity/${age.id}`)).json().data
+  t.match(shown, { kind: 'variable', canWrite: true, entityType: { displayName: 'Variable' } })
+})
+
+t.test('rights', async (t) => {
+  const own = await createVariable(db, ownerId, 'Secret_Var')
+  t.equal((await strangerAgent.api('GET', `/api/entity/${own.id}`)).statusCode, 404)
+  t.equal((await strangerAgent.api('PATCH', `/api/entity/${own.id}`, { description: 'x' })).statusCode, 404)
+  t.equal((await viewerAgent.api('GET', `/api/entity/${own.id}`)).statusCode, 200)
+  t.equal((await viewerAgent.api('PATCH', `/api/entity/${own.id}`, { description: 'x' })).statusCode, 403)
+  t.equal((await viewerAgent.api('DELETE', `/api/entity/${own.id}`)).statusCode, 403)
+  t.equal((await viewerAgent.api('POST', '/api/entity', { reservedName: 'Nope' })).statusCode, 403)
+  const provider = await createVariable(db, 'TF', `Provider_${Date.now()}`)
+  t.equal((await strangerAgent.api('GET', `/api/entity/${provider.id}`)).statusCode, 200, 'provider entries are readable')
+  t.equal((await strangerAgent.api('DELETE', `/api/entity/${provider.id}`)).statusCode, 403, 'but not writable')
+  const copy = await strangerAgent.api('POST', `/api/entity/${provider.id}/copy`, { reservedName: 'My_Copy' })
+  t.equal(copy.statusCode, 201, 'anyone who can read an entry can copy it into their own dictionary')
+  t.equal(copy.json().data.ownerId, stranger.ownerId)
+  t.equal((await rowsFor(own.id)).length, 0, 'refused writes leave nothing')
+})
+
+t.test('a variable in use cannot be deleted: 221 with the uses', async (t) => {
+  const set = await createAdviceSet(db, { ownerId, name: 'Loans' })
+  const used = await createVariable(db, ownerId, 'Loan_Amount')
+  const { rule, nodes } = await buildRule(db, set.id, 'Check', [{ type: 'condition', expression: '{{Loan_Amount}} > 5' }])
+  const res = await agent.api('DELETE', `/api/entity/${used.id}`)
+  t.equal(res.statusCode, 221)
+  t.equal(res.json().error.name, 'Delete Not Allowed')
+  t.same(res.json().error.dependents, [{ type: 'rulenode', id: nodes[0]!.id, name: 'Loans › Check', uri: `/adviceset/${set.id}/rule/${rule.id}/part/${nodes[0]!.id}` }])
+  t.equal((await rowsFor(used.id)).length, 0)
+  const unused = await createVariable(db, ownerId, 'Unused_Var')
+  t.equal((await agent.api('DELETE', `/api/entity/${unused.id}`)).statusCode, 200)
+  t.equal((await agent.api('GET', `/api/entity/${unused.id}`)).statusCode, 404)
+  t.same((await rowsFor(unused.id)).map((r) => r.action), ['delete'])
+})
+
+t.test('typeahead, text search, parse, parse/match, expand, types', async (t) => {
+  const set = await createAdviceSet(db, { ownerId })
+  await createVariable(db, ownerId, 'Salary')
+  await createVariable(db, ownerId, 'Savings')
+  await createFormula(db, ownerId, 'Net', '{{Salary}} - [[Costs]]')
+  await createFormula(db, ownerId, 'Costs', '{{Savings}} / 2')
+  const ahead = (await agent.api('GET', '/api/entity/typeahead?q=Sa&kind=variable')).json().data
+  t.same(ahead.map((e: { tag: string }) => e.tag), ['{{Salary}}', '{{Savings}}'])
+  t.same((await agent.api('GET', `/api/entity/typeahead/classic?q=ne&adviceSetId=${set.id}`)).json().data, ['[[Net]]'])
+  t.same((await agent.api('GET', '/api/entity/text-search?q=alar')).json().data.map((e: { reservedName: string }) => e.reservedName), ['Salary'])
+  t.same((await strangerAgent.api('GET', '/api/entity/typeahead?q=Sa')).json().data, [], 'others do not see them')
+
+  const ok = (await agent.api('GET', `/api/entity/parse?content=${encodeURIComponent('{{Salary}} > [[Net]]')}`)).json().data
+  t.match(ok, { ok: true, variables: ['Salary'], formulas: ['Net'] })
+  const bad = (await agent.api('GET', `/api/entity/parse?content=${encodeURIComponent('{{Salary}} += 1')}`)).json().data
+  t.match(bad, { ok: false, error: { position: { start: 11 } } })
+  const match = (await agent.api('GET', `/api/entity/parse/match?content=${encodeURIComponent('{{Salary}} > {{Bonus}} && [[Net]] > 0')}&adviceSetId=${set.id}`)).json().data
+  t.same(match.matched.map((m: { name: string }) => m.name), ['Salary', 'Net'])
+  t.same(match.unknown, [{ name: 'Bonus', kind: 'variable' }])
+
+  const net = (await agent.api('GET', '/api/entity/typeahead?q=Net')).json().data[0]
+  t.equal((await agent.api('GET', `/api/entity/${net.id}/expand`)).json().data.expanded, '{{Salary}} - ({{Savings}} / 2)')
+
+  const types = (await agent.api('GET', '/api/entity/type/index')).json().data
+  t.equal(types.length, 13)
+  t.same((await agent.api('GET', '/api/entity/type/12')).json().data.displayName, 'Variable')
+  t.same((await agent.api('GET', '/api/entity/type/typeahead?q=cond')).json().data.map((x: { id: number }) => x.id), [3, 4])
+  t.equal((await agent.api('GET', '/api/entity/type/99')).statusCode, 404)
+})
+
+t.test('uses of a provider entry: each owner sees only the uses in sets it may read', async (t) => {
+  const shared = await createVariable(db, 'TF', 'Shared_Rate')
+  const otherOwner = await createOwner(db, { name: 'Beta' })
+  const privateSet = await createAdviceSet(db, { ownerId: otherOwner, name: 'Beta private plans' })
+  const publicSet = await createAdviceSet(db, { ownerId: otherOwner, name: 'Beta public plans', isPublic: true })
+  await buildRule(db, privateSet.id, 'Secret rule', [{ type: 'condition', expression: '{{Shared_Rate}} > 1' }])
+  const open = await buildRule(db, publicSet.id, 'Open rule', [{ type: 'condition', expression: '{{Shared_Rate}} > 2' }])
+  const mine = await buildRule(db, (await createAdviceSet(db, { ownerId, name: 'Acme plans' })).id, 'My rule', [{ type: 'condition', expression: '{{Shared_Rate}} > 3' }])
+  const res = await agent.api('GET', `/api/entity/${shared.id}/list-uses`)
+  t.equal(res.statusCode, 200)
+  const ids = res.json().data.map((use: { id: number }) => use.id).sort((a: number, b: number) => a - b)
+  t.same(ids, [open.nodes[0]!.id, mine.nodes[0]!.id].sort((a, b) => a - b), 'own and public uses, not the other owner’s private one')
+  t.notMatch(JSON.stringify(res.json()), 'Secret rule')
+  t.equal((await agent.api('GET', `/api/entity/${shared.id}/used`)).json().data.count, 2)
+})
+
+t.test('an entry kept for another owner’s public set can be read, not changed; one of a private set stays hidden', async (t) => {
+  const otherOwner = await createOwner(db, { name: 'Gamma' })
+  const publicSet = await createAdviceSet(db, { ownerId: otherOwner, isPublic: true })
+  const privateSet = await createAdviceSet(db, { ownerId: otherOwner })
+  const shown = await createVariable(db, otherOwner, 'Public_Rate', { adviceSetId: publicSet.id })
+  const hidden = await createVariable(db, otherOwner, 'Private_Rate', { adviceSetId: privateSet.id })
+  const read = await agent.api('GET', `/api/entity/${shown.id}`)
+  t.equal(read.statusCode, 200)
+  t.equal(read.json().data.canWrite, false)
+  t.equal((await agent.api('PATCH', `/api/entity/${shown.id}`, { description: 'mine now' })).statusCode, 403)
+  t.equal((await agent.api('GET', `/api/entity/${hidden.id}`)).statusCode, 404)
+  t.equal((await agent.get(`/card/variable/${shown.id}`)).statusCode, 200, 'its card opens, as search links to it')
+})

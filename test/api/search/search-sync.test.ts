@@ -1,0 +1,160 @@
+// Issue 6 acceptance: writes reach the index after commit (create, rename, tag, delete, recover, restore from the
+// activity log); a crash between commit and indexing is repaired at start-up; a failing index loses nothing; support
+// deletes an index object.
+import t from 'tap'
+import { sql } from 'drizzle-orm'
+import { buildTestApp } from '../../helpers/app.ts'
+import { Agent } from '../../helpers/agent.ts'
+import { createOwner, createUser } from '../../helpers/factories.ts'
+import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
+import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
+import { searchRuntime } from '../../../src/services/search.ts'
+import { SearchIndexer } from '../../../src/search/sync.ts'
+import { countIndexTasks } from '../../../src/db/queries/search.ts'
+import type { SearchDocument, SearchIndex } from '../../../src/search/types.ts'
+
+const { app, database } = await buildTestApp(t)
+const db = database.db
+const ownerA = await createOwner(db, { name: 'Owner A' })
+const author = await createUser(db, { ownerId: ownerA, role: 'author' })
+const admin = await createUser(db, { ownerId: 'TF', role: 'admin' })
+const agent = new Agent(app)
+await agent.signIn(author.email, author.password)
+const { index, indexer } = searchRuntime(app.deps)
+const actor = { userId: author.id, ownerId: ownerA, role: 'author' as const, impersonatorId: null }
+const silent = { warn: () => {} }
+
+async function search(query: string, params: Record<string, unknown> = {}) {
+  const res = await agent.api('POST', '/api/search', { requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all', ...params } }] })
+  if (res.statusCode !== 200) throw new Error(`search answered ${res.statusCode}: ${res.body}`)
+  return res.json().results[0] as { nbHits: number; hits: Array<{ objectID: string; name: string; name_alt: string; tags: string[]; _highlightResult: { name: { value: string } } }> }
+}
+
+/** The index as it is, without applying pending tasks first (the API search applies them). */
+/** Fails `failures.left` upserts, then behaves as `inner`, also inside the indexer's transactions. */
+function flakyIndex(inner: SearchIndex, failures: { left: number }): SearchIndex {
+  return {
+    kind: inner.kind,
+    search: (q) => inner.search(q),
+    delete: (ids) => inner.delete(ids),
+    clear: () => inner.clear(),
+    stats: () => inner.stats(),
+    upsert: async (docs: SearchDocument[]) => {
+      if (failures.left-- > 0) throw new Error('index unavailable')
+      return inner.upsert(docs)
+    },
+    inTransaction: (tx) => flakyIndex(inner.inTransaction!(tx), failures),
+  }
+}
+
+async function indexed(query: string): Promise<string[]> {
+  const result = await index.search({ text: query, filter: [], facets: [], page: 0, hitsPerPage: 15, highlightPreTag: '', highlightPostTag: '' })
+  return result.hits.map((h) => h.objectID)
+}
+
+t.test('create, rename, tag, delete, recover and restore show up in search', async (t) => {
+  const created = await agent.api('POST', '/api/adviceset', { name: 'Quokka budgeting', nameAlt: 'Quokka budgets for families', description: 'Saving with marsupials' })
+  t.equal(created.statusCode, 201)
+  const id = created.json().data.id as number
+  const objectID = `adviceset-${id}`
+
+  let result = await search('quokka')
+  t.same(result.hits.map((h) => h.objectID), [objectID], 'created: found')
+  t.equal(result.hits[0]!.name_alt, 'Quokka budgets for families')
+  t.equal(result.hits[0]!._highlightResult.name.value, '<mark>Quokka</mark> budgeting')
+  t.same((await search('marsupials')).hits.map((h) => h.objectID), [objectID], 'found by its description')
+
+  t.equal((await agent.api('PATCH', `/api/adviceset/${id}`, { name: 'Wombat budgeting' })).statusCode, 200)
+  t.same((await search('wombat')).hits.map((h) => h.objectID), [objectID], 'renamed: found by the new name')
+  result = await search('budgeting')
+  t.equal(result.hits[0]!.name, 'Wombat budgeting', 'the hit carries the new name')
+
+  const tag = await agent.api('POST', '/api/tags', { label: 'Family finance' })
+  t.equal((await agent.api('POST', `/api/tags/${tag.json().data.id}/link`, { entityType: 'adviceset', entityId: id })).statusCode, 200)
+  t.same((await search('wombat')).hits[0]!.tags, ['Family finance'], 'tagged: the hit lists the tag')
+
+  t.equal((await agent.api('DELETE', `/api/adviceset/${id}`)).statusCode, 200)
+  t.equal((await search('wombat')).nbHits, 0, 'deleted: gone')
+
+  t.equal((await agent.api('POST', `/api/adviceset/${id}/recover`)).statusCode, 200)
+  t.same((await search('wombat')).hits.map((h) => h.objectID), [objectID], 'recovered: back')
+
+  const activity = await agent.api('GET', `/api/activity/index?entityType=adviceset&entityId=${id}&days=1`)
+  const rename = (activity.json().data.items as Array<{ id: number; action: string; after: { name?: string } | null }>).find((a) => a.action === 'update' && a.after?.name === 'Wombat budgeting')
+  t.ok(rename, 'the rename is in the activity log')
+  t.equal((await agent.api('POST', `/api/activity/${rename!.id}/restore`)).statusCode, 200)
+  t.same((await search('quokka')).hits.map((h) => h.objectID), [objectID], 'restored from the activity log: the old name is found again')
+  t.equal(await countIndexTasks(db), 0, 'no index task is left over')
+})
+
+t.test("rules are found, and follow their set's name, visibility and deletion", async (t) => {
+  const set = (await agent.api('POST', '/api/adviceset', { name: 'Koala loans' })).json().data as { id: number }
+  const created = await agent.api('POST', '/api/rule', { adviceSetId: set.id, name: 'Dingo eligibility' })
+  t.equal(created.statusCode, 201)
+  const ruleId = created.json().data.id as number
+  let [hit] = (await search('dingo')).hits as Array<Record<string, unknown>>
+  t.match(hit, { objectID: `rule-${ruleId}`, entityType: { id: 11, displayName: 'Rule' }, name: 'Dingo eligibility', rule: { id: ruleId },
+    uri: `/adviceset/${set.id}/rule/${ruleId}/show`, adviceset: { id: set.id, name: 'Koala loans', isPublic: false } })
+
+  t.equal((await agent.api('PATCH', `/api/adviceset/${set.id}`, { name: 'Koala mortgages', isPublic: true })).statusCode, 200)
+  ;[hit] = (await search('dingo')).hits as Array<Record<string, unknown>>
+  t.match(hit, { adviceset: { name: 'Koala mortgages', isPublic: true } }, 'the rule carries the changed set')
+
+  t.equal((await agent.api('DELETE', `/api/adviceset/${set.id}`)).statusCode, 200)
+  t.equal((await search('dingo')).nbHits, 0, 'a deleted set takes its rules out of search')
+  t.equal((await agent.api('POST', `/api/adviceset/${set.id}/recover`)).statusCode, 200)
+  t.equal((await search('dingo')).nbHits, 1, 'and brings them back when recovered')
+
+  t.equal((await agent.api('PATCH', `/api/rule/${ruleId}`, { name: 'Wallaby eligibility' })).statusCode, 200)
+  t.same((await search('wallaby')).hits.map((h) => h.objectID), [`rule-${ruleId}`], 'a renamed rule is found by its new name')
+  t.equal((await agent.api('DELETE', `/api/rule/${ruleId}`)).statusCode, 200)
+  t.equal((await search('wallaby')).nbHits, 0, 'a deleted rule is gone')
+})
+
+t.test('a crash between commit and indexing is repaired at start-up', async (t) => {
+  await indexer.stop()
+  t.teardown(() => indexer.start())
+  const set = await createAdviceSet(app.deps, actor, { name: 'Platypus pensions' })
+  t.equal(await countIndexTasks(db), 1, 'the write left its index task')
+  t.same(await indexed('platypus'), [], 'not in the index: the process "died" before indexing')
+
+  const restarted = new SearchIndexer(db, index, silent)
+  t.equal(await restarted.start(), 1, 'start-up applies the left-over task')
+  await restarted.stop()
+  t.same(await indexed('platypus'), [`adviceset-${set.id}`], 'now found')
+  t.equal(await countIndexTasks(db), 0, 'and the task is gone')
+})
+
+t.test('an index that fails loses nothing: the task waits with backoff and is applied later', async (t) => {
+  await indexer.stop()
+  t.teardown(() => indexer.start())
+  const failures = { left: 1 }
+  const worker = new SearchIndexer(db, flakyIndex(index, failures), silent)
+  const set = await createAdviceSet(app.deps, actor, { name: 'Echidna savings' })
+  t.equal(await worker.flush(), 0, 'the first attempt fails')
+  const [task] = await database.db.execute(sql`SELECT attempts, last_error, run_after > now() AS later FROM search_index_tasks`).then((r) => (Array.isArray(r) ? r : (r as unknown as { rows: unknown[] }).rows) as Array<{ attempts: number; last_error: string; later: boolean }>)
+  t.match(task, { attempts: 1, last_error: 'index unavailable', later: true }, 'the task records the failure and waits')
+  t.equal(await worker.flush(), 0, 'not retried before its time')
+  t.equal(await worker.repair(), 1, 'applied on the next repair')
+  await worker.stop()
+  t.same(await indexed('echidna'), [`adviceset-${set.id}`])
+  t.equal(await countIndexTasks(db), 0)
+})
+
+t.test('support deletes a search-index object', async (t) => {
+  const set = await createAdviceSetRow(db, { ownerId: ownerA, name: 'Numbat leftovers' })
+  await index.upsert([{
+    objectID: `adviceset-${set.id}`, entityType: { id: 9, displayName: 'Advice Set' }, ownerId: ownerA, ownerName: 'Owner A', name: set.name,
+    name_alt: set.name, uri: `/adviceset/${set.id}/show`, nodeId: null, rule: null,
+    adviceset: { id: set.id, name: set.name, name_alt: set.name, isPublic: false, isStarter: false }, tags: [], text: '', updatedAt: new Date(),
+  }])
+  const url = `/api/admin/support/algolia/object/adviceset-${set.id}`
+  t.equal((await agent.api('DELETE', url)).statusCode, 403, 'an author may not')
+  t.same(await indexed('numbat'), [`adviceset-${set.id}`], 'still there')
+  const support = new Agent(app)
+  await support.signIn(admin.email, admin.password)
+  const res = await support.api('DELETE', url)
+  t.equal(res.statusCode, 200, 'a provider admin may')
+  t.same(res.json(), { data: { deleted: `adviceset-${set.id}` } })
+  t.same(await indexed('numbat'), [], 'gone from the index')
+})
