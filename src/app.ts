@@ -2,6 +2,7 @@
 import path from 'node:path'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import formbody from '@fastify/formbody'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import staticFiles from '@fastify/static'
 import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
@@ -44,7 +45,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     genReqId: () => crypto.randomUUID(),
     // Unknown properties are refused with their name rather than silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
-  })
+  }).withTypeProvider<TypeBoxTypeProvider>()
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
   const deps: Deps = { db: opts.db, mailer, config: opts.config }
   app.decorate('deps', deps)

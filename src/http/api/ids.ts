@@ -1,7 +1,7 @@
 // Ids in paths and bodies: anything but a positive whole number is "Invalid item id format." (SPEC §8).
+// The route schemas take ids as text (or, in bodies, as anything: schemas.ts IdString, AnyId) and these turn them
+// into numbers, so every malformed id gets the same message naming its field rather than a schema error.
 import { ValidationError } from '../../services/errors.ts'
-
-export const idParamSchema = { type: 'object', properties: { id: { type: 'string', maxLength: 20 } }, required: ['id'] } as const
 
 export function itemId(raw: unknown, field = 'id'): number {
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : ''
@@ -14,3 +14,6 @@ export function itemIds(raw: unknown, field = 'ids'): number[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter(Boolean) : raw === undefined ? [] : [raw]
   return [...new Set(list.map((v) => itemId(v, field)))]
 }
+
+/** @deprecated transitional: use IdParams from ../schemas.ts (removed once every route is typed). */
+export { IdParams as idParamSchema } from '../schemas.ts'
