@@ -4,6 +4,8 @@ import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
 
+export type { UserRole }
+
 export interface Deps {
   db: Db
   mailer: Mailer

@@ -1,156 +1,137 @@
-// JSON schemas of the partner routes: they validate requests, and @fastify/swagger turns them into the OpenAPI
-// document at /api/docs. Responses are serialized by the handlers (their members vary with the content type and
-// the fieldsets asked for), so the response schemas here document rather than filter.
+// Schemas of the partner routes, in TypeBox: they validate requests, type the handlers' input, and @fastify/swagger
+// turns them into the OpenAPI document at /api/docs. Responses are serialized by the handlers (their members vary
+// with the content type and the fieldsets asked for), so the response schemas here document rather than filter:
+// their members are all optional, as in the document before the routes were typed.
+import { Type, type Static, type TProperties, type TSchema } from '@fastify/type-provider-typebox'
 import { DATA_TYPES } from '../../engine/index.ts'
 import { ADVICE_MEDIA_TYPES } from '../../services/delivery/media-types.ts'
 import { FIELDSETS } from '../../services/delivery/fields.ts'
 import { MARKDOWN_PREVIEW_LIMIT } from '../../services/delivery/markdown.ts'
+import { AnyObject, StringEnum } from '../schemas.ts'
 
 export const PARTNER_TAG = 'Advice API'
-export const BEARER_SECURITY = [{ bearerAuth: [] }] as const
+export const BEARER_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }]
+const KEY_OR_SESSION_SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sessionCookie: [] }]
 
-const errorShape = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['status', 'name', 'message'],
-      additionalProperties: true,
-      properties: { status: { type: 'integer' }, name: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
-    },
-  },
-} as const
+/** A documented object whose members may each be absent. */
+function Doc<T extends TProperties>(properties: T, options: Record<string, unknown> = {}) {
+  return Type.Partial(Type.Object(properties), options)
+}
 
-export const errorSchema = { description: 'Every error: the HTTP status, its name and a message; `field` names the parameter or input at fault.', ...errorShape } as const
+/** OpenAPI 3.0's nullable: the schema as it is, with null allowed. */
+function Nullable<T extends TSchema>(schema: T) {
+  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true })
+}
+
+const Str = Type.String
+const Int = Type.Integer
+
+const errorShape = Type.Object({
+  error: Type.Object(
+    { status: Int(), name: Str(), message: Str(), field: Type.Optional(Str()) },
+    { additionalProperties: true },
+  ),
+})
+
+export const errorSchema = Type.Object(errorShape.properties, { description: 'Every error: the HTTP status, its name and a message; `field` names the parameter or input at fault.' })
+
+function errorResponse(description: string) {
+  return Type.Object(errorShape.properties, { description })
+}
 
 const errorResponses = {
-  400: { description: 'A parameter or an input is not valid; `error.field` names it.', ...errorShape },
-  401: { description: 'No API key, not a Bearer key, or a key that is unknown, malformed or deleted.', ...errorShape },
-  404: { description: 'No such advice set, nothing published to this key, or a set the key may not use.', ...errorShape },
-  429: { description: 'The key used up its requests for this minute; Retry-After says when to try again.', ...errorShape },
-} as const
+  400: errorResponse('A parameter or an input is not valid; `error.field` names it.'),
+  401: errorResponse('No API key, not a Bearer key, or a key that is unknown, malformed or deleted.'),
+  404: errorResponse('No such advice set, nothing published to this key, or a set the key may not use.'),
+  429: errorResponse('The key used up its requests for this minute; Retry-After says when to try again.'),
+}
 
-const contentBody = {
-  description: 'Rendered text: a string, or text with ranges for the attrstring content type.',
-  anyOf: [
-    { type: 'string' },
-    {
-      type: 'object',
-      properties: {
-        text: { type: 'string' },
-        ranges: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { start: { type: 'integer' }, length: { type: 'integer' }, kind: { type: 'string' }, name: { type: 'string' }, href: { type: 'string' } },
-          },
-        },
-      },
-    },
-  ],
-} as const
+const contentBody = Type.Union([
+  Str(),
+  Doc({
+    text: Str(),
+    ranges: Type.Array(Doc({ start: Int(), length: Int(), kind: Str(), name: Str(), href: Str() })),
+  }),
+], { description: 'Rendered text: a string, or text with ranges for the attrstring content type.' })
 
-const value = { description: 'A number, text, boolean, date (ISO 8601) or list.' } as const
+const value = Type.Unknown({ description: 'A number, text, boolean, date (ISO 8601) or list.' })
 
-const source = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, uri: { type: 'string' } } } as const
+const source = Doc({ id: Str(), name: Str(), uri: Str() })
 
-const adviceItem = {
-  type: 'object',
-  properties: {
-    nodeId: { type: 'string' }, ruleId: { type: 'string' }, headline: contentBody, text: contentBody,
-    customHeadline: { type: 'string', description: 'Headline_Custom, when it replaced the headline.' },
-    tags: { type: 'array', items: { type: 'string' } }, sources: { type: 'array', items: source },
-  },
-} as const
+const adviceItem = Doc({
+  nodeId: Str(), ruleId: Str(), headline: contentBody, text: contentBody,
+  customHeadline: Str({ description: 'Headline_Custom, when it replaced the headline.' }),
+  tags: Type.Array(Str()), sources: Type.Array(source),
+})
 
-const currentFocus = {
-  type: 'object',
-  nullable: true,
-  description: 'The next question to ask; null when the advice is complete.',
-  properties: {
-    nodeId: { type: 'string' }, ruleId: { type: 'string' },
-    variable: { type: 'string', description: 'Send the answer as an input of this name.' },
-    question: contentBody,
-    inputType: { type: 'string', enum: [...DATA_TYPES], description: 'How to ask: the variable\'s data type, freetext when it has none.' },
-    dataType: { type: 'string', enum: [...DATA_TYPES] },
-    placeholder: { type: 'string' }, description: { type: 'string' },
-    options: { type: 'array', items: { type: 'string' } },
-    defaultValue: value,
-    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
-  },
-} as const
+const currentFocus = Doc({
+  nodeId: Str(), ruleId: Str(),
+  variable: Str({ description: 'Send the answer as an input of this name.' }),
+  question: contentBody,
+  inputType: StringEnum(DATA_TYPES, { description: 'How to ask: the variable\'s data type, freetext when it has none.' }),
+  dataType: StringEnum(DATA_TYPES),
+  placeholder: Str(), description: Str(),
+  options: Type.Array(Str()),
+  defaultValue: value,
+  error: Doc({ code: Str(), message: Str() }),
+}, { nullable: true, description: 'The next question to ask; null when the advice is complete.' })
 
-export const adviceDataSchema = {
-  type: 'object',
-  properties: {
-    adviceSet: {
-      type: 'object',
-      properties: { id: { type: 'integer' }, name: { type: 'string' }, nameAlt: { type: 'string' }, description: { type: 'string' }, version: { type: 'integer', description: 'The number of the version that answered.' } },
-    },
-    inputRequests: {
-      type: 'array',
-      description: 'Questions answered so far, in the order they were asked.',
-      items: { type: 'object', properties: { nodeId: { type: 'string' }, ruleId: { type: 'string' }, variable: { type: 'string' }, question: contentBody, value, valueFormatted: { type: 'string' } } },
-    },
-    currentFocus,
-    advice: { type: 'array', items: adviceItem },
-    assumptions: { type: 'array', items: adviceItem },
-    examples: { type: 'array', items: adviceItem },
-    variables: {
-      type: 'object',
-      description: 'Every variable holding a value at the end of the run, by name.',
-      additionalProperties: {
-        type: 'object',
-        properties: { value, valueFormatted: { type: 'string' }, dataType: { type: 'string' }, isSystem: { type: 'boolean' }, isConstant: { type: 'boolean' } },
-      },
-    },
-    sources: { type: 'array', items: source },
-    errors: {
-      type: 'array',
-      description: 'Rules that could not finish (the others still ran): engine errors are reported here with HTTP 200.',
-      items: {
-        type: 'object',
-        properties: {
-          nodeId: { type: 'string' }, ruleId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' }, variable: { type: 'string' },
-          cause: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
-  },
-} as const
+const adviceSet = Doc({ id: Int(), name: Str(), nameAlt: Str(), description: Str(), version: Int({ description: 'The number of the version that answered.' }) })
+
+export const adviceDataSchema = Doc({
+  adviceSet,
+  inputRequests: Type.Array(
+    Doc({ nodeId: Str(), ruleId: Str(), variable: Str(), question: contentBody, value, valueFormatted: Str() }),
+    { description: 'Questions answered so far, in the order they were asked.' },
+  ),
+  currentFocus,
+  advice: Type.Array(adviceItem),
+  assumptions: Type.Array(adviceItem),
+  examples: Type.Array(adviceItem),
+  variables: Type.Object({}, {
+    description: 'Every variable holding a value at the end of the run, by name.',
+    additionalProperties: Doc({ value, valueFormatted: Str(), dataType: Str(), isSystem: Type.Boolean(), isConstant: Type.Boolean() }),
+  }),
+  sources: Type.Array(source),
+  errors: Type.Array(
+    Doc({
+      nodeId: Str(), ruleId: Str(), code: Str(), message: Str(), variable: Str(),
+      cause: Doc({ code: Str(), message: Str() }),
+    }),
+    { description: 'Rules that could not finish (the others still ran): engine errors are reported here with HTTP 200.' },
+  ),
+})
 
 /** The same document under each vendor media type (and plain JSON, which is the text type). */
-function byMediaType(schema: object) {
+function byMediaType(schema: TSchema) {
   return Object.fromEntries(['application/json', ...ADVICE_MEDIA_TYPES].map((type) => [type, { schema }]))
 }
 
-const paramsSchema = {
-  type: 'object',
-  required: ['adviceSetId'],
-  properties: { adviceSetId: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'The advice set.' } },
-} as const
+const AdviceParams = Type.Object({ adviceSetId: Int({ minimum: 1, maximum: 2147483647, description: 'The advice set.' }) })
 
 const fieldsetParameters = Object.fromEntries(Object.entries(FIELDSETS).map(([type, fields]) => [
   `fields[${type}]`,
-  { type: 'string', description: `Sparse fieldset of ${type}: a comma-separated list of ${fields.join(', ')}.` },
+  Type.Optional(Str({ description: `Sparse fieldset of ${type}: a comma-separated list of ${fields.join(', ')}.` })),
 ]))
 
-const querystringSchema = {
-  type: 'object',
-  additionalProperties: true,
-  description: 'Every other parameter is an answer, named by its variable (e.g. `Age=42`).',
-  properties: {
-    ...fieldsetParameters,
-    filter: { type: 'string', description: 'Comma-separated: variables (leave the variables out), variables:!system (leave system variables out), variables:!constant (leave constants out).' },
-  },
-} as const
+const AdviceQuery = Type.Object({
+  ...fieldsetParameters,
+  filter: Type.Optional(Str({ description: 'Comma-separated: variables (leave the variables out), variables:!system (leave system variables out), variables:!constant (leave constants out).' })),
+}, { additionalProperties: true, description: 'Every other parameter is an answer, named by its variable (e.g. `Age=42`).' })
 
-const inputsBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { inputs: { type: 'object', additionalProperties: true, description: 'Answers by variable name, e.g. { "Age": 42 }. They are added to those in the query.' } },
-} as const
+/** Every parameter of a legacy request is an answer. No properties: the document lists no fixed parameters. */
+const LegacyQuery = Type.Object({}, { additionalProperties: true, description: 'Every parameter is an answer, named by its variable (e.g. `Age=42`).' })
+
+const InputsBody = Type.Object({
+  inputs: Type.Optional(AnyObject({ additionalProperties: true, description: 'Answers by variable name, e.g. { "Age": 42 }. They are added to those in the query.' })),
+}, { additionalProperties: false })
+
+/** What an advice or legacy handler reads; GET requests have no body. */
+export interface AdviceRoute {
+  Params: Static<typeof AdviceParams>
+  Querystring: Static<typeof AdviceQuery> & Static<typeof LegacyQuery>
+  Body: Static<typeof InputsBody> | undefined
+}
 
 const description = 'Runs the version of the advice set this API key is served (production keys: the published version, or their ' +
   'audience\'s; preview keys: the preview version, else the published one) with the answers given, and returns what the ' +
@@ -164,29 +145,25 @@ export function adviceRouteSchema(method: 'GET' | 'POST') {
     summary: method === 'GET' ? 'Advice for the answers in the query' : 'Advice for the answers in the body',
     description,
     security: BEARER_SECURITY,
-    params: paramsSchema,
-    querystring: querystringSchema,
-    ...(method === 'POST' ? { body: inputsBody } : {}),
+    params: AdviceParams,
+    querystring: AdviceQuery,
+    ...(method === 'POST' ? { body: InputsBody } : {}),
     response: {
-      200: { description: 'The run (engine errors are per-item, in `data.errors`).', content: byMediaType({ type: 'object', properties: { data: adviceDataSchema } }) },
-      406: { description: 'Accept names none of the types above.', ...errorShape },
+      200: { description: 'The run (engine errors are per-item, in `data.errors`).', content: byMediaType(Doc({ data: adviceDataSchema })) },
+      406: errorResponse('Accept names none of the types above.'),
       ...errorResponses,
     },
   }
 }
 
-const legacyItem = {
-  type: 'object',
-  description: 'type inputRequest (an answered question), advice (with its group), or currentFocus (the question the run stopped at, last).',
-  properties: {
-    type: { type: 'string', enum: ['inputRequest', 'advice', 'currentFocus'] },
-    group: { type: 'string', enum: ['advice', 'assumptions', 'examples'] },
-    ...adviceItem.properties,
-    ...currentFocus.properties,
-    value,
-    valueFormatted: { type: 'string' },
-  },
-} as const
+const legacyItem = Doc({
+  type: StringEnum(['inputRequest', 'advice', 'currentFocus']),
+  group: StringEnum(['advice', 'assumptions', 'examples']),
+  ...adviceItem.properties,
+  ...currentFocus.properties,
+  value,
+  valueFormatted: Str(),
+}, { description: 'type inputRequest (an answered question), advice (with its group), or currentFocus (the question the run stopped at, last).' })
 
 export function legacyRouteSchema(method: 'GET' | 'POST') {
   return {
@@ -194,23 +171,15 @@ export function legacyRouteSchema(method: 'GET' | 'POST') {
     summary: 'Questions and advice as one flat list in evaluation order',
     description: 'The same run as /api/advice/{adviceSetId}, as one list of answered questions and advice in the order the run reached them, then the open question.',
     security: BEARER_SECURITY,
-    params: paramsSchema,
-    querystring: { type: 'object', additionalProperties: true },
-    ...(method === 'POST' ? { body: inputsBody } : {}),
+    params: AdviceParams,
+    querystring: LegacyQuery,
+    ...(method === 'POST' ? { body: InputsBody } : {}),
     response: {
       200: {
         description: 'The run as a list.',
-        content: byMediaType({
-          type: 'object',
-          properties: {
-            data: {
-              type: 'object',
-              properties: { adviceSet: adviceDataSchema.properties.adviceSet, done: { type: 'boolean' }, items: { type: 'array', items: legacyItem } },
-            },
-          },
-        }),
+        content: byMediaType(Doc({ data: Doc({ adviceSet, done: Type.Boolean(), items: Type.Array(legacyItem) }) })),
       },
-      406: { description: 'Accept names none of the advice types.', ...errorShape },
+      406: errorResponse('Accept names none of the advice types.'),
       ...errorResponses,
     },
   }
@@ -220,32 +189,23 @@ export const markdownPreviewSchema = {
   tags: [PARTNER_TAG],
   summary: 'Advice markdown rendered as sanitized html',
   description: 'With an API key, or signed in (then with the CSRF token). {{Variables}} and [[Formulas]] show as missing-value chips and are listed in `tags`.',
-  security: [{ bearerAuth: [] }, { sessionCookie: [] }],
-  body: {
-    type: 'object',
-    required: ['markdown'],
-    additionalProperties: false,
-    properties: { markdown: { type: 'string', maxLength: MARKDOWN_PREVIEW_LIMIT }, links: { type: 'boolean', default: true, description: 'Keep links (false: htmlnolinks).' } },
-  },
+  security: KEY_OR_SESSION_SECURITY,
+  body: Type.Object({
+    markdown: Str({ maxLength: MARKDOWN_PREVIEW_LIMIT }),
+    links: Type.Optional(Type.Boolean({ default: true, description: 'Keep links (false: htmlnolinks).' })),
+  }, { additionalProperties: false }),
   response: {
-    200: {
-      description: 'The html.',
-      type: 'object',
-      properties: {
-        data: {
-          type: 'object',
-          properties: {
-            html: { type: 'string' },
-            tags: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: ['variable', 'formula'] }, name: { type: 'string' } } } },
-          },
-        },
-      },
-    },
+    200: Doc({
+      data: Doc({
+        html: Str(),
+        tags: Type.Array(Doc({ kind: StringEnum(['variable', 'formula']), name: Str() })),
+      }),
+    }, { description: 'The html.' }),
     400: errorResponses[400],
     401: errorResponses[401],
     429: errorResponses[429],
   },
-} as const
+}
 
 export const dictionarySchema = {
   tags: [PARTNER_TAG],
@@ -253,25 +213,15 @@ export const dictionarySchema = {
   description: 'What a partner can send as inputs, with how each is typed and offered.',
   security: BEARER_SECURITY,
   response: {
-    200: {
-      description: 'The variables, by name.',
-      type: 'object',
-      properties: {
-        data: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              name: { type: 'string' }, dataType: { type: 'string', nullable: true, enum: [...DATA_TYPES, null] },
-              validOptions: { type: 'array', items: { type: 'string' } }, isClosedSet: { type: 'boolean' },
-              displayFormat: { type: 'string', nullable: true }, description: { type: 'string' }, isConstant: { type: 'boolean' },
-              adviceSetId: { type: 'integer', nullable: true },
-            },
-          },
-        },
-      },
-    },
+    200: Doc({
+      data: Type.Array(Doc({
+        name: Str(), dataType: Type.Unsafe<string | null>({ type: 'string', nullable: true, enum: [...DATA_TYPES, null] }),
+        validOptions: Type.Array(Str()), isClosedSet: Type.Boolean(),
+        displayFormat: Nullable(Str()), description: Str(), isConstant: Type.Boolean(),
+        adviceSetId: Nullable(Int()),
+      })),
+    }, { description: 'The variables, by name.' }),
     401: errorResponses[401],
     429: errorResponses[429],
   },
-} as const
+}

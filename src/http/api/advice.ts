@@ -7,13 +7,7 @@ import { parseResponseShape } from '../../services/delivery/fields.ts'
 import { inputsFromQuery } from '../../services/delivery/inputs.ts'
 import { mediaTypeOf, negotiateContentType } from '../../services/delivery/media-types.ts'
 import type { ServedVersion } from '../../services/publishing/versions.ts'
-import { adviceRouteSchema, legacyRouteSchema } from './advice-schemas.ts'
-
-interface AdviceRoute {
-  Params: { adviceSetId: number }
-  Querystring: Record<string, unknown>
-  Body: { inputs?: Record<string, unknown> } | undefined
-}
+import { adviceRouteSchema, legacyRouteSchema, type AdviceRoute } from './advice-schemas.ts'
 
 /** Answers from the query, then the body's (which win for a name given in both). */
 function inputsOf(request: FastifyRequest<AdviceRoute>): Record<string, unknown> {

@@ -1,13 +1,14 @@
 // /api/advice/markdown/preview (SPEC §7 advice family): markdown rendered as advice text is, for a partner's key or
 // a signed-in author. It lives in the browser app's context, where the session is, and carries the partner response
 // headers and metering like the key-only partner routes.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { markdownPreview } from '../../services/delivery/markdown.ts'
 import { UnauthorizedError } from '../../services/errors.ts'
 import { addPartnerResponseHooks } from './advice-partner.ts'
 import { markdownPreviewSchema } from './advice-schemas.ts'
 
-export async function markdownPreviewApi(app: FastifyInstance) {
+export const markdownPreviewApi: FastifyPluginAsyncTypebox = async (app) => {
   addPartnerResponseHooks(app)
   const { requireApiKey } = app.partner
 
@@ -22,7 +23,7 @@ export async function markdownPreviewApi(app: FastifyInstance) {
     app.csrfProtection(request, reply, done)
   }
 
-  app.post<{ Body: { markdown: string; links: boolean } }>('/markdown/preview', {
+  app.post('/markdown/preview', {
     schema: markdownPreviewSchema, config: { csrf: false }, onRequest: keyOrUser, preHandler: csrfForSession,
-  }, async (request) => ({ data: markdownPreview(request.body.markdown, { links: request.body.links }) }))
+  }, async (request) => ({ data: markdownPreview(request.body.markdown, { links: request.body.links ?? true }) }))
 }

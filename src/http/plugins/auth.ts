@@ -1,10 +1,8 @@
 // Who is asking: loads the signed-in user from the session; guards for pages and /api routes.
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
-import type { UserRow } from '../../db/queries/users.ts'
-import type { UserRole } from '../../db/schema/index.ts'
-import { actorForUser, getCurrentUser } from '../../services/accounts/users.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
+import { actorForUser, getCurrentUser, type UserRow } from '../../services/accounts/users.ts'
+import { isProviderAdmin, type Actor, type Deps, type UserRole } from '../../services/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@ import session from '@fastify/session'
 import csrf from '@fastify/csrf-protection'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../../db/client.ts'
-import { createSessionStore } from './session-store.ts'
+import { createSessionStore } from '../../services/accounts/session-store.ts'
 
 export interface Flash {
   type: 'info' | 'success' | 'warning' | 'error'

@@ -16,6 +16,8 @@ import { requireOneOf, requireText } from '../validate.ts'
 import { setVisibility } from '../accounts/visibility.ts'
 import { forgetApiKey, issueApiKey } from './api-keys.ts'
 
+export type { ListedApiKey }
+
 const ENTITY_API_KEY = 'apikey'
 const MAX_ORIGINS = 20
 const MAX_RATE_LIMIT = 100_000

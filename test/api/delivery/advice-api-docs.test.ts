@@ -1,6 +1,7 @@
 // Issue 7 Advice API around the runs: the OpenAPI document at /api/docs, markdown/preview (key or session with
 // CSRF), and /api/dictionary (the key owner's variables).
 import t from 'tap'
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent, signedInAgent } from '../../helpers/agent.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
@@ -37,6 +38,19 @@ t.test('GET /api/docs: an OpenAPI 3 document of the partner routes, their schema
   }
   t.ok(advice.post.requestBody.content['application/json'].schema.properties.inputs, 'POST documents its inputs body')
   t.same(doc.components.schemas.Error.properties.error.required, ['status', 'name', 'message'])
+})
+
+t.test('GET /api/docs is a valid OpenAPI 3 document, so partners\' client generators accept it', async (t) => {
+  const doc = (await ctx.app.inject({ method: 'GET', url: '/api/docs' })).json()
+  await t.resolves(SwaggerParser.validate(structuredClone(doc)), 'swagger-parser validates it against the OpenAPI 3 schema')
+  const legacy = doc.paths['/api/advice/{adviceSetId}/legacy']
+  for (const method of ['get', 'post']) {
+    t.same(legacy[method].parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`), ['path:adviceSetId'],
+      `${method} legacy: only the set id is a fixed parameter (every query parameter is an answer)`)
+  }
+  const invalid = structuredClone(doc)
+  invalid.paths['/api/dictionary'].get.parameters = [{ name: 'type', in: 'query', schema: 'object' }]
+  await t.rejects(SwaggerParser.validate(invalid), 'the validator refuses a parameter whose schema is not an object')
 })
 
 t.test('markdown/preview with a key: sanitized html as the engine renders it, tags listed', async (t) => {

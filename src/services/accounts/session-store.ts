@@ -1,4 +1,5 @@
-// A PostgreSQL-backed store for @fastify/session, so the app process keeps no state of its own.
+// A PostgreSQL-backed store for @fastify/session (the session plugin uses it), so the app process keeps no state
+// of its own.
 import type { SessionStore } from '@fastify/session'
 import type { Db } from '../../db/client.ts'
 import { deleteSession, findSession, upsertSession } from '../../db/queries/sessions.ts'
