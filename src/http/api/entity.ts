@@ -1,101 +1,98 @@
 // /api/entity: SPEC §7 entity (the dictionary of variables and formulas) and entity/type.
-import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   alternateEntity, copyEntity, createEntity, deleteEntity, expandFormula, getEntity, isUsed, listUses, parseAndMatch, parseContent,
-  textSearch, typeahead, typeaheadClassic, updateEntity, type EntityInput,
+  textSearch, typeahead, typeaheadClassic, updateEntity,
 } from '../../services/authoring/entities.ts'
 import { ENTITY_TYPE_LIST } from '../../engine/index.ts'
 import { NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
-import { idParamSchema, itemId } from './ids.ts'
+import { AnyId, IdParams, IdString, OrNull, StringEnum } from '../schemas.ts'
+import { itemId } from './ids.ts'
 
-const PARSE_MODES = ['condition', 'value', 'assignment', 'template'] as const
-type ParseModeName = (typeof PARSE_MODES)[number]
+const LookupQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 512 })), adviceSetId: Type.Optional(IdString), kind: Type.Optional(StringEnum(['variable', 'formula'])),
+}, { additionalProperties: false })
+const ParseQuery = Type.Object({
+  content: Type.String({ maxLength: 10_000 }), mode: Type.Optional(StringEnum(['condition', 'value', 'assignment', 'template'])), adviceSetId: Type.Optional(IdString),
+}, { additionalProperties: false })
+const entityFields = {
+  entityTypeId: Type.Optional(Type.Integer()), reservedName: Type.Optional(Type.String()), dataType: Type.Optional(OrNull(Type.String())),
+  validOptions: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 500 })), isClosedSet: Type.Optional(Type.Boolean()),
+  displayFormat: Type.Optional(OrNull(Type.String())), defaultValue: Type.Optional(Type.Unknown()), expression: Type.Optional(OrNull(Type.String())),
+  isConstant: Type.Optional(Type.Boolean()), description: Type.Optional(Type.String()), adviceSetId: Type.Optional(AnyId),
+}
 
-const lookupQuery = {
-  type: 'object', additionalProperties: false,
-  properties: { q: { type: 'string', maxLength: 512 }, adviceSetId: { type: 'string', maxLength: 20 }, kind: { type: 'string', enum: ['variable', 'formula'] } },
-} as const
-const parseQuery = {
-  type: 'object', required: ['content'], additionalProperties: false,
-  properties: { content: { type: 'string', maxLength: 10_000 }, mode: { type: 'string', enum: [...PARSE_MODES] }, adviceSetId: { type: 'string', maxLength: 20 } },
-} as const
-const entityBody = {
-  type: 'object', additionalProperties: false,
-  properties: {
-    entityTypeId: { type: 'integer' }, reservedName: { type: 'string' }, dataType: { type: ['string', 'null'] }, validOptions: { type: 'array', maxItems: 500 },
-    isClosedSet: { type: 'boolean' }, displayFormat: { type: ['string', 'null'] }, defaultValue: {}, expression: { type: ['string', 'null'] },
-    isConstant: { type: 'boolean' }, description: { type: 'string' }, adviceSetId: {},
-  },
-} as const
-
-interface LookupQuery { q?: string; adviceSetId?: string; kind?: 'variable' | 'formula' }
-
-function lookup(query: LookupQuery) {
+function lookup(query: Static<typeof LookupQuery>) {
   return {
     ...(query.adviceSetId !== undefined ? { adviceSetId: itemId(query.adviceSetId, 'adviceSetId') } : {}),
     ...(query.kind ? { kind: query.kind } : {}),
   }
 }
 
-export async function entityApi(app: FastifyInstance) {
+export const entityApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
-  const paramId = (request: { params: unknown }) => itemId((request.params as { id: string }).id)
 
-  app.get('/text-search', { schema: { querystring: lookupQuery } }, async (request) => {
-    const query = request.query as LookupQuery
+  app.get('/text-search', { schema: { querystring: LookupQuery } }, async (request) => {
+    const query = request.query
     return { data: await textSearch(deps, actorOf(request), { ...lookup(query), ...(query.q ? { text: query.q } : {}) }) }
   })
-  app.get('/typeahead', { schema: { querystring: lookupQuery } }, async (request) => {
-    const query = request.query as LookupQuery
+  app.get('/typeahead', { schema: { querystring: LookupQuery } }, async (request) => {
+    const query = request.query
     return { data: await typeahead(deps, actorOf(request), { ...lookup(query), prefix: query.q ?? '' }) }
   })
-  app.get('/typeahead/classic', { schema: { querystring: lookupQuery } }, async (request) => {
-    const query = request.query as LookupQuery
+  app.get('/typeahead/classic', { schema: { querystring: LookupQuery } }, async (request) => {
+    const query = request.query
     return { data: await typeaheadClassic(deps, actorOf(request), { ...lookup(query), prefix: query.q ?? '' }) }
   })
-  app.get('/parse', { schema: { querystring: parseQuery } }, async (request) => {
-    const query = request.query as { content: string; mode?: ParseModeName }
+  app.get('/parse', { schema: { querystring: ParseQuery } }, async (request) => {
+    const query = request.query
     return { data: parseContent(query.content, query.mode ?? 'condition') }
   })
-  app.get('/parse/match', { schema: { querystring: parseQuery } }, async (request) => {
-    const query = request.query as { content: string; mode?: ParseModeName; adviceSetId?: string }
+  app.get('/parse/match', { schema: { querystring: ParseQuery } }, async (request) => {
+    const query = request.query
     const setId = query.adviceSetId === undefined ? undefined : itemId(query.adviceSetId, 'adviceSetId')
     return { data: await parseAndMatch(deps, actorOf(request), query.content, query.mode ?? 'condition', setId) }
   })
 
   app.get('/type/index', async () => ({ data: ENTITY_TYPE_LIST }))
-  app.get('/type/typeahead', { schema: { querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 100 } } } } }, async (request) => {
-    const q = ((request.query as { q?: string }).q ?? '').trim().toLowerCase()
+  app.get('/type/typeahead', { schema: { querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 100 })) }) } }, async (request) => {
+    const q = (request.query.q ?? '').trim().toLowerCase()
     return { data: ENTITY_TYPE_LIST.filter((type) => type.displayName.toLowerCase().includes(q) || type.name.toLowerCase().includes(q)) }
   })
-  app.get('/type/:id', { schema: { params: idParamSchema } }, async (request) => {
-    const type = ENTITY_TYPE_LIST.find((t) => t.id === paramId(request))
+  app.get('/type/:id', { schema: { params: IdParams } }, async (request) => {
+    const type = ENTITY_TYPE_LIST.find((t) => t.id === itemId(request.params.id))
     if (!type) throw new NotFoundError('No entity type with this id')
     return { data: type }
   })
 
-  app.post('/', { schema: { body: { ...entityBody, required: ['reservedName'] } } }, async (request, reply) => {
+  app.post('/', {
+    schema: { body: Type.Object({ ...entityFields, reservedName: Type.String() }, { additionalProperties: false }) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await createEntity(deps, actorOf(request), request.body as EntityInput) }
+    return { data: await createEntity(deps, actorOf(request), request.body) }
   })
-  app.get('/:id', { schema: { params: idParamSchema } }, async (request) => ({ data: await getEntity(deps, actorOf(request), paramId(request)) }))
-  app.patch('/:id', { schema: { params: idParamSchema, body: entityBody } }, async (request) => {
-    return { data: await updateEntity(deps, actorOf(request), paramId(request), request.body as EntityInput) }
+  app.get('/:id', { schema: { params: IdParams } }, async (request) => ({ data: await getEntity(deps, actorOf(request), itemId(request.params.id)) }))
+  app.patch('/:id', { schema: { params: IdParams, body: Type.Object(entityFields, { additionalProperties: false }) } }, async (request) => {
+    return { data: await updateEntity(deps, actorOf(request), itemId(request.params.id), request.body) }
   })
-  app.delete('/:id', { schema: { params: idParamSchema } }, async (request) => {
-    await deleteEntity(deps, actorOf(request), paramId(request))
+  app.delete('/:id', { schema: { params: IdParams } }, async (request) => {
+    await deleteEntity(deps, actorOf(request), itemId(request.params.id))
     return { data: { deleted: true } }
   })
-  app.post('/:id/copy', { schema: { params: idParamSchema, body: { type: ['object', 'null'], additionalProperties: false, properties: { reservedName: { type: 'string' } } } } }, async (request, reply) => {
+  app.post('/:id/copy', {
+    schema: { params: IdParams, body: OrNull(Type.Object({ reservedName: Type.Optional(Type.String()) }, { additionalProperties: false })) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await copyEntity(deps, actorOf(request), paramId(request), (request.body ?? {}) as { reservedName?: string }) }
+    return { data: await copyEntity(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
   })
-  app.post('/:id/alternate', { schema: { params: idParamSchema, body: { type: ['object', 'null'], additionalProperties: false, properties: { expression: { type: 'string' } } } } }, async (request) => {
-    return { data: await alternateEntity(deps, actorOf(request), paramId(request), (request.body ?? {}) as { expression?: string }) }
+  app.post('/:id/alternate', {
+    schema: { params: IdParams, body: OrNull(Type.Object({ expression: Type.Optional(Type.String()) }, { additionalProperties: false })) },
+  }, async (request) => {
+    return { data: await alternateEntity(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
   })
-  app.get('/:id/used', { schema: { params: idParamSchema } }, async (request) => ({ data: await isUsed(deps, actorOf(request), paramId(request)) }))
-  app.get('/:id/list-uses', { schema: { params: idParamSchema } }, async (request) => ({ data: await listUses(deps, actorOf(request), paramId(request)) }))
-  app.get('/:id/expand', { schema: { params: idParamSchema } }, async (request) => ({ data: await expandFormula(deps, actorOf(request), paramId(request)) }))
+  app.get('/:id/used', { schema: { params: IdParams } }, async (request) => ({ data: await isUsed(deps, actorOf(request), itemId(request.params.id)) }))
+  app.get('/:id/list-uses', { schema: { params: IdParams } }, async (request) => ({ data: await listUses(deps, actorOf(request), itemId(request.params.id)) }))
+  app.get('/:id/expand', { schema: { params: IdParams } }, async (request) => ({ data: await expandFormula(deps, actorOf(request), itemId(request.params.id)) }))
 }

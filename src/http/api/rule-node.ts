@@ -1,54 +1,61 @@
 // /api/rule/{id}/node: SPEC §7 rule node family. {which} is `roots` or `tree`; a numeric segment is a node id.
-import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   copyNode, createCallNode, createNode, deleteNode, getNode, listNodesWhich, moveNode, recoverNode, updateNodeContent,
-  type NodeInput,
 } from '../../services/authoring/rule-nodes.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
 const content = {
-  type: { type: 'string' }, expression: { type: ['string', 'null'] }, variable: { type: ['string', 'null'] },
-  headline: { type: ['string', 'null'] }, text: { type: ['string', 'null'] }, question: { type: ['string', 'null'] },
-  calledRuleId: {}, apiId: { type: ['string', 'null'] }, tags: { type: 'array', maxItems: 20 }, sources: { type: 'array', maxItems: 50 },
-} as const
-const placement = { parentId: {}, position: { type: 'integer' } } as const
-const ruleParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20 } } } as const
-const nodeParams = { type: 'object', required: ['id', 'nodeId'], properties: { id: { type: 'string', maxLength: 20 }, nodeId: { type: 'string', maxLength: 20 } } } as const
+  type: Type.Optional(Type.String()), expression: Type.Optional(OrNull(Type.String())), variable: Type.Optional(OrNull(Type.String())),
+  headline: Type.Optional(OrNull(Type.String())), text: Type.Optional(OrNull(Type.String())), question: Type.Optional(OrNull(Type.String())),
+  calledRuleId: Type.Optional(AnyId), apiId: Type.Optional(OrNull(Type.String())),
+  tags: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 20 })), sources: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 50 })),
+}
+const placement = { parentId: Type.Optional(AnyId), position: Type.Optional(Type.Integer()) }
+const NodeParams = Type.Object({ id: IdString, nodeId: IdString })
 
-export async function ruleNodeApi(app: FastifyInstance) {
+export const ruleNodeApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
-  const ruleId = (request: { params: unknown }) => itemId((request.params as { id: string }).id)
-  const nodeId = (request: { params: unknown }) => itemId((request.params as { nodeId: string }).nodeId, 'nodeId')
+  const nodeId = (params: Static<typeof NodeParams>) => itemId(params.nodeId, 'nodeId')
 
-  app.post('/', { schema: { params: ruleParams, body: { type: 'object', required: ['type'], additionalProperties: false, properties: { ...content, ...placement } } } }, async (request, reply) => {
+  app.post('/', {
+    schema: { params: IdParams, body: Type.Object({ ...content, type: Type.String(), ...placement }, { additionalProperties: false }) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await createNode(deps, actorOf(request), ruleId(request), request.body as NodeInput) }
+    return { data: await createNode(deps, actorOf(request), itemId(request.params.id), request.body) }
   })
-  app.post('/new-call', { schema: { params: ruleParams, body: { type: 'object', required: ['calledRuleId'], additionalProperties: false, properties: { calledRuleId: {}, ...placement } } } }, async (request, reply) => {
+  app.post('/new-call', {
+    schema: { params: IdParams, body: Type.Object({ calledRuleId: AnyId, ...placement }, { additionalProperties: false }) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await createCallNode(deps, actorOf(request), ruleId(request), request.body as { calledRuleId: unknown }) }
+    return { data: await createCallNode(deps, actorOf(request), itemId(request.params.id), request.body) }
   })
-  app.post('/move', { schema: { params: ruleParams, body: { type: 'object', required: ['nodeId'], additionalProperties: false, properties: { nodeId: {}, ...placement } } } }, async (request) => {
-    return { data: await moveNode(deps, actorOf(request), ruleId(request), request.body as { nodeId: unknown }) }
+  app.post('/move', {
+    schema: { params: IdParams, body: Type.Object({ nodeId: AnyId, ...placement }, { additionalProperties: false }) },
+  }, async (request) => {
+    return { data: await moveNode(deps, actorOf(request), itemId(request.params.id), request.body) }
   })
-  app.get('/:nodeId', { schema: { params: nodeParams } }, async (request) => {
-    const which = (request.params as { nodeId: string }).nodeId
-    if (which === 'roots' || which === 'tree') return { data: await listNodesWhich(deps, actorOf(request), ruleId(request), which) }
-    return { data: await getNode(deps, actorOf(request), ruleId(request), nodeId(request)) }
+  app.get('/:nodeId', { schema: { params: NodeParams } }, async (request) => {
+    const which = request.params.nodeId
+    if (which === 'roots' || which === 'tree') return { data: await listNodesWhich(deps, actorOf(request), itemId(request.params.id), which) }
+    return { data: await getNode(deps, actorOf(request), itemId(request.params.id), nodeId(request.params)) }
   })
-  app.patch('/:nodeId', { schema: { params: nodeParams, body: { type: 'object', additionalProperties: false, properties: content } } }, async (request) => {
-    return { data: await updateNodeContent(deps, actorOf(request), ruleId(request), nodeId(request), request.body as NodeInput) }
+  app.patch('/:nodeId', { schema: { params: NodeParams, body: Type.Object(content, { additionalProperties: false }) } }, async (request) => {
+    return { data: await updateNodeContent(deps, actorOf(request), itemId(request.params.id), nodeId(request.params), request.body) }
   })
-  app.delete('/:nodeId', { schema: { params: nodeParams } }, async (request) => {
-    return { data: await deleteNode(deps, actorOf(request), ruleId(request), nodeId(request)) }
+  app.delete('/:nodeId', { schema: { params: NodeParams } }, async (request) => {
+    return { data: await deleteNode(deps, actorOf(request), itemId(request.params.id), nodeId(request.params)) }
   })
-  app.post('/:nodeId/copy', { schema: { params: nodeParams, body: { type: ['object', 'null'], additionalProperties: false, properties: placement } } }, async (request, reply) => {
+  app.post('/:nodeId/copy', {
+    schema: { params: NodeParams, body: OrNull(Type.Object(placement, { additionalProperties: false })) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await copyNode(deps, actorOf(request), ruleId(request), nodeId(request), (request.body ?? {}) as { parentId?: unknown }) }
+    return { data: await copyNode(deps, actorOf(request), itemId(request.params.id), nodeId(request.params), request.body ?? {}) }
   })
-  app.post('/:nodeId/recover', { schema: { params: nodeParams } }, async (request) => {
-    return { data: await recoverNode(deps, actorOf(request), ruleId(request), nodeId(request)) }
+  app.post('/:nodeId/recover', { schema: { params: NodeParams } }, async (request) => {
+    return { data: await recoverNode(deps, actorOf(request), itemId(request.params.id), nodeId(request.params)) }
   })
 }

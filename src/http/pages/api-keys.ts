@@ -2,9 +2,8 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
-  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor,
+  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor, type ListedApiKey,
 } from '../../services/delivery/api-key-admin.ts'
-import type { ListedApiKey } from '../../db/queries/api-keys.ts'
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { dateFormatter } from '../format.ts'

@@ -2,38 +2,33 @@
 // /card/{type}/{id}/edit, for the dictionary page's dialog and the rule pages' modals. Each is a page (entity-page);
 // `?fragment=1` gives the card alone (no layout, root data-fragment="entity-card") for a modal to show.
 // Forms post here without JavaScript; the dictionary-editor island saves the same fields through /api/entity.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { ENTITY_TYPES } from '../../engine/index.ts'
+import type { Actor } from '../../services/context.ts'
 import { DATA_TYPE_CHOICES, dictionaryCard, dictionaryChoices, isKind, type DictionaryEntry, type Kind } from '../../services/authoring/dictionary-page.ts'
 import { createEntity, deleteEntity, updateEntity, type EntityInput } from '../../services/authoring/entities.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdString, StringEnum } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 import { countOf } from '../format.ts'
 
 type Body = Record<string, unknown>
 
-const typeParams = { type: 'object', required: ['type'], properties: { type: { type: 'string', maxLength: 20 } } } as const
-const entityParams = {
-  type: 'object', required: ['type', 'entityId'],
-  properties: { type: { type: 'string', maxLength: 20 }, entityId: { type: 'string', maxLength: 20 } },
-} as const
-const cardQuery = { type: 'object', properties: { fragment: { type: 'string', enum: ['1'] } } } as const
+const TypeParams = Type.Object({ type: Type.String({ maxLength: 20 }) })
+const EntityParams = Type.Object({ type: Type.String({ maxLength: 20 }), entityId: IdString })
+const CardQuery = Type.Object({ fragment: Type.Optional(StringEnum(['1'])) })
 
-function kindParam(request: FastifyRequest): Kind {
-  const type = (request.params as { type: string }).type
-  if (!isKind(type)) throw new NotFoundError('Cards exist for the types variable and formula.')
-  return type
+function kindParam(params: Static<typeof TypeParams>): Kind {
+  if (!isKind(params.type)) throw new NotFoundError('Cards exist for the types variable and formula.')
+  return params.type
 }
 
-function entityIdParam(request: FastifyRequest): number {
-  kindParam(request)
-  return itemId((request.params as { entityId: string }).entityId)
-}
-
-function wantsFragment(request: FastifyRequest): boolean {
-  return (request.query as { fragment?: string }).fragment === '1'
+function entityIdParam(params: Static<typeof EntityParams>): number {
+  kindParam(params)
+  return itemId(params.entityId)
 }
 
 function cardUrl(entry: { kind: Kind; id: number }, action = ''): string {
@@ -92,8 +87,8 @@ function typedValues(body: Body, kind: Kind): EntityFormValues {
 }
 
 /** Renders the card page, or the card alone for a modal. */
-async function renderCard(reply: FastifyReply, view: 'show' | 'edit', data: Record<string, unknown>) {
-  if (!wantsFragment(reply.request)) return reply.page(`card/${view}`, data)
+async function renderCard(reply: FastifyReply, query: Static<typeof CardQuery>, view: 'show' | 'edit', data: Record<string, unknown>) {
+  if (query.fragment !== '1') return reply.page(`card/${view}`, data)
   const html = await reply.viewAsync('card/fragment', {
     errors: {}, values: {}, ...data, view, csrfToken: reply.generateCsrf(), user: reply.request.user,
   })
@@ -101,7 +96,7 @@ async function renderCard(reply: FastifyReply, view: 'show' | 'edit', data: Reco
   return html
 }
 
-export async function cardPages(app: FastifyInstance) {
+export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
 
   async function formData(request: FastifyRequest, kind: Kind, entry?: DictionaryEntry & { ownerName: string }) {
@@ -119,28 +114,28 @@ export async function cardPages(app: FastifyInstance) {
     }
   }
 
-  async function readable(request: FastifyRequest) {
-    return dictionaryCard(deps, actorOf(request), entityIdParam(request))
+  async function readable(actor: Actor, params: Static<typeof EntityParams>) {
+    return dictionaryCard(deps, actor, entityIdParam(params))
   }
 
-  async function writable(request: FastifyRequest) {
-    const entry = await readable(request)
+  async function writable(actor: Actor, params: Static<typeof EntityParams>) {
+    const entry = await readable(actor, params)
     if (!entry.canWrite) throw new ForbiddenError('You cannot change this dictionary entry.')
     return entry
   }
 
-  const typeRoute = { preHandler: requireUser, schema: { params: typeParams, querystring: cardQuery } }
-  const entityRoute = { preHandler: requireUser, schema: { params: entityParams, querystring: cardQuery } }
+  const typeRoute = { preHandler: requireUser, schema: { params: TypeParams, querystring: CardQuery } }
+  const entityRoute = { preHandler: requireUser, schema: { params: EntityParams, querystring: CardQuery } }
 
   app.get('/card/:type', typeRoute, async (request, reply) => {
-    const kind = kindParam(request)
+    const kind = kindParam(request.params)
     if (!(await dictionaryChoices(deps, actorOf(request))).canCreate) throw new ForbiddenError('Viewers cannot add to the dictionary.')
-    return renderCard(reply, 'edit', await formData(request, kind))
+    return renderCard(reply, request.query, 'edit', await formData(request, kind))
   })
 
-  app.post('/card/:type', { preHandler: requireUser, schema: { params: typeParams } }, async (request, reply) => {
-    const kind = kindParam(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/card/:type', { preHandler: requireUser, schema: { params: TypeParams, body: FormBody } }, async (request, reply) => {
+    const kind = kindParam(request.params)
+    const body = request.body ?? {}
     try {
       const created = await createEntity(deps, actorOf(request), entityInputFrom(body, kind))
       const entry = { kind: isKind(body.kind) ? body.kind : kind, id: created.id }
@@ -152,18 +147,18 @@ export async function cardPages(app: FastifyInstance) {
   })
 
   app.get('/card/:type/:entityId', entityRoute, async (request, reply) => {
-    const entry = await readable(request)
-    return renderCard(reply, 'show', { title: entry.name, entry })
+    const entry = await readable(actorOf(request), request.params)
+    return renderCard(reply, request.query, 'show', { title: entry.name, entry })
   })
 
   app.get('/card/:type/:entityId/edit', entityRoute, async (request, reply) => {
-    const entry = await writable(request)
-    return renderCard(reply, 'edit', await formData(request, entry.kind, entry))
+    const entry = await writable(actorOf(request), request.params)
+    return renderCard(reply, request.query, 'edit', await formData(request, entry.kind, entry))
   })
 
-  app.post('/card/:type/:entityId/edit', { preHandler: requireUser, schema: { params: entityParams } }, async (request, reply) => {
-    const entry = await writable(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/card/:type/:entityId/edit', { preHandler: requireUser, schema: { params: EntityParams, body: FormBody } }, async (request, reply) => {
+    const entry = await writable(actorOf(request), request.params)
+    const body = request.body ?? {}
     try {
       const saved = await updateEntity(deps, actorOf(request), entry.id, entityInputFrom(body, entry.kind))
       const renamed = saved.entity.reservedName !== entry.name
@@ -176,8 +171,8 @@ export async function cardPages(app: FastifyInstance) {
     }
   })
 
-  app.post('/card/:type/:entityId/delete', { preHandler: requireUser, schema: { params: entityParams } }, async (request, reply) => {
-    const entry = await writable(request)
+  app.post('/card/:type/:entityId/delete', { preHandler: requireUser, schema: { params: EntityParams } }, async (request, reply) => {
+    const entry = await writable(actorOf(request), request.params)
     try {
       await deleteEntity(deps, actorOf(request), entry.id)
     } catch (error) {

@@ -1,24 +1,23 @@
 // The dictionary pages (SPEC §2 Dictionary row): /admin/dictionary, the owner's variables and formulas with filters,
 // and /admin/dictionary/list, the full sortable, paged table with every use linked. Any signed-in user may open
 // them; they show what the user can read (the own owner's entries and the provider's).
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { ENTITY_TYPES } from '../../engine/index.ts'
+import type { Actor } from '../../services/context.ts'
 import {
-  DATA_TYPE_CHOICES, DICTIONARY_SORTS, dictionaryChoices, listDictionary, pageOfDictionary, type DictionaryFilters, type DictionarySort, type Kind,
+  DATA_TYPE_CHOICES, DICTIONARY_SORTS, dictionaryChoices, listDictionary, pageOfDictionary, type DictionaryFilters, type DictionarySort,
 } from '../../services/authoring/dictionary-page.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { StringEnum } from '../schemas.ts'
 import { dropEmptyQueryValues } from './library.ts'
 
-type Query = { kind?: Kind; set?: number; q?: string; sort?: DictionarySort; dir?: 'asc' | 'desc'; page?: number }
-
 const QUERY_KEYS = ['kind', 'set', 'q', 'sort', 'dir', 'page'] as const
-const dictionaryQuery = {
-  type: 'object',
-  properties: {
-    kind: { type: 'string', enum: ['variable', 'formula'] }, set: { type: 'integer', minimum: 1 }, q: { type: 'string', maxLength: 512 },
-    sort: { type: 'string', enum: [...DICTIONARY_SORTS] }, dir: { type: 'string', enum: ['asc', 'desc'] }, page: { type: 'integer', minimum: 1, maximum: 100000 },
-  },
-} as const
+const DictionaryQuery = Type.Object({
+  kind: Type.Optional(StringEnum(['variable', 'formula'])), set: Type.Optional(Type.Integer({ minimum: 1 })), q: Type.Optional(Type.String({ maxLength: 512 })),
+  sort: Type.Optional(StringEnum(DICTIONARY_SORTS)), dir: Type.Optional(StringEnum(['asc', 'desc'])), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
+})
+type Query = Static<typeof DictionaryQuery>
 
 function filtersOf(query: Query): DictionaryFilters {
   return { ...(query.kind ? { kind: query.kind } : {}), ...(query.set ? { adviceSetId: query.set } : {}), ...(query.q ? { text: query.q } : {}) }
@@ -35,9 +34,8 @@ function linkWith(base: string, query: Query, overrides: Partial<Record<(typeof 
   return text ? `${base}?${text}` : base
 }
 
-async function commonData(app: FastifyInstance, request: FastifyRequest) {
-  const query = request.query as Query
-  const choices = await dictionaryChoices(app.deps, actorOf(request))
+async function commonData(app: FastifyInstance, actor: Actor, query: Query) {
+  const choices = await dictionaryChoices(app.deps, actor)
   return {
     filters: query, filterSets: choices.filterSets, ownSets: choices.ownSets, canCreate: choices.canCreate, dataTypes: DATA_TYPE_CHOICES,
     hasFilters: Boolean(query.kind || query.set || query.q),
@@ -45,23 +43,25 @@ async function commonData(app: FastifyInstance, request: FastifyRequest) {
   }
 }
 
-export async function dictionaryPages(app: FastifyInstance) {
-  const route = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: dictionaryQuery } }
+export const dictionaryPages: FastifyPluginAsyncTypebox = async (app) => {
+  const route = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: DictionaryQuery } }
 
   app.get('/admin/dictionary', route, async (request, reply) => {
-    const query = request.query as Query
-    const [common, entries] = await Promise.all([commonData(app, request), listDictionary(app.deps, actorOf(request), filtersOf(query))])
+    const query = request.query
+    const actor = actorOf(request)
+    const [common, entries] = await Promise.all([commonData(app, actor, query), listDictionary(app.deps, actor, filtersOf(query))])
     return reply.page('dictionary/index', {
       title: 'Dictionary', ...common, entries, base: '/admin/dictionary', listUrl: linkWith('/admin/dictionary/list', query, { sort: undefined, dir: undefined, page: undefined }),
     })
   })
 
   app.get('/admin/dictionary/list', route, async (request, reply) => {
-    const query = request.query as Query
+    const query = request.query
+    const actor = actorOf(request)
     const sort = query.sort ?? 'name'
     const [common, result] = await Promise.all([
-      commonData(app, request),
-      pageOfDictionary(app.deps, actorOf(request), { ...filtersOf(query), sort, desc: query.dir === 'desc', ...(query.page ? { page: query.page } : {}) }),
+      commonData(app, actor, query),
+      pageOfDictionary(app.deps, actor, { ...filtersOf(query), sort, desc: query.dir === 'desc', ...(query.page ? { page: query.page } : {}) }),
     ])
     return reply.page('dictionary/list', {
       title: 'Dictionary: full list', ...common, ...result, sort, dir: query.dir ?? 'asc', base: '/admin/dictionary/list',

@@ -2,30 +2,29 @@
 // plain round trip: POST runs it (long list answers do not fit a URL), and the page links the same run as a GET
 // permalink, which the tree fragment also takes. With JavaScript the rule-debug island runs it through
 // /api/rule/debug and swaps in the results and the tree fragment.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
+import type { Actor } from '../../services/context.ts'
 import { ValidationError } from '../../services/errors.ts'
 import {
   debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
 } from '../../services/authoring/rule-debug-page.ts'
-import { idParamSchema, itemId } from '../api/ids.ts'
+import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams, IdString, StringEnum } from '../schemas.ts'
 
 /** Answers travel as `input.<Variable>`, so they can never collide with the form's own fields. */
 const INPUT_PREFIX = 'input.'
 
-const debugQuery = {
-  type: 'object',
-  properties: {
-    ruleId: { type: 'string', maxLength: 20 },
-    contentType: { type: 'string', enum: [...CONTENT_TYPES] },
-    now: { type: 'string', maxLength: 40 },
-    run: { type: 'string', maxLength: 5 },
-  },
-  additionalProperties: { type: 'string', maxLength: 100_000 },
-} as const
+const DebugQuery = Type.Object({
+  ruleId: Type.Optional(IdString),
+  contentType: Type.Optional(StringEnum(CONTENT_TYPES)),
+  now: Type.Optional(Type.String({ maxLength: 40 })),
+  run: Type.Optional(Type.String({ maxLength: 5 })),
+}, { additionalProperties: Type.String({ maxLength: 100_000 }) })
 
-const route = { preHandler: requireUser, schema: { params: idParamSchema, querystring: debugQuery } }
+const route = { preHandler: requireUser, schema: { params: IdParams, querystring: DebugQuery } }
 
 type Fields = Record<string, unknown>
 
@@ -41,7 +40,8 @@ function ruleIdOf(raw: unknown): number | undefined {
 
 function contentTypeOf(raw: unknown): ContentType {
   if (raw === undefined || raw === '') return 'text'
-  if (typeof raw === 'string' && (CONTENT_TYPES as readonly string[]).includes(raw)) return raw as ContentType
+  const contentType = CONTENT_TYPES.find((type) => type === raw)
+  if (contentType) return contentType
   throw new ValidationError('contentType', `contentType: must be one of ${CONTENT_TYPES.join(', ')}.`)
 }
 
@@ -50,14 +50,14 @@ function text(raw: unknown): string {
   return raw === undefined || raw === null ? '' : String(raw)
 }
 
-function debugRequestOf(request: FastifyRequest, source: Fields): DebugRequest {
+function debugRequestOf(params: Static<typeof IdParams>, source: Fields): DebugRequest {
   const values: Record<string, string> = {}
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith(INPUT_PREFIX)) values[key.slice(INPUT_PREFIX.length)] = text(value)
   }
   const ruleId = ruleIdOf(source.ruleId)
   return {
-    adviceSetId: itemId((request.params as { id: string }).id),
+    adviceSetId: itemId(params.id),
     ...(ruleId === undefined ? {} : { ruleId }),
     values, contentType: contentTypeOf(source.contentType), now: text(source.now),
   }
@@ -77,9 +77,7 @@ function runQuery(request: DebugRequest, fields: DebugField[]): string {
   return query.toString()
 }
 
-async function debugPage(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, source: Fields, run: boolean) {
-  const actor = actorOf(request)
-  const debug = debugRequestOf(request, source)
+async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor, debug: DebugRequest, run: boolean) {
   const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
   const fields = inputFields(scope)
   const output = run ? runDebug(scope, fields, debug) : null
@@ -108,19 +106,17 @@ async function debugPage(app: FastifyInstance, request: FastifyRequest, reply: F
   })
 }
 
-export async function ruleDebugPages(app: FastifyInstance) {
-  app.get('/adviceset/:id/rule/debug', route, async (request, reply) => {
-    const query = request.query as Fields
-    return debugPage(app, request, reply, query, query.run !== undefined)
-  })
+export const ruleDebugPages: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/adviceset/:id/rule/debug', route, async (request, reply) =>
+    debugPage(app, reply, actorOf(request), debugRequestOf(request.params, request.query), request.query.run !== undefined))
 
-  app.post('/adviceset/:id/rule/debug', { preHandler: requireUser, schema: { params: idParamSchema } }, async (request, reply) =>
-    debugPage(app, request, reply, (request.body ?? {}) as Fields, true))
+  app.post('/adviceset/:id/rule/debug', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) =>
+    debugPage(app, reply, actorOf(request), debugRequestOf(request.params, request.body ?? {}), true))
 
   app.get('/adviceset/:id/rule/debug/tree', route, async (request, reply) => {
     const actor = actorOf(request)
-    const query = request.query as Fields
-    const debug = debugRequestOf(request, query)
+    const query = request.query
+    const debug = debugRequestOf(request.params, query)
     const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
     const output = query.run === undefined ? null : runDebug(scope, inputFields(scope), debug)
     const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output) })

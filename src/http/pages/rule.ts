@@ -1,7 +1,8 @@
 // Rule pages (SPEC §2 Rule row): new, show (with its tree and header fragments), part/{nodeId}, confirm-delete, the
 // pick-dialog fragments (selector, copyselector, apiselector), and the form actions of the show page. Debug pages
 // live in rule-debug.ts. Rights are checked by the services on every call.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { getAdviceSet } from '../../services/library/advice-sets.ts'
 import type { Actor } from '../../services/context.ts'
 import { findDependents } from '../../services/authoring/dependents.ts'
@@ -13,23 +14,19 @@ import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule
 import { canWriteOwned } from '../../services/accounts/visibility.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams, IdString } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
-type Body = Record<string, unknown>
-type Params = { id: string; ruleId?: string; nodeId?: string }
+const RuleParams = Type.Object({ id: IdString, ruleId: IdString })
+const NodeParams = Type.Object({ id: IdString, ruleId: IdString, nodeId: IdString })
+const RuleIdQuery = Type.Object({ ruleId: Type.Optional(IdString) })
+const SelectorQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })) })
 
-const idString = { type: 'string', maxLength: 20 } as const
-const setParams = { type: 'object', required: ['id'], properties: { id: idString } } as const
-const ruleParams = { type: 'object', required: ['id', 'ruleId'], properties: { id: idString, ruleId: idString } } as const
-const nodeParams = { type: 'object', required: ['id', 'ruleId', 'nodeId'], properties: { id: idString, ruleId: idString, nodeId: idString } } as const
-const ruleIdQuery = { type: 'object', properties: { ruleId: idString } } as const
-const selectorQuery = { type: 'object', properties: { q: { type: 'string', maxLength: 200 } } } as const
+const setRoute = { preHandler: requireUser, schema: { params: IdParams } }
+const ruleRoute = { preHandler: requireUser, schema: { params: RuleParams } }
+const ruleFormRoute = { preHandler: requireUser, schema: { params: RuleParams, body: FormBody } }
 
-const setRoute = { preHandler: requireUser, schema: { params: setParams } }
-const ruleRoute = { preHandler: requireUser, schema: { params: ruleParams } }
-
-const setIdOf = (request: FastifyRequest) => itemId((request.params as Params).id)
-const ruleIdOf = (request: FastifyRequest) => itemId((request.params as Params).ruleId, 'ruleId')
+const ruleIdOf = (params: Static<typeof RuleParams>) => itemId(params.ruleId, 'ruleId')
 
 async function writableSet(app: FastifyInstance, actor: Actor, id: number) {
   const set = await getAdviceSet(app.deps, actor, id)
@@ -38,9 +35,8 @@ async function writableSet(app: FastifyInstance, actor: Actor, id: number) {
 }
 
 /** Everything the show page and its header fragment render; `activeNodeId` comes from part/{nodeId}. */
-async function showData(app: FastifyInstance, request: FastifyRequest, activeNodeId: number | null = null) {
-  const actor = actorOf(request)
-  const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+async function showData(app: FastifyInstance, actor: Actor, params: Static<typeof RuleParams>, activeNodeId: number | null = null) {
+  const rule = await ruleOfSet(app.deps, actor, itemId(params.id), ruleIdOf(params))
   const tree = await ruleTreeModel(app.deps, actor, rule, activeNodeId)
   const header = await ruleHeaderModel(app.deps, actor, rule, tree.loaded)
   const canWrite = canWriteOwned(actor, rule.set.ownerId)
@@ -68,9 +64,8 @@ async function fragment(reply: FastifyReply, template: string, data: Record<stri
   return html
 }
 
-async function deleteData(app: FastifyInstance, request: FastifyRequest, ruleId: number) {
-  const actor = actorOf(request)
-  const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleId)
+async function deleteData(app: FastifyInstance, actor: Actor, params: Static<typeof IdParams>, ruleId: number) {
+  const rule = await ruleOfSet(app.deps, actor, itemId(params.id), ruleId)
   if (!canWriteOwned(actor, rule.set.ownerId)) throw new ForbiddenError('You cannot delete this rule.')
   return {
     title: `Delete ${rule.name}`,
@@ -82,17 +77,17 @@ async function deleteData(app: FastifyInstance, request: FastifyRequest, ruleId:
   }
 }
 
-export async function rulePages(app: FastifyInstance) {
-  const newRuleData = async (request: FastifyRequest) => {
-    const set = await writableSet(app, actorOf(request), setIdOf(request))
+export const rulePages: FastifyPluginAsyncTypebox = async (app) => {
+  const newRuleData = async (actor: Actor, params: Static<typeof IdParams>) => {
+    const set = await writableSet(app, actor, itemId(params.id))
     return { title: `New rule · ${set.name}`, set: { id: set.id, name: set.name }, currentAdviceSet: { id: set.id, name: set.name, ownerId: set.ownerId } }
   }
 
-  app.get('/adviceset/:id/rule/new', setRoute, async (request, reply) => reply.page('rule/new', await newRuleData(request)))
+  app.get('/adviceset/:id/rule/new', setRoute, async (request, reply) => reply.page('rule/new', await newRuleData(actorOf(request), request.params)))
 
-  app.post('/adviceset/:id/rule/new', setRoute, async (request, reply) => {
-    const data = await newRuleData(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/rule/new', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
+    const data = await newRuleData(actorOf(request), request.params)
+    const body = request.body ?? {}
     try {
       const rule = await createRule(app.deps, actorOf(request), { adviceSetId: data.set.id, name: body.name })
       reply.flash({ type: 'info', text: `Rule “${rule.name}” created.` })
@@ -102,44 +97,44 @@ export async function rulePages(app: FastifyInstance) {
     }
   })
 
-  app.get('/adviceset/:id/rule/:ruleId/show', ruleRoute, async (request, reply) => reply.page('rule/show', await showData(app, request)))
-  app.get('/adviceset/:id/rule/:ruleId/part/:nodeId', { preHandler: requireUser, schema: { params: nodeParams } }, async (request, reply) =>
-    reply.page('rule/show', await showData(app, request, itemId((request.params as Params).nodeId, 'nodeId'))))
-  app.get('/adviceset/:id/rule/:ruleId/show/header', ruleRoute, async (request, reply) => fragment(reply, 'rule/_header', await showData(app, request)))
+  app.get('/adviceset/:id/rule/:ruleId/show', ruleRoute, async (request, reply) => reply.page('rule/show', await showData(app, actorOf(request), request.params)))
+  app.get('/adviceset/:id/rule/:ruleId/part/:nodeId', { preHandler: requireUser, schema: { params: NodeParams } }, async (request, reply) =>
+    reply.page('rule/show', await showData(app, actorOf(request), request.params, itemId(request.params.nodeId, 'nodeId'))))
+  app.get('/adviceset/:id/rule/:ruleId/show/header', ruleRoute, async (request, reply) => fragment(reply, 'rule/_header', await showData(app, actorOf(request), request.params)))
   app.get('/adviceset/:id/rule/:ruleId/show/tree', ruleRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
     return fragment(reply, 'rule/_tree', { tree: (await ruleTreeModel(app.deps, actor, rule)).tree, set: { id: rule.set.id } })
   })
 
-  app.post('/adviceset/:id/rule/:ruleId/rename', ruleRoute, async (request, reply) => {
+  app.post('/adviceset/:id/rule/:ruleId/rename', ruleFormRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
-    const body = (request.body ?? {}) as Body
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
+    const body = request.body ?? {}
     try {
       await updateRule(app.deps, actor, rule.id, { name: body.name })
     } catch (error) {
-      return renderFormError(reply, error, 'rule/show', { ...(await showData(app, request)), values: keptValues(body) })
+      return renderFormError(reply, error, 'rule/show', { ...(await showData(app, actor, request.params)), values: keptValues(body) })
     }
     reply.flash({ type: 'info', text: 'Rule renamed.' })
     return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
   })
 
   // Reorder from the advice set page: one step up or down.
-  app.post('/adviceset/:id/rule/:ruleId/move', ruleRoute, async (request, reply) => {
+  app.post('/adviceset/:id/rule/:ruleId/move', ruleFormRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
-    const direction = (request.body as Body | undefined)?.direction
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
+    const direction = request.body?.direction
     if (direction !== 'up' && direction !== 'down') throw new ValidationError('direction', 'direction: up or down.')
     const step = direction === 'up' ? -1 : 1
     await updateRule(app.deps, actor, rule.id, { position: Math.max(0, rule.position + step) })
     return reply.redirect(`/adviceset/${rule.adviceSetId}/show#rule-${rule.id}`, 303)
   })
 
-  app.post('/adviceset/:id/rule/:ruleId/copy', ruleRoute, async (request, reply) => {
+  app.post('/adviceset/:id/rule/:ruleId/copy', ruleFormRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
-    const target = (request.body as Body | undefined)?.adviceSetId
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
+    const target = request.body?.adviceSetId
     const copy = await copyRule(app.deps, actor, { id: rule.id, ...(target === undefined || target === '' ? {} : { adviceSetId: itemId(target, 'adviceSetId') }) })
     reply.flash({ type: 'info', text: `Copied as “${copy.name}”.` })
     return reply.redirect(ruleHref(copy.adviceSetId, copy.id), 303)
@@ -147,19 +142,19 @@ export async function rulePages(app: FastifyInstance) {
 
   app.post('/adviceset/:id/rule/:ruleId/promote', ruleRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), ruleIdOf(request))
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
     const promoted = await promoteRule(app.deps, actor, { id: rule.id })
     reply.flash({ type: 'info', text: `“${rule.name}” is now its own advice set; “${rule.set.name}” calls it from a rule of the same name.` })
     return reply.redirect(`/adviceset/${promoted.adviceSet.id}/show`, 303)
   })
 
-  app.get('/adviceset/:id/rule/confirm-delete', { preHandler: requireUser, schema: { params: setParams, querystring: ruleIdQuery } }, async (request, reply) => {
-    const data = await deleteData(app, request, itemId((request.query as { ruleId?: string }).ruleId, 'ruleId'))
+  app.get('/adviceset/:id/rule/confirm-delete', { preHandler: requireUser, schema: { params: IdParams, querystring: RuleIdQuery } }, async (request, reply) => {
+    const data = await deleteData(app, actorOf(request), request.params, itemId(request.query.ruleId, 'ruleId'))
     return reply.page('rule/confirm-delete', { ...data, dependents: await findDependents(app.deps.db, ENTITY_RULE, data.rule.id) })
   })
 
   app.post('/adviceset/:id/rule/:ruleId/delete', ruleRoute, async (request, reply) => {
-    const data = await deleteData(app, request, ruleIdOf(request))
+    const data = await deleteData(app, actorOf(request), request.params, ruleIdOf(request.params))
     try {
       await deleteRule(app.deps, actorOf(request), data.rule.id)
     } catch (error) {
@@ -172,26 +167,26 @@ export async function rulePages(app: FastifyInstance) {
   })
 
   app.post('/adviceset/:id/rule/:ruleId/recover', ruleRoute, async (request, reply) => {
-    const rule = await recoverRule(app.deps, actorOf(request), ruleIdOf(request))
+    const rule = await recoverRule(app.deps, actorOf(request), ruleIdOf(request.params))
     reply.flash({ type: 'info', text: `Rule “${rule.name}” restored.` })
     return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
   })
 
-  app.get('/adviceset/:id/rule/selector', { preHandler: requireUser, schema: { params: setParams, querystring: selectorQuery } }, async (request, reply) => {
+  app.get('/adviceset/:id/rule/selector', { preHandler: requireUser, schema: { params: IdParams, querystring: SelectorQuery } }, async (request, reply) => {
     const actor = actorOf(request)
-    const set = await getAdviceSet(app.deps, actor, setIdOf(request))
-    const q = ((request.query as { q?: string }).q ?? '').trim()
+    const set = await getAdviceSet(app.deps, actor, itemId(request.params.id))
+    const q = (request.query.q ?? '').trim()
     return fragment(reply, 'rule/selector', { set: { id: set.id, name: set.name }, q, ...(await callableRules(app.deps, actor, set, q)) })
   })
 
-  app.get('/adviceset/:id/rule/copyselector', { preHandler: requireUser, schema: { params: setParams, querystring: ruleIdQuery } }, async (request, reply) => {
+  app.get('/adviceset/:id/rule/copyselector', { preHandler: requireUser, schema: { params: IdParams, querystring: RuleIdQuery } }, async (request, reply) => {
     const actor = actorOf(request)
-    const rule = await ruleOfSet(app.deps, actor, setIdOf(request), itemId((request.query as { ruleId?: string }).ruleId, 'ruleId'))
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), itemId(request.query.ruleId, 'ruleId'))
     return fragment(reply, 'rule/copyselector', { rule: { id: rule.id, name: rule.name }, set: { id: rule.set.id }, copyTargets: await copyTargetSets(app.deps, actor) })
   })
 
   app.get('/adviceset/:id/rule/apiselector', setRoute, async (request, reply) => {
-    const set = await getAdviceSet(app.deps, actorOf(request), setIdOf(request))
+    const set = await getAdviceSet(app.deps, actorOf(request), itemId(request.params.id))
     return fragment(reply, 'rule/apiselector', { set: { id: set.id } })
   })
 }
