@@ -14,6 +14,3 @@ export function itemIds(raw: unknown, field = 'ids'): number[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter(Boolean) : raw === undefined ? [] : [raw]
   return [...new Set(list.map((v) => itemId(v, field)))]
 }
-
-/** @deprecated transitional: use IdParams from ../schemas.ts (removed once every route is typed). */
-export { IdParams as idParamSchema } from '../schemas.ts'

@@ -1,36 +1,35 @@
 // /api/owner (SPEC §7 owner {id}, {id}/audience, {id}/audience/{audienceId}): an owner and its audiences.
-import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createAudience, deleteAudience, getAudience, getOwner, listAudiences, updateAudience } from '../../services/publishing/audiences.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { IdString } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
-const ownerParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const
-const audienceParams = {
-  type: 'object', required: ['id', 'audienceId'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 }, audienceId: { type: 'string', maxLength: 20 } },
-} as const
-const audienceBody = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, description: { type: 'string' } } } as const
+const OwnerId = Type.String({ minLength: 1, maxLength: 64 })
+const OwnerParams = Type.Object({ id: OwnerId })
+const AudienceParams = Type.Object({ id: OwnerId, audienceId: IdString })
+const audienceFields = { name: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }
 
-export async function ownerApi(app: FastifyInstance) {
+export const ownerApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
-  const params = (request: { params: unknown }) => request.params as { id: string; audienceId?: string }
-  const audienceId = (request: { params: unknown }) => itemId(params(request).audienceId, 'audienceId')
 
-  app.get('/:id', { schema: { params: ownerParams } }, async (request) => ({ data: await getOwner(deps, actorOf(request), params(request).id) }))
-  app.get('/:id/audience', { schema: { params: ownerParams } }, async (request) => ({ data: await listAudiences(deps, actorOf(request), params(request).id) }))
-  app.post('/:id/audience', { schema: { params: ownerParams, body: { ...audienceBody, required: ['name'] } } }, async (request, reply) => {
+  app.get('/:id', { schema: { params: OwnerParams } }, async (request) => ({ data: await getOwner(deps, actorOf(request), request.params.id) }))
+  app.get('/:id/audience', { schema: { params: OwnerParams } }, async (request) => ({ data: await listAudiences(deps, actorOf(request), request.params.id) }))
+  app.post('/:id/audience', {
+    schema: { params: OwnerParams, body: Type.Object({ ...audienceFields, name: Type.String() }, { additionalProperties: false }) },
+  }, async (request, reply) => {
     reply.code(201)
-    return { data: await createAudience(deps, actorOf(request), params(request).id, request.body as { name: string }) }
+    return { data: await createAudience(deps, actorOf(request), request.params.id, request.body) }
   })
-  app.get('/:id/audience/:audienceId', { schema: { params: audienceParams } }, async (request) => {
-    return { data: await getAudience(deps, actorOf(request), params(request).id, audienceId(request)) }
+  app.get('/:id/audience/:audienceId', { schema: { params: AudienceParams } }, async (request) => {
+    return { data: await getAudience(deps, actorOf(request), request.params.id, itemId(request.params.audienceId, 'audienceId')) }
   })
-  app.patch('/:id/audience/:audienceId', { schema: { params: audienceParams, body: audienceBody } }, async (request) => {
-    return { data: await updateAudience(deps, actorOf(request), params(request).id, audienceId(request), request.body as Record<string, unknown>) }
+  app.patch('/:id/audience/:audienceId', { schema: { params: AudienceParams, body: Type.Object(audienceFields, { additionalProperties: false }) } }, async (request) => {
+    return { data: await updateAudience(deps, actorOf(request), request.params.id, itemId(request.params.audienceId, 'audienceId'), request.body) }
   })
-  app.delete('/:id/audience/:audienceId', { schema: { params: audienceParams } }, async (request) => {
-    await deleteAudience(deps, actorOf(request), params(request).id, audienceId(request))
+  app.delete('/:id/audience/:audienceId', { schema: { params: AudienceParams } }, async (request) => {
+    await deleteAudience(deps, actorOf(request), request.params.id, itemId(request.params.audienceId, 'audienceId'))
     return { data: { deleted: true } }
   })
 }

@@ -2,32 +2,31 @@
 // publish-config (what each environment, audience and key gets; assign audiences) and restore/{versionId}. Also
 // starts listening for other instances' version changes with the app. These are signed-in (session) routes: their
 // schemas describe them, and being untagged they stay out of the partner OpenAPI document.
-import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { assignVersion, getPublishConfig, keyPublishConfig } from '../../services/publishing/publish-config.ts'
 import { listenForVersionChanges } from '../../services/publishing/events.ts'
 import { restoreVersion } from '../../services/publishing/restore.ts'
-import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS, type VersionAction } from '../../services/publishing/workflow.ts'
+import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS } from '../../services/publishing/workflow.ts'
 import { createVersion } from '../../services/publishing/versions.ts'
 import { listVersionsWithActions } from '../../services/publishing/pages.ts'
 import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { IdString, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
 const PUBLISH_ACTIONS = ['create', ...VERSION_ACTIONS] as const
 /** Ids may come as numbers or digit strings; itemId() names the field when one is neither. */
-const anyId = (description: string) => ({ description })
+const anyId = (description: string) => Type.Unknown({ description })
 
-const publishBody = {
-  type: 'object', required: ['action'], additionalProperties: false,
-  properties: {
-    action: { type: 'string', enum: PUBLISH_ACTIONS, description: 'create makes a draft version of the set as stored now; the others move a version through the workflow.' },
-    adviceSetId: anyId('For create.'),
-    versionId: anyId('For every action but create.'),
-    notes: { type: 'string', maxLength: 5000, description: 'create: the version notes; other actions: a comment kept in the activity log.' },
-  },
-} as const
+const PublishBody = Type.Object({
+  action: StringEnum(PUBLISH_ACTIONS, { description: 'create makes a draft version of the set as stored now; the others move a version through the workflow.' }),
+  adviceSetId: Type.Optional(anyId('For create.')),
+  versionId: Type.Optional(anyId('For every action but create.')),
+  notes: Type.Optional(Type.String({ maxLength: 5000, description: 'create: the version notes; other actions: a comment kept in the activity log.' })),
+}, { additionalProperties: false })
+const SetQuery = Type.Object({ id: Type.String({ maxLength: 20, description: 'Advice set id' }) })
 
-export async function publishApi(app: FastifyInstance) {
+export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
   let unlisten: (() => Promise<void>) | null = null
@@ -37,9 +36,9 @@ export async function publishApi(app: FastifyInstance) {
   app.get('/publish', {
     schema: {
       summary: 'The versions of an advice set', description: 'Newest first, each with the actions the current user may take and why others are refused.',
-      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
+      querystring: SetQuery,
     },
-  }, async (request) => ({ data: await listVersionsWithActions(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
+  }, async (request) => ({ data: await listVersionsWithActions(deps, actorOf(request), itemId(request.query.id)) }))
 
   app.post('/publish', {
     schema: {
@@ -47,26 +46,28 @@ export async function publishApi(app: FastifyInstance) {
       description: 'Transitions: submit (draft → review), requestChanges (review → draft), approve (review → approved; not by the submitter: 403), ' +
         'preview (approved/review → preview), publish (approved or approved preview → published; the previous published version becomes unpublished), unpublish (published → unpublished). ' +
         'Authors create and submit; the other actions need an admin of the set’s owner. A transition the version’s state does not allow is 409.',
-      body: publishBody,
+      body: PublishBody,
     },
   }, async (request, reply) => {
-    const body = request.body as { action: (typeof PUBLISH_ACTIONS)[number]; adviceSetId?: unknown; versionId?: unknown; notes?: string }
+    const body = request.body
     if (body.action === 'create') {
       if (body.adviceSetId === undefined) throw new ValidationError('adviceSetId', 'adviceSetId: is required to create a version.')
       reply.code(201)
       return { data: await createVersion(deps, actorOf(request), { adviceSetId: itemId(body.adviceSetId, 'adviceSetId'), notes: body.notes }) }
     }
     if (body.versionId === undefined) throw new ValidationError('versionId', `versionId: is required to ${body.action} a version.`)
-    return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action as VersionAction, body.notes) }
+    return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action, body.notes) }
   })
 
   app.post('/unpublish', {
     schema: {
       summary: 'Stop serving a published version', description: 'Send versionId, or adviceSetId to unpublish whatever version of the set is published.',
-      body: { type: 'object', additionalProperties: false, properties: { versionId: anyId('The version to unpublish'), adviceSetId: anyId('Or: the advice set whose published version to unpublish') } },
+      body: Type.Object({
+        versionId: Type.Optional(anyId('The version to unpublish')), adviceSetId: Type.Optional(anyId('Or: the advice set whose published version to unpublish')),
+      }, { additionalProperties: false }),
     },
   }, async (request) => {
-    const body = request.body as { versionId?: unknown; adviceSetId?: unknown }
+    const body = request.body
     if (body.versionId !== undefined) return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), 'unpublish') }
     if (body.adviceSetId === undefined) throw new ValidationError('versionId', 'versionId: send versionId or adviceSetId.')
     return { data: await unpublishAdviceSet(deps, actorOf(request), itemId(body.adviceSetId, 'adviceSetId')) }
@@ -75,20 +76,19 @@ export async function publishApi(app: FastifyInstance) {
   app.get('/publish-config', {
     schema: {
       summary: 'Which version each environment and audience gets',
-      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 20, description: 'Advice set id' } } },
+      querystring: SetQuery,
     },
-  }, async (request) => ({ data: await getPublishConfig(deps, actorOf(request), itemId((request.query as { id: string }).id)) }))
+  }, async (request) => ({ data: await getPublishConfig(deps, actorOf(request), itemId(request.query.id)) }))
 
   app.put('/publish-config', {
     schema: {
       summary: 'Assign a version to an audience', description: 'versionId null gives the audience the published version again. The version must have been approved.',
-      body: {
-        type: 'object', required: ['adviceSetId', 'audienceId', 'versionId'], additionalProperties: false,
-        properties: { adviceSetId: anyId('Advice set id'), audienceId: anyId('Audience id'), versionId: anyId('A version id, or null for the published version') },
-      },
+      body: Type.Object({
+        adviceSetId: anyId('Advice set id'), audienceId: anyId('Audience id'), versionId: anyId('A version id, or null for the published version'),
+      }, { additionalProperties: false }),
     },
   }, async (request) => {
-    const body = request.body as { adviceSetId: unknown; audienceId: unknown; versionId: unknown }
+    const body = request.body
     return {
       data: await assignVersion(deps, actorOf(request), {
         adviceSetId: itemId(body.adviceSetId, 'adviceSetId'), audienceId: itemId(body.audienceId, 'audienceId'),
@@ -100,15 +100,15 @@ export async function publishApi(app: FastifyInstance) {
   app.get('/publish-config/:keyId', {
     schema: {
       summary: 'What one API key is served of each advice set it may use',
-      params: { type: 'object', required: ['keyId'], properties: { keyId: { type: 'string', maxLength: 20 } } },
+      params: Type.Object({ keyId: IdString }),
     },
-  }, async (request) => ({ data: await keyPublishConfig(deps, actorOf(request), itemId((request.params as { keyId: string }).keyId, 'keyId')) }))
+  }, async (request) => ({ data: await keyPublishConfig(deps, actorOf(request), itemId(request.params.keyId, 'keyId')) }))
 
   app.post('/restore/:versionId', {
     schema: {
       summary: 'Restore a version into the working draft',
       description: 'The draft’s rules and nodes are replaced (soft-deleted, so recoverable) by the version’s; missing dictionary entries are recreated.',
-      params: { type: 'object', required: ['versionId'], properties: { versionId: { type: 'string', maxLength: 20 } } },
+      params: Type.Object({ versionId: IdString }),
     },
-  }, async (request) => ({ data: await restoreVersion(deps, actorOf(request), itemId((request.params as { versionId: string }).versionId, 'versionId')) }))
+  }, async (request) => ({ data: await restoreVersion(deps, actorOf(request), itemId(request.params.versionId, 'versionId')) }))
 }

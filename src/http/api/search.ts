@@ -1,23 +1,16 @@
 // POST /api/search (instantsearch.js multi-query, visibility applied by the service) and support's
 // DELETE /api/admin/support/algolia/object/{objectID}. Also starts the indexer with the app and stops it on close.
-import type { FastifyInstance } from 'fastify'
-import { deleteSearchObject, searchLibrary, searchRuntime, type MultiSearchRequest } from '../../services/search.ts'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { deleteSearchObject, searchLibrary, searchRuntime } from '../../services/search.ts'
 import { actorOf, requireProviderAdmin, requireUser } from '../plugins/auth.ts'
+import { AnyObject } from '../schemas.ts'
 
-const searchBody = {
-  type: 'object', required: ['requests'],
-  properties: {
-    requests: {
-      type: 'array', minItems: 1, maxItems: 20,
-      items: {
-        type: 'object', required: ['indexName'],
-        properties: { indexName: { type: 'string', maxLength: 200 }, params: { type: 'object' } },
-      },
-    },
-  },
-} as const
+const SearchBody = Type.Object({
+  requests: Type.Array(Type.Object({ indexName: Type.String({ maxLength: 200 }), params: Type.Optional(AnyObject()) }), { minItems: 1, maxItems: 20 }),
+})
+const ObjectParams = Type.Object({ objectID: Type.String({ minLength: 1, maxLength: 200 }) })
 
-export async function searchApi(app: FastifyInstance) {
+export const searchApi: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
   const { indexer } = searchRuntime(deps)
   app.addHook('onReady', async () => {
@@ -27,15 +20,12 @@ export async function searchApi(app: FastifyInstance) {
     await indexer.stop()
   })
 
-  app.post('/search', { preHandler: requireUser, schema: { body: searchBody } }, async (request) => {
-    return searchLibrary(deps, actorOf(request), (request.body as { requests: MultiSearchRequest[] }).requests)
+  app.post('/search', { preHandler: requireUser, schema: { body: SearchBody } }, async (request) => {
+    return searchLibrary(deps, actorOf(request), request.body.requests)
   })
 
-  app.delete('/admin/support/algolia/object/:objectID', {
-    preHandler: requireProviderAdmin,
-    schema: { params: { type: 'object', required: ['objectID'], properties: { objectID: { type: 'string', minLength: 1, maxLength: 200 } } } },
-  }, async (request) => {
-    const { objectID } = request.params as { objectID: string }
+  app.delete('/admin/support/algolia/object/:objectID', { preHandler: requireProviderAdmin, schema: { params: ObjectParams } }, async (request) => {
+    const { objectID } = request.params
     await deleteSearchObject(deps, actorOf(request), objectID)
     return { data: { deleted: objectID } }
   })

@@ -1,6 +1,7 @@
 // The activity log pages (SPEC §9 timeframes 1–90 days, 15 items then "more"): who changed what, field by field in
 // words, and a Restore button that puts the entity back as it was before that change.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { ENTITY_TYPE_LIST, ENTITY_TYPES } from '../../engine/index.ts'
 import { ACTIVITY_PAGE, ACTIVITY_TIMEFRAMES, placesOfActivity, recentActivity, restoreFromActivity, timeframeOf, type FieldChange } from '../../services/audit/activity.ts'
 import { ENTITY_ADVICE_SET, getAdviceSet, getAdviceSetsByIds } from '../../services/library/advice-sets.ts'
@@ -13,15 +14,15 @@ import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { ownerName } from '../../services/accounts/users.ts'
-import { idParamSchema, itemId } from '../api/ids.ts'
+import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams } from '../schemas.ts'
 import { safeNext } from './forms.ts'
 
-const activityQuery = {
-  type: 'object',
-  properties: { days: { type: 'integer', minimum: 1, maximum: 90 }, limit: { type: 'integer', minimum: 1, maximum: 500 } },
-} as const
+const ActivityQuery = Type.Object({
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+})
 
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name', nameAlt: 'Display name', description: 'Description', categoryId: 'Category', isPublic: 'Public',
@@ -152,9 +153,8 @@ function uriOf(item: Item, places: Places): string | null {
   }
 }
 
-async function activityPage(app: FastifyInstance, request: FastifyRequest, scope: { base: string; setId?: number }) {
+async function activityPage(app: FastifyInstance, request: FastifyRequest, query: Static<typeof ActivityQuery>, scope: { base: string; setId?: number }) {
   const actor = actorOf(request)
-  const query = request.query as { days?: number; limit?: number }
   const days = timeframeOf(query.days)
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
@@ -177,20 +177,20 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, scope
   }
 }
 
-export async function activityPages(app: FastifyInstance) {
-  app.get('/activity', { preHandler: requireUser, schema: { querystring: activityQuery } }, async (request, reply) =>
-    reply.page('activity/index', await activityPage(app, request, { base: '/activity' })))
+export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/activity', { preHandler: requireUser, schema: { querystring: ActivityQuery } }, async (request, reply) =>
+    reply.page('activity/index', await activityPage(app, request, request.query, { base: '/activity' })))
 
-  app.get('/adviceset/:id/activity', { preHandler: requireUser, schema: { params: idParamSchema, querystring: activityQuery } }, async (request, reply) => {
-    const id = itemId((request.params as { id: string }).id)
-    return reply.page('activity/index', await activityPage(app, request, { base: `/adviceset/${id}/activity`, setId: id }))
+  app.get('/adviceset/:id/activity', { preHandler: requireUser, schema: { params: IdParams, querystring: ActivityQuery } }, async (request, reply) => {
+    const id = itemId(request.params.id)
+    return reply.page('activity/index', await activityPage(app, request, request.query, { base: `/adviceset/${id}/activity`, setId: id }))
   })
 
-  app.post('/activity/:id/restore', { preHandler: requireUser, schema: { params: idParamSchema } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>
+  app.post('/activity/:id/restore', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     const next = safeNext(body.next) === '/' ? '/activity' : safeNext(body.next)
     try {
-      const { entityType } = await restoreFromActivity(app.deps, actorOf(request), itemId((request.params as { id: string }).id))
+      const { entityType } = await restoreFromActivity(app.deps, actorOf(request), itemId(request.params.id))
       reply.flash({ type: 'info', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
     } catch (error) {
       // A refused restore leaves everything as it was; the log page says why.

@@ -1,6 +1,7 @@
 // Advice set pages (SPEC §2 Advice set row): new, show (and its header, sidebar and details fragments for islands),
 // edit, copy, transfer, tags, confirm-delete and delete. Rights are checked by the services on every call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   ENTITY_ADVICE_SET, copyAdviceSet, createAdviceSet, deleteAdviceSet, getAdviceSet, setAdviceSetTag, transferAdviceSet,
   updateAdviceSet, type AdviceSetInput,
@@ -14,18 +15,18 @@ import { deletedRuleOf, setRuleList } from '../../services/authoring/rule-page.t
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
 import { canCreate } from '../../services/accounts/visibility.ts'
-import { idParamSchema, itemId } from '../api/ids.ts'
+import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 type Body = Record<string, unknown>
-const idRoute = { preHandler: requireUser, schema: { params: idParamSchema } }
-const showQuerySchema = { type: 'object', properties: { deletedRule: { type: 'integer', minimum: 1 } } } as const
+const ShowQuery = Type.Object({ deletedRule: Type.Optional(Type.Integer({ minimum: 1 })) })
+const idRoute = { preHandler: requireUser, schema: { params: IdParams } }
+const idFormRoute = { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }
 
-function idOf(request: FastifyRequest): number {
-  return itemId((request.params as { id: string }).id)
-}
+const idOf = (params: Static<typeof IdParams>) => itemId(params.id)
 
 /** A checkbox sends nothing when unticked; on a form that has it, that means "no". */
 function checkbox(body: Body, name: string): string {
@@ -117,16 +118,16 @@ async function deleteData(app: FastifyInstance, request: FastifyRequest, id: num
   return { title: `Delete ${set.name}`, set }
 }
 
-export async function adviceSetPages(app: FastifyInstance) {
+export const adviceSetPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/adviceset/new', { preHandler: requireUser }, async (request, reply) => {
     const actor = actorOf(request)
     if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets.')
     return reply.page('adviceset/new', { title: 'New advice set', ...(await formData(app, actor)) })
   })
 
-  app.post('/adviceset/new', { preHandler: requireUser }, async (request, reply) => {
+  app.post('/adviceset/new', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
     const actor = actorOf(request)
-    const body = (request.body ?? {}) as Body
+    const body = request.body ?? {}
     try {
       const set = await createAdviceSet(app.deps, actor, {
         name: body.name, nameAlt: body.nameAlt, description: body.description, categoryId: body.categoryId,
@@ -139,24 +140,24 @@ export async function adviceSetPages(app: FastifyInstance) {
     }
   })
 
-  app.get('/adviceset/:id/show', { preHandler: requireUser, schema: { params: idParamSchema, querystring: showQuerySchema } }, async (request, reply) => {
-    const data = await showData(app, request, idOf(request))
+  app.get('/adviceset/:id/show', { preHandler: requireUser, schema: { params: IdParams, querystring: ShowQuery } }, async (request, reply) => {
+    const data = await showData(app, request, idOf(request.params))
     await recordRecentItem(app.deps, actorOf(request), ENTITY_ADVICE_SET, data.set.id)
     // Right after a rule's delete (rule pages), the Rules section offers its Undo.
-    const deletedRuleId = (request.query as { deletedRule?: number }).deletedRule
+    const deletedRuleId = request.query.deletedRule
     const deletedRule = deletedRuleId === undefined ? null : await deletedRuleOf(app.deps, actorOf(request), data.set.id, deletedRuleId)
     return reply.page('adviceset/show', { ...data, deletedRule })
   })
   for (const [path, template] of [['header', '_header'], ['sidebar', '_sidebar'], ['modal/details', '_details']] as const) {
     app.get(`/adviceset/:id/show/${path}`, idRoute, async (request, reply) =>
-      fragment(reply, `adviceset/${template}`, await showData(app, request, idOf(request))))
+      fragment(reply, `adviceset/${template}`, await showData(app, request, idOf(request.params))))
   }
 
-  app.get('/adviceset/:id/edit', idRoute, async (request, reply) => reply.page('adviceset/edit', await editData(app, request, idOf(request))))
+  app.get('/adviceset/:id/edit', idRoute, async (request, reply) => reply.page('adviceset/edit', await editData(app, request, idOf(request.params))))
 
-  app.post('/adviceset/:id/edit', idRoute, async (request, reply) => {
-    const id = idOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/edit', idFormRoute, async (request, reply) => {
+    const id = idOf(request.params)
+    const body = request.body ?? {}
     // The page has two forms: the texts, and the settings (category and sharing).
     const input: AdviceSetInput = body.settings === '1'
       ? { categoryId: body.categoryId, isPublic: checkbox(body, 'isPublic'), isStarter: checkbox(body, 'isStarter') }
@@ -173,14 +174,14 @@ export async function adviceSetPages(app: FastifyInstance) {
   })
 
   app.post('/adviceset/:id/copy', idRoute, async (request, reply) => {
-    const copy = await copyAdviceSet(app.deps, actorOf(request), idOf(request))
+    const copy = await copyAdviceSet(app.deps, actorOf(request), idOf(request.params))
     reply.flash({ type: 'info', text: `Copied into your library as “${copy.name}”.` })
     return reply.redirect(`/adviceset/${copy.id}/show`, 303)
   })
 
-  app.post('/adviceset/:id/transfer', idRoute, async (request, reply) => {
-    const id = idOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/transfer', idFormRoute, async (request, reply) => {
+    const id = idOf(request.params)
+    const body = request.body ?? {}
     try {
       await transferAdviceSet(app.deps, actorOf(request), id, { ownerId: body.ownerId })
       reply.flash({ type: 'info', text: 'Advice set transferred.' })
@@ -191,9 +192,9 @@ export async function adviceSetPages(app: FastifyInstance) {
   })
 
   for (const [action, linked] of [['add', true], ['remove', false]] as const) {
-    app.post(`/adviceset/:id/tags/${action}`, idRoute, async (request, reply) => {
-      const id = idOf(request)
-      const body = (request.body ?? {}) as Body
+    app.post(`/adviceset/:id/tags/${action}`, idFormRoute, async (request, reply) => {
+      const id = idOf(request.params)
+      const body = request.body ?? {}
       try {
         await setAdviceSetTag(app.deps, actorOf(request), id, itemId(body.tagId, 'tagId'), linked)
       } catch (error) {
@@ -205,12 +206,12 @@ export async function adviceSetPages(app: FastifyInstance) {
   }
 
   app.get('/adviceset/:id/confirm-delete', idRoute, async (request, reply) => {
-    const data = await deleteData(app, request, idOf(request))
+    const data = await deleteData(app, request, idOf(request.params))
     return reply.page('adviceset/confirm-delete', { ...data, dependents: await findDependents(app.deps.db, ENTITY_ADVICE_SET, data.set.id) })
   })
 
   app.post('/adviceset/:id/delete', idRoute, async (request, reply) => {
-    const id = idOf(request)
+    const id = idOf(request.params)
     const data = await deleteData(app, request, id)
     try {
       await deleteAdviceSet(app.deps, actorOf(request), id)

@@ -1,6 +1,7 @@
 // Admin pages for API keys (SPEC §2 Admin API keys row): list, new → copy (the secret once), edit, delete, usage.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor, type ListedApiKey,
 } from '../../services/delivery/api-key-admin.ts'
@@ -9,6 +10,7 @@ import { isProviderAdmin } from '../../services/context.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
+import { FormBody, IdString } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 declare module 'fastify' {
@@ -18,8 +20,7 @@ declare module 'fastify' {
   }
 }
 
-type Body = Record<string, unknown>
-const keyParams = { type: 'object', properties: { keyId: { type: 'string', maxLength: 20 } }, required: ['keyId'] } as const
+const KeyParams = Type.Object({ keyId: IdString })
 const REVEAL_MS = 10 * 60 * 1000
 
 /**
@@ -44,8 +45,8 @@ function unseal(sealed: string, sessionSecret: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
 }
 
-function keyIdOf(request: FastifyRequest): number {
-  return itemId((request.params as { keyId: string }).keyId, 'keyId')
+function keyIdOf(params: Static<typeof KeyParams>): number {
+  return itemId(params.keyId, 'keyId')
 }
 
 /** "≤ 20 ms" / "> 5000 ms" / "—": percentiles are bucket upper bounds, not exact times. */
@@ -62,7 +63,7 @@ function valuesOf(key: ListedApiKey): Record<string, unknown> {
   }
 }
 
-export async function apiKeyPages(app: FastifyInstance) {
+export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
 
   const formPage = async (request: FastifyRequest, extra: Record<string, unknown>) => ({
@@ -80,8 +81,8 @@ export async function apiKeyPages(app: FastifyInstance) {
   app.get('/admin/apikey/new', { preHandler: requireUser }, async (request, reply) =>
     reply.page('admin/apikey/form', await formPage(request, { values: { environment: 'production', rateLimit: 600 } })))
 
-  app.post('/admin/apikey/new', { preHandler: requireUser }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/admin/apikey/new', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const { key, secret } = await createApiKeyFor(deps, actorOf(request), body)
       request.session.apiKeyReveal = { keyId: key.id, sealed: seal(secret, deps.config.sessionSecret), until: Date.now() + REVEAL_MS }
@@ -91,8 +92,8 @@ export async function apiKeyPages(app: FastifyInstance) {
     }
   })
 
-  app.get('/admin/apikey/:keyId/copy', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply: FastifyReply) => {
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+  app.get('/admin/apikey/:keyId/copy', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
     const reveal = request.session.apiKeyReveal
     let secret: string | null = null
     if (reveal?.keyId === key.id) {
@@ -104,14 +105,14 @@ export async function apiKeyPages(app: FastifyInstance) {
     return reply.page('admin/apikey/copy', { title: 'API key created', key, secret })
   })
 
-  app.get('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+  app.get('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
     return reply.page('admin/apikey/form', await formPage(request, { key, values: valuesOf(key) }))
   })
 
-  app.post('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+  app.post('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: KeyParams, body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
     try {
       const saved = await updateApiKeyFor(deps, actorOf(request), key.id, body)
       reply.flash({ type: 'info', text: `API key "${saved.name}" saved.` })
@@ -121,15 +122,15 @@ export async function apiKeyPages(app: FastifyInstance) {
     }
   })
 
-  app.post('/admin/apikey/:keyId/delete', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+  app.post('/admin/apikey/:keyId/delete', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
     await deleteApiKeyFor(deps, actorOf(request), key.id)
     reply.flash({ type: 'info', text: `API key "${key.name}" deleted. Requests with it are refused from now on.` })
     return reply.redirect('/admin/apikey', 303)
   })
 
-  app.get('/admin/apikey/:keyId/usage', { preHandler: requireUser, schema: { params: keyParams } }, async (request, reply) => {
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request))
+  app.get('/admin/apikey/:keyId/usage', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
     return reply.page('admin/apikey/usage', {
       title: `Usage of ${key.name}`, key, report: await usageReport(deps.db, key.id), usageDays: USAGE_DAYS, latencyLabel,
       formatDate: dateFormatter(request.user!.preferences.tz),

@@ -1,18 +1,23 @@
 // Sign-in, sign-up, sign-out and the password pages (SPEC §2 Auth row).
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   authenticate, changePassword, isLinkTokenUsable, requestPasswordReset, setPasswordWithToken, signUp,
 } from '../../services/accounts/users.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { accountLimiter } from '../plugins/account-limiter.ts'
+import { FormBody } from '../schemas.ts'
 import { keptValues, renderFormError, safeNext } from './forms.ts'
 
 const FORM_LIMIT = { max: 10, timeWindow: 60_000 }
-const tokenParams = { type: 'object', properties: { token: { type: 'string', maxLength: 200 } }, required: ['token'] } as const
-type Body = Record<string, unknown>
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
+/** `?next=` is checked where it is read (safeNext); any other query parameter is ignored. */
+const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown()) })
 
+/** The account named by a posted form (the limiter hands the request over untyped). */
 function emailKey(request: FastifyRequest): string | undefined {
-  const email = (request.body as Body | undefined)?.email
+  const body = request.body
+  const email = body !== null && typeof body === 'object' && 'email' in body ? body.email : undefined
   return typeof email === 'string' && email.trim() ? email.trim().toLowerCase() : undefined
 }
 
@@ -21,19 +26,19 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
   request.session.userId = userId
 }
 
-export async function authPages(app: FastifyInstance) {
+export const authPages: FastifyPluginAsyncTypebox = async (app) => {
   // Per IP (onRequest, config) and per account (preHandler, once the body names the account).
   const perAccount = accountLimiter({ max: FORM_LIMIT.max, windowMs: FORM_LIMIT.timeWindow, keyOf: emailKey })
 
-  app.get('/login', async (request, reply) => {
-    const next = (request.query as Body).next
+  app.get('/login', { schema: { querystring: NextQuery } }, async (request, reply) => {
+    const next = request.query.next
     if (request.user) return reply.redirect(safeNext(next))
     return reply.page('auth/sign-in', { title: 'Sign in', next: typeof next === 'string' ? next : '' })
   })
 
-  app.post('/login', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
-    const next = (request.query as Body).next
+  app.post('/login', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount, schema: { querystring: NextQuery, body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
+    const next = request.query.next
     const user = await authenticate(app.deps, { email: body.email, password: body.password })
     if (!user) {
       reply.code(401)
@@ -49,8 +54,8 @@ export async function authPages(app: FastifyInstance) {
     return reply.page('auth/sign-up', { title: 'Sign up' })
   })
 
-  app.post('/signup', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/signup', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount, schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const user = await signUp(app.deps, { name: body.name, email: body.email, password: body.password, company: body.company })
       await signIn(request, user.id)
@@ -70,8 +75,8 @@ export async function authPages(app: FastifyInstance) {
 
   app.get('/password/forgot', async (_request, reply) => reply.page('auth/password-forgot', { title: 'Forgot password' }))
 
-  app.post('/password/forgot', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/password/forgot', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount, schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       await requestPasswordReset(app.deps, { email: body.email })
       return reply.page('auth/password-forgot', { title: 'Forgot password', sent: true, values: keptValues(body) })
@@ -83,16 +88,16 @@ export async function authPages(app: FastifyInstance) {
   for (const purpose of ['reset', 'setup'] as const) {
     app.get(`/password/${purpose}`, async (_request, reply) => reply.redirect('/password/forgot'))
 
-    app.get(`/password/${purpose}/:token`, { schema: { params: tokenParams } }, async (request, reply) => {
-      const { token } = request.params as { token: string }
+    app.get(`/password/${purpose}/:token`, { schema: { params: TokenParams } }, async (request, reply) => {
+      const { token } = request.params
       const usable = await isLinkTokenUsable(app.deps, purpose, token)
       if (!usable) reply.code(410)
       return reply.page('auth/password-token', { title: 'Choose a password', purpose, token, usable })
     })
 
-    app.post(`/password/${purpose}/:token`, { schema: { params: tokenParams }, config: { rateLimit: FORM_LIMIT } }, async (request, reply) => {
-      const { token } = request.params as { token: string }
-      const body = (request.body ?? {}) as Body
+    app.post(`/password/${purpose}/:token`, { schema: { params: TokenParams, body: FormBody }, config: { rateLimit: FORM_LIMIT } }, async (request, reply) => {
+      const { token } = request.params
+      const body = request.body ?? {}
       try {
         await setPasswordWithToken(app.deps, purpose, token, { password: body.password, confirm: body.confirm })
         reply.flash({ type: 'info', text: 'Your password is saved. Sign in with it now.' })
@@ -103,11 +108,11 @@ export async function authPages(app: FastifyInstance) {
     })
   }
 
-  const passwordEdit = (pageName: string, action: string) => ({
-    get: async (_request: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      reply.page('auth/password-edit', { title: 'Change password', pageName, action }),
-    post: async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-      const body = (request.body ?? {}) as Body
+  for (const [action, pageName] of [['/password/edit', 'password-reset'], ['/profile/password', 'user-page']] as const) {
+    app.get(action, { preHandler: requireUser }, async (_request, reply) =>
+      reply.page('auth/password-edit', { title: 'Change password', pageName, action }))
+    app.post(action, { preHandler: requireUser, config: { rateLimit: FORM_LIMIT }, schema: { body: FormBody } }, async (request, reply) => {
+      const body = request.body ?? {}
       try {
         await changePassword(app.deps, actorOf(request), { current: body.current, password: body.password, confirm: body.confirm }, request.session.sessionId)
         reply.flash({ type: 'info', text: 'Password changed. Your other sessions were signed out.' })
@@ -115,11 +120,6 @@ export async function authPages(app: FastifyInstance) {
       } catch (error) {
         return renderFormError(reply, error, 'auth/password-edit', { title: 'Change password', pageName, action })
       }
-    },
-  })
-  for (const [path, pageName] of [['/password/edit', 'password-reset'], ['/profile/password', 'user-page']] as const) {
-    const handlers = passwordEdit(pageName, path)
-    app.get(path, { preHandler: requireUser }, handlers.get)
-    app.post(path, { preHandler: requireUser, config: { rateLimit: FORM_LIMIT } }, handlers.post)
+    })
   }
 }

@@ -3,23 +3,21 @@
 // of the working draft (…/embed?preview=draft, framed by the studio only).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { getAdviceSet } from '../../services/library/advice-sets.ts'
 import { embedContentSecurityPolicy, embeddingKey, embedSnippet, grantEmbed, type InterviewProps } from '../../services/delivery/embed.ts'
 import { NotFoundError } from '../../services/errors.ts'
-import { idParamSchema, itemId } from '../api/ids.ts'
+import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { IdParams, StringEnum } from '../schemas.ts'
 
 const EMBED_SCRIPT = readFileSync(path.resolve(import.meta.dirname, '../../../static/embed.js'))
 
-const embedQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    key: { type: 'string', minLength: 1, maxLength: 200 },
-    preview: { type: 'string', enum: ['draft'] },
-  },
-} as const
+const EmbedQuery = Type.Object({
+  key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  preview: Type.Optional(StringEnum(['draft'])),
+}, { additionalProperties: false })
 
 /** The light pages partners and the author's preview frame: no header, no app loader. */
 async function lightPage(reply: FastifyReply, template: string, data: Record<string, unknown>) {
@@ -33,16 +31,16 @@ function interviewPage(reply: FastifyReply, data: { title: string; note: string 
   return lightPage(reply, 'embed/interview', { ...data, propsJson: JSON.stringify(data.props) })
 }
 
-export async function embedPages(app: FastifyInstance) {
+export const embedPages: FastifyPluginAsyncTypebox = async (app) => {
   // The page sets its own frame policy on every answer (X-Frame-Options cannot name other origins); answers given
   // before it is decided (a bad query, an unknown key) keep the one set on request, which lets no one frame them.
   app.get('/adviceset/:id/embed', {
     helmet: { frameguard: false, contentSecurityPolicy: false },
     onRequest: async (_request, reply) => { reply.header('content-security-policy', embedContentSecurityPolicy([])) },
-    schema: { params: idParamSchema, querystring: embedQuerySchema },
-  }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const id = itemId((request.params as { id: string }).id)
-    const query = request.query as { key?: string; preview?: 'draft' }
+    schema: { params: IdParams, querystring: EmbedQuery },
+  }, async (request, reply) => {
+    const id = itemId(request.params.id)
+    const query = request.query
 
     if (query.key !== undefined) {
       const embedding = await embeddingKey(app.deps.db, query.key)

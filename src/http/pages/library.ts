@@ -1,6 +1,7 @@
 // The library pages (SPEC §2 Library row): cards, the dense classic table, the bulk editor, explore, and the
 // sidebar's category forms. Filters travel in the query string so every view can be linked and reloaded.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   CLASSIC_PAGE_SIZE, LIBRARY_PAGE_SIZE, bulkUpdateAdviceSets, getAdviceSetsByIds, listInactiveAdviceSets, listLibrary,
   type BulkChanges, type LibraryEntry,
@@ -12,33 +13,35 @@ import { listRecent } from '../../services/library/recent-items.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { listOwnersForAdmin, ownerName } from '../../services/accounts/users.ts'
 import { canCreate, canWriteOwned } from '../../services/accounts/visibility.ts'
-import { idParamSchema, itemId, itemIds } from '../api/ids.ts'
+import { itemId, itemIds } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
-import { libraryFiltersFrom, libraryQuerySchema } from '../library-filters.ts'
+import { LibraryQuery, libraryFiltersFrom } from '../library-filters.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
-type Query = Record<string, unknown>
 type Body = Record<string, unknown>
 
 const FILTER_KEYS = ['category', 'tag', 'owner', 'public', 'starter', 'q', 'sort'] as const
+const LINK_KEYS = [...FILTER_KEYS, 'page'] as const
 const EXCERPT_LENGTH = 160
 
-const libraryQuery = {
-  ...libraryQuerySchema,
-  properties: { ...libraryQuerySchema.properties, deleted: { type: 'integer', minimum: 1 } },
-} as const
+const LibraryPageQuery = Type.Object({ ...LibraryQuery.properties, deleted: Type.Optional(Type.Integer({ minimum: 1 })) })
+type Query = Static<typeof LibraryPageQuery>
+/** Keys a link replaces; undefined removes a key. */
+type LinkOverrides = Partial<Record<(typeof LINK_KEYS)[number], unknown>>
 
 /** A GET filter form sends "" for every "any" choice; the query schema wants those absent. */
 export async function dropEmptyQueryValues(request: FastifyRequest): Promise<void> {
-  const query = request.query as Query
-  for (const key of Object.keys(query)) if (query[key] === '') delete query[key]
+  const query = request.query
+  if (query === null || typeof query !== 'object') return
+  for (const [key, value] of Object.entries(query)) if (value === '') Reflect.deleteProperty(query, key)
 }
 
 /** The current filters as a query string, with some keys replaced (undefined removes a key). */
-export function filterQuery(query: Query, overrides: Query = {}): string {
+export function filterQuery(query: Query, overrides: LinkOverrides = {}): string {
   const params = new URLSearchParams()
-  for (const key of [...FILTER_KEYS, 'page']) {
+  for (const key of LINK_KEYS) {
     const value = key in overrides ? overrides[key] : query[key]
     if (value !== undefined && value !== null && value !== '' && value !== false) params.set(key, String(value))
   }
@@ -60,9 +63,8 @@ async function ownerOptions(app: FastifyInstance, actor: Actor) {
 interface ListOptions { base: string; pageSize: number; shared?: boolean }
 
 /** Everything a library-style page shows: the entries of this page, filter choices and link builders. */
-export async function libraryData(app: FastifyInstance, request: FastifyRequest, o: ListOptions) {
+export async function libraryData(app: FastifyInstance, request: FastifyRequest, query: Query, o: ListOptions) {
   const actor = actorOf(request)
-  const query = request.query as Query
   const formatDate = dateFormatter(request.user!.preferences.tz)
   const [result, categories, tags, owners] = await Promise.all([
     listLibrary(app.deps, actor, { ...libraryFiltersFrom(query), pageSize: o.pageSize, shared: o.shared }),
@@ -81,18 +83,16 @@ export async function libraryData(app: FastifyInstance, request: FastifyRequest,
   return {
     entries, total: result.total, page: result.page, pageCount: result.pageCount, pageSize: result.pageSize,
     filters: query, hasFilters, categories, tags, owners, base: o.base,
-    url: (overrides: Query = {}) => `${o.base}${filterQuery(query, overrides)}`,
+    url: (overrides: LinkOverrides = {}) => `${o.base}${filterQuery(query, overrides)}`,
     /** The filters without the page, for links to the other library views. */
     keep: filterQuery(query, { page: undefined }),
     canCreate: canCreate(actor),
   }
 }
 
-async function sidebarData(app: FastifyInstance, request: FastifyRequest, categories: Array<{ id: number; ownerId: string; name: string }>) {
-  const actor = actorOf(request)
-  const query = request.query as Query
+async function sidebarData(app: FastifyInstance, actor: Actor, query: Query, categories: Array<{ id: number; ownerId: string; name: string }>) {
   const selected = categories.find((c) => c.id === query.category)
-  const deletedId = query.deleted as number | undefined
+  const deletedId = query.deleted
   const deleted = deletedId === undefined ? undefined : (await listInactiveAdviceSets(app.deps, actor)).find((s) => s.id === deletedId)
   return {
     recent: await listRecent(app.deps, actor),
@@ -101,9 +101,9 @@ async function sidebarData(app: FastifyInstance, request: FastifyRequest, catego
   }
 }
 
-async function indexPage(app: FastifyInstance, request: FastifyRequest) {
-  const data = await libraryData(app, request, { base: '/library', pageSize: LIBRARY_PAGE_SIZE })
-  return { title: 'Library', ...data, ...(await sidebarData(app, request, data.categories)) }
+async function indexPage(app: FastifyInstance, request: FastifyRequest, query: Query) {
+  const data = await libraryData(app, request, query, { base: '/library', pageSize: LIBRARY_PAGE_SIZE })
+  return { title: 'Library', ...data, ...(await sidebarData(app, actorOf(request), query, data.categories)) }
 }
 
 // Bulk editor -------------------------------------------------------------------------------------------------------
@@ -153,8 +153,8 @@ async function describeBulk(app: FastifyInstance, actor: Actor, { changes }: Bul
   return lines
 }
 
-async function bulkEditorPage(app: FastifyInstance, request: FastifyRequest) {
-  const data = await libraryData(app, request, { base: '/library/bulkeditor', pageSize: CLASSIC_PAGE_SIZE })
+async function bulkEditorPage(app: FastifyInstance, request: FastifyRequest, query: Query) {
+  const data = await libraryData(app, request, query, { base: '/library/bulkeditor', pageSize: CLASSIC_PAGE_SIZE })
   const actor = actorOf(request)
   return { title: 'Bulk editor', ...data, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
 }
@@ -164,25 +164,27 @@ function selectedIdsOf(body: Body): string[] {
   return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String)
 }
 
-export async function libraryPages(app: FastifyInstance) {
-  const listRoute = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: libraryQuery } }
+export const libraryPages: FastifyPluginAsyncTypebox = async (app) => {
+  const listRoute = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: LibraryPageQuery } }
+  // The forms re-render the library page they were posted from, with its filters.
+  const formRoute = { preHandler: requireUser, preValidation: dropEmptyQueryValues, schema: { querystring: LibraryPageQuery, body: FormBody } }
 
-  app.get('/library', listRoute, async (request, reply) => reply.page('library/index', await indexPage(app, request)))
+  app.get('/library', listRoute, async (request, reply) => reply.page('library/index', await indexPage(app, request, request.query)))
 
   app.get('/library/classic', listRoute, async (request, reply) => {
-    const data = await libraryData(app, request, { base: '/library/classic', pageSize: CLASSIC_PAGE_SIZE })
+    const data = await libraryData(app, request, request.query, { base: '/library/classic', pageSize: CLASSIC_PAGE_SIZE })
     return reply.page('library/classic', { title: 'Library', ...data })
   })
 
   app.get('/explore', listRoute, async (request, reply) => {
-    const data = await libraryData(app, request, { base: '/explore', pageSize: LIBRARY_PAGE_SIZE, shared: true })
+    const data = await libraryData(app, request, request.query, { base: '/explore', pageSize: LIBRARY_PAGE_SIZE, shared: true })
     return reply.page('library/explore', { title: 'Explore', ...data })
   })
 
-  app.get('/library/bulkeditor', listRoute, async (request, reply) => reply.page('library/bulk-editor', await bulkEditorPage(app, request)))
+  app.get('/library/bulkeditor', listRoute, async (request, reply) => reply.page('library/bulk-editor', await bulkEditorPage(app, request, request.query)))
 
-  app.post('/library/bulkeditor', listRoute, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/library/bulkeditor', formRoute, async (request, reply) => {
+    const body = request.body ?? {}
     const actor = actorOf(request)
     try {
       const bulk = bulkRequestFrom(body)
@@ -192,38 +194,38 @@ export async function libraryPages(app: FastifyInstance) {
         title: 'Confirm bulk change', sets, changes: await describeBulk(app, actor, bulk), values: keptValues(body), ids: bulk.ids, fieldNames: BULK_FIELDS,
       })
     } catch (error) {
-      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
+      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request, request.query)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
     }
   })
 
-  app.post('/library/bulkeditor/confirm', { preHandler: requireUser }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/library/bulkeditor/confirm', formRoute, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const bulk = bulkRequestFrom(body)
       const { changed } = await bulkUpdateAdviceSets(app.deps, actorOf(request), bulk.ids, bulk.changes)
       reply.flash({ type: 'info', text: `${countOf(changed, 'advice set')} changed.` })
       return reply.redirect('/library/bulkeditor', 303)
     } catch (error) {
-      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
+      return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request, request.query)), values: keptValues(body), selectedIds: selectedIdsOf(body) })
     }
   })
 
   // Categories (the library sidebar) ----------------------------------------------------------------------------------
 
-  app.post('/library/categories', { preHandler: requireUser }, async (request, reply: FastifyReply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/library/categories', formRoute, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const category = await createCategory(app.deps, actorOf(request), { name: body.name })
       reply.flash({ type: 'info', text: `Category “${category.name}” created.` })
       return reply.redirect(`/library?category=${category.id}`, 303)
     } catch (error) {
-      return renderFormError(reply, error, 'library/index', { ...(await indexPage(app, request)), values: keptValues(body) })
+      return renderFormError(reply, error, 'library/index', { ...(await indexPage(app, request, request.query)), values: keptValues(body) })
     }
   })
 
-  app.post('/library/categories/:id/delete', { preHandler: requireUser, schema: { params: idParamSchema } }, async (request, reply) => {
+  app.post('/library/categories/:id/delete', { preHandler: requireUser, schema: { params: IdParams } }, async (request, reply) => {
     const actor = actorOf(request)
-    const category = await getCategory(app.deps, actor, itemId((request.params as { id: string }).id))
+    const category = await getCategory(app.deps, actor, itemId(request.params.id))
     try {
       await deleteCategory(app.deps, actor, category.id)
     } catch (error) {

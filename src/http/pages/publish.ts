@@ -2,6 +2,7 @@
 // with its changes against the published one and its history, and publish/assign (versions for audiences). Every
 // action is a plain form; the services decide who may do what and the pages say why an action is not offered.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { getAdviceSet } from '../../services/library/advice-sets.ts'
 import { createAudience, updateAudience } from '../../services/publishing/audiences.ts'
 import { canAdministerOwned } from '../../services/accounts/visibility.ts'
@@ -10,23 +11,18 @@ import type { Actor } from '../../services/context.ts'
 import { assignVersion, getPublishConfig } from '../../services/publishing/publish-config.ts'
 import { listVersionsWithActions, versionDetail } from '../../services/publishing/pages.ts'
 import { restoreVersion } from '../../services/publishing/restore.ts'
-import { TRANSITIONS, VERSION_ACTIONS, transitionVersion, versionWithSet, type VersionAction } from '../../services/publishing/workflow.ts'
+import { TRANSITIONS, VERSION_ACTIONS, isVersionAction, transitionVersion, versionWithSet } from '../../services/publishing/workflow.ts'
 import { createVersion } from '../../services/publishing/versions.ts'
-import { idParamSchema, itemId } from '../api/ids.ts'
+import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { FormBody, IdParams, IdString } from '../schemas.ts'
 import { safeNext } from './forms.ts'
 
-type Body = Record<string, unknown>
-const versionParams = {
-  type: 'object', required: ['id', 'versionId'],
-  properties: { id: { type: 'string', maxLength: 20 }, versionId: { type: 'string', maxLength: 20 } },
-} as const
-const audienceParams = {
-  type: 'object', required: ['id', 'audienceId'],
-  properties: { id: { type: 'string', maxLength: 20 }, audienceId: { type: 'string', maxLength: 20 } },
-} as const
-const idRoute = { preHandler: requireUser, schema: { params: idParamSchema } }
+const VersionParams = Type.Object({ id: IdString, versionId: IdString })
+const AudienceParams = Type.Object({ id: IdString, audienceId: IdString })
+const idRoute = { preHandler: requireUser, schema: { params: IdParams } }
+const idFormRoute = { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }
 
 const STATE_LABELS: Record<string, string> = {
   draft: 'Draft', review: 'In review', approved: 'Approved', published: 'Published', preview: 'Preview', unpublished: 'Unpublished',
@@ -39,11 +35,11 @@ const HISTORY_LABELS: Record<string, string> = {
   replacedByPreview: 'Left preview: another version went into preview',
 }
 
-function setIdOf(request: FastifyRequest): number {
-  return itemId((request.params as { id: string }).id)
+function setIdOf(params: Static<typeof IdParams>): number {
+  return itemId(params.id)
 }
-function versionIdOf(request: FastifyRequest): number {
-  return itemId((request.params as { versionId: string }).versionId, 'versionId')
+function versionIdOf(params: Static<typeof VersionParams>): number {
+  return itemId(params.versionId, 'versionId')
 }
 
 /** Refusals a user can cause by clicking (role, state, four-eyes, bad input) come back as a message on the page. */
@@ -84,9 +80,9 @@ async function common(app: FastifyInstance, request: FastifyRequest, adviceSetId
   }
 }
 
-async function indexData(app: FastifyInstance, request: FastifyRequest) {
+async function indexData(app: FastifyInstance, request: FastifyRequest, params: Static<typeof IdParams>) {
   const actor = actorOf(request)
-  const base = await common(app, request, setIdOf(request))
+  const base = await common(app, request, setIdOf(params))
   const [listing, config] = await Promise.all([
     listVersionsWithActions(app.deps, actor, base.set.id),
     getPublishConfig(app.deps, actor, base.set.id),
@@ -94,19 +90,19 @@ async function indexData(app: FastifyInstance, request: FastifyRequest) {
   return { ...base, title: `Publish ${base.set.name}`, tab: 'versions', versions: listing.versions, canCreate: listing.canCreate, config }
 }
 
-export async function publishPages(app: FastifyInstance) {
-  app.get('/adviceset/:id/publish', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request)))
-  app.get('/adviceset/:id/publish/versions', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request)))
+export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/adviceset/:id/publish', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request, request.params)))
+  app.get('/adviceset/:id/publish/versions', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request, request.params)))
 
-  app.get('/adviceset/:id/publish/versions/:versionId', { preHandler: requireUser, schema: { params: versionParams } }, async (request, reply) => {
-    const base = await common(app, request, setIdOf(request))
-    const detail = await versionDetail(app.deps, actorOf(request), base.set.id, versionIdOf(request))
+  app.get('/adviceset/:id/publish/versions/:versionId', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {
+    const base = await common(app, request, setIdOf(request.params))
+    const detail = await versionDetail(app.deps, actorOf(request), base.set.id, versionIdOf(request.params))
     return reply.page('publish/version', { ...base, ...detail, set: base.set, historyLabels: HISTORY_LABELS, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions' })
   })
 
   app.get('/adviceset/:id/publish/assign', idRoute, async (request, reply) => {
     const actor = actorOf(request)
-    const base = await common(app, request, setIdOf(request))
+    const base = await common(app, request, setIdOf(request.params))
     const [config, listing] = await Promise.all([getPublishConfig(app.deps, actor, base.set.id), listVersionsWithActions(app.deps, actor, base.set.id)])
     return reply.page('publish/assign', {
       ...base, title: `Assign versions of ${base.set.name}`, tab: 'assign', config,
@@ -115,43 +111,43 @@ export async function publishPages(app: FastifyInstance) {
     })
   })
 
-  app.post('/adviceset/:id/publish/create', idRoute, async (request, reply) => {
-    const id = setIdOf(request)
+  app.post('/adviceset/:id/publish/create', idFormRoute, async (request, reply) => {
+    const id = setIdOf(request.params)
     await flashOutcome(reply, 'No version created', async () => {
-      const version = await createVersion(app.deps, actorOf(request), { adviceSetId: id, notes: ((request.body ?? {}) as Body).notes })
+      const version = await createVersion(app.deps, actorOf(request), { adviceSetId: id, notes: request.body?.notes })
       return `Version ${version.number} created as a draft. Submit it for review when it is ready.`
     })
     return reply.redirect(`/adviceset/${id}/publish/versions`, 303)
   })
 
-  app.post('/adviceset/:id/publish/versions/:versionId/action', { preHandler: requireUser, schema: { params: versionParams } }, async (request, reply) => {
-    const id = setIdOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/publish/versions/:versionId/action', { preHandler: requireUser, schema: { params: VersionParams, body: FormBody } }, async (request, reply) => {
+    const id = setIdOf(request.params)
+    const body = request.body ?? {}
     const back = safeNext(body.next).startsWith(`/adviceset/${id}/publish`) ? safeNext(body.next) : `/adviceset/${id}/publish/versions`
-    const action = (VERSION_ACTIONS as readonly string[]).includes(String(body.action)) ? body.action as VersionAction : null
+    const action = isVersionAction(body.action) ? body.action : null
     if (!action) throw new ValidationError('action', `action: must be one of ${VERSION_ACTIONS.join(', ')}.`)
     await flashOutcome(reply, `${TRANSITIONS[action].label} refused`, async () => {
-      await versionInSet(app, actorOf(request), id, versionIdOf(request))
+      await versionInSet(app, actorOf(request), id, versionIdOf(request.params))
       const notes = typeof body.notes === 'string' && body.notes.trim() ? body.notes.trim().slice(0, 5000) : undefined
-      const version = await transitionVersion(app.deps, actorOf(request), versionIdOf(request), action, notes)
+      const version = await transitionVersion(app.deps, actorOf(request), versionIdOf(request.params), action, notes)
       return `${TRANSITIONS[action].label}: version ${version.number} is now ${STATE_LABELS[version.state]!.toLowerCase()}.`
     })
     return reply.redirect(back, 303)
   })
 
-  app.post('/adviceset/:id/publish/versions/:versionId/restore', { preHandler: requireUser, schema: { params: versionParams } }, async (request, reply) => {
-    const id = setIdOf(request)
+  app.post('/adviceset/:id/publish/versions/:versionId/restore', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {
+    const id = setIdOf(request.params)
     const restored = await flashOutcome(reply, 'Not restored', async () => {
-      const version = await versionInSet(app, actorOf(request), id, versionIdOf(request))
+      const version = await versionInSet(app, actorOf(request), id, versionIdOf(request.params))
       const content = await restoreVersion(app.deps, actorOf(request), version.id)
       return `Version ${version.number} restored into the working draft: ${countOf(content.rules, 'rule')}, ${countOf(content.nodes, 'node')}.`
     })
-    return reply.redirect(restored ? `/adviceset/${id}/show` : `/adviceset/${id}/publish/versions/${versionIdOf(request)}`, 303)
+    return reply.redirect(restored ? `/adviceset/${id}/show` : `/adviceset/${id}/publish/versions/${versionIdOf(request.params)}`, 303)
   })
 
-  app.post('/adviceset/:id/publish/assign', idRoute, async (request, reply) => {
-    const id = setIdOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/publish/assign', idFormRoute, async (request, reply) => {
+    const id = setIdOf(request.params)
+    const body = request.body ?? {}
     await flashOutcome(reply, 'Not assigned', async () => {
       const versionId = body.versionId === '' || body.versionId === undefined ? null : itemId(body.versionId, 'versionId')
       await assignVersion(app.deps, actorOf(request), { adviceSetId: id, audienceId: itemId(body.audienceId, 'audienceId'), versionId })
@@ -160,9 +156,9 @@ export async function publishPages(app: FastifyInstance) {
     return reply.redirect(`/adviceset/${id}/publish/assign`, 303)
   })
 
-  app.post('/adviceset/:id/publish/audience', idRoute, async (request, reply) => {
-    const id = setIdOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/publish/audience', idFormRoute, async (request, reply) => {
+    const id = setIdOf(request.params)
+    const body = request.body ?? {}
     await flashOutcome(reply, 'No audience created', async () => {
       const set = await getAdviceSet(app.deps, actorOf(request), id)
       const audience = await createAudience(app.deps, actorOf(request), set.ownerId, { name: body.name, description: body.description })
@@ -171,12 +167,12 @@ export async function publishPages(app: FastifyInstance) {
     return reply.redirect(`/adviceset/${id}/publish/assign`, 303)
   })
 
-  app.post('/adviceset/:id/publish/audience/:audienceId', { preHandler: requireUser, schema: { params: audienceParams } }, async (request, reply) => {
-    const id = setIdOf(request)
-    const body = (request.body ?? {}) as Body
+  app.post('/adviceset/:id/publish/audience/:audienceId', { preHandler: requireUser, schema: { params: AudienceParams, body: FormBody } }, async (request, reply) => {
+    const id = setIdOf(request.params)
+    const body = request.body ?? {}
     await flashOutcome(reply, 'Not renamed', async () => {
       const set = await getAdviceSet(app.deps, actorOf(request), id)
-      const audienceId = itemId((request.params as { audienceId: string }).audienceId, 'audienceId')
+      const audienceId = itemId(request.params.audienceId, 'audienceId')
       const audience = await updateAudience(app.deps, actorOf(request), set.ownerId, audienceId, { name: body.name })
       return `Audience renamed to “${audience.name}”.`
     })

@@ -1,20 +1,17 @@
 // The screener (/library/search, page "screener"): the page around the instantsearch island. Without
 // JavaScript it shows what was searched for and links to the library's own text filter.
-import type { FastifyInstance } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { indexNameFor } from '../../search/index.ts'
 import { requireUser } from '../plugins/auth.ts'
 
 /** SPEC.md §5: search text is capped at 512 characters. */
 const QUERY_MAX_LENGTH = 512
 
-const screenerQuery = {
-  type: 'object',
-  properties: { q: { type: 'string' } },
-} as const
+const ScreenerQuery = Type.Object({ q: Type.Optional(Type.String()) })
 
-export async function searchPages(app: FastifyInstance) {
-  app.get('/library/search', { preHandler: requireUser, schema: { querystring: screenerQuery } }, async (request, reply) => {
-    const query = ((request.query as { q?: string }).q ?? '').slice(0, QUERY_MAX_LENGTH).trim()
+export const searchPages: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/library/search', { preHandler: requireUser, schema: { querystring: ScreenerQuery } }, async (request, reply) => {
+    const query = (request.query.q ?? '').slice(0, QUERY_MAX_LENGTH).trim()
     const indexName = indexNameFor(app.deps.config)
     return reply.page('library/search', {
       title: 'Advanced Search',

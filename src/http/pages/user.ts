@@ -1,24 +1,26 @@
 // Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   getProfile, inviteUser, listEveryUser, listOwnersForAdmin, listTeam, ownerName, updateProfile,
 } from '../../services/accounts/users.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
+import { FormBody } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
-type Body = Record<string, unknown>
-const idQuery = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } as const
+/** Whose profile: `?id=`, or the signed-in user's own. */
+const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })
 
-function profileIdOf(request: FastifyRequest): number {
-  return (request.query as { id?: number }).id ?? request.user!.id
+function profileIdOf(request: FastifyRequest, query: Static<typeof ProfileQuery>): number {
+  return query.id ?? request.user!.id
 }
 
-export async function userPages(app: FastifyInstance) {
-  app.get('/profile', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
+export const userPages: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/profile', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
     const actor = actorOf(request)
-    const profile = await getProfile(app.deps, actor, profileIdOf(request))
+    const profile = await getProfile(app.deps, actor, profileIdOf(request, request.query))
     const canEdit = profile.id === actor.userId || (actor.role === 'admin' && profile.ownerId === actor.ownerId) || isProviderAdmin(actor)
     const editorProps = {
       action: `/api/user/${profile.id}`, method: 'PATCH',
@@ -30,14 +32,14 @@ export async function userPages(app: FastifyInstance) {
     return reply.page('user/profile', { title: 'Profile', profile, canEdit, editorProps, ownerName: await ownerName(app.deps, profile.ownerId) })
   })
 
-  app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
-    const profile = await getProfile(app.deps, actorOf(request), profileIdOf(request))
+  app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
+    const profile = await getProfile(app.deps, actorOf(request), profileIdOf(request, request.query))
     return reply.page('user/profile-edit', { title: 'Edit profile', profileId: profile.id, values: { name: profile.name, title: profile.title } })
   })
 
-  app.post('/profile/edit', { preHandler: requireUser, schema: { querystring: idQuery } }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
-    const profileId = profileIdOf(request)
+  app.post('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery, body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
+    const profileId = profileIdOf(request, request.query)
     try {
       await updateProfile(app.deps, actorOf(request), profileId, { name: body.name, title: body.title ?? '' })
       reply.flash({ type: 'info', text: 'Profile saved.' })
@@ -56,8 +58,8 @@ export async function userPages(app: FastifyInstance) {
   app.get('/user/new', { preHandler: requireRole('admin') }, async (_request, reply) =>
     reply.page('user/invite', { title: 'Invite', ...invitePage }))
 
-  app.post('/user/new', { preHandler: requireRole('admin') }, async (request, reply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/user/new', { preHandler: requireRole('admin'), schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role })
       reply.flash({ type: 'info', text: `Invitation sent to ${invited.email}.` })
@@ -79,8 +81,8 @@ export async function userPages(app: FastifyInstance) {
   app.get('/admin/users/new', { preHandler: requireProviderAdmin }, async (request, reply) =>
     reply.page('user/invite', { title: 'Add a user', ...(await adminNewPage(request)) }))
 
-  app.post('/admin/users/new', { preHandler: requireProviderAdmin }, async (request, reply: FastifyReply) => {
-    const body = (request.body ?? {}) as Body
+  app.post('/admin/users/new', { preHandler: requireProviderAdmin, schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
     try {
       const invited = await inviteUser(app.deps, actorOf(request), { email: body.email, name: body.name, role: body.role, ownerId: body.ownerId })
       reply.flash({ type: 'info', text: `Invitation sent to ${invited.email}.` })

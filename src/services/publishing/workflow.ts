@@ -17,6 +17,10 @@ import { changeVersions, ENTITY_VERSION, summaryOf, versionAuditView } from './v
 export const VERSION_ACTIONS = ['submit', 'requestChanges', 'approve', 'preview', 'publish', 'unpublish'] as const
 export type VersionAction = (typeof VERSION_ACTIONS)[number]
 
+export function isVersionAction(value: unknown): value is VersionAction {
+  return (VERSION_ACTIONS as readonly unknown[]).includes(value)
+}
+
 interface Transition {
   label: string
   from: VersionState[]
