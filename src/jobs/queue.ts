@@ -162,7 +162,7 @@ export class JobQueue {
     try {
       const result = await kind.handler(row.payload as never, this.contextFor(row, attempt, controller.signal))
       if (controller.signal.aborted) throw new JobAbortedError('stopped')
-      await finishJob(this.db, jobId, attempt, { state: 'completed', result: result ?? null, error: null, progress: 100, progressText: 'Done' })
+      await finishJob(this.db, jobId, attempt, { state: 'completed', result: result ?? null, error: null, progress: 100 })
     } catch (err) {
       await this.attemptFailed(row, attempt, controller.signal, err)
     } finally {
