@@ -4,6 +4,7 @@ import path from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
 import { createMailer } from '../src/services/accounts/mailer.ts'
+import { AllowList, createOutbound } from '../src/net/index.ts'
 import { reindexAll, searchRuntime } from '../src/services/search.ts'
 
 const BAR_WIDTH = 30
@@ -25,7 +26,7 @@ async function main() {
   }
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
-  const deps = { db: database.db, config, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }) }
+  const deps = { db: database.db, config, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }), outbound: createOutbound({ allow: new AllowList(config.outboundAllow) }) }
   const { index, indexName } = searchRuntime(deps)
   console.log(`Rebuilding the search index ${index.kind === 'meilisearch' ? `"${indexName}" on Meilisearch at ${config.meiliUrl}` : `in ${database.driver === 'pglite' ? `the embedded database (${config.dataDir})` : 'PostgreSQL'}`}`)
   const started = performance.now()

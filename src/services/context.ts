@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts'
 import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
+import type { Outbound } from '../net/index.ts'
 
 export type { UserRole }
 
@@ -10,6 +11,8 @@ export interface Deps {
   db: Db
   mailer: Mailer
   config: Config
+  /** Every outbound HTTP request (external APIs, OpenGraph) goes through it: src/net. */
+  outbound: Outbound
 }
 
 export interface Actor {
