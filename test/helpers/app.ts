@@ -20,14 +20,14 @@ export interface TestContext {
 
 interface Teardown { teardown(fn: () => unknown): void; fail(message: string): void }
 
-export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void; outbound?: Outbound } = {}): Promise<TestContext> {
+export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void; outbound?: Outbound; logStream?: { write(line: string): void } } = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BASE_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', ...env,
   })
   const database = await openTestDatabase()
-  const app = await buildApp({ config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute, outbound: opts.outbound ?? loopbackOnlyOutbound(t, config.outboundAllow) })
+  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'trace', stream: opts.logStream } : process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute, outbound: opts.outbound ?? loopbackOnlyOutbound(t, config.outboundAllow) })
   opts.beforeReady?.(app)
   await app.ready()
   t.teardown(async () => {

@@ -9,6 +9,8 @@ export interface ApiRequest {
   variable: string
   /** Current value of any variable (undefined when it has none), for building the outgoing request. */
   valueOf(name: string): Value | undefined
+  /** Adds an entry (once) to the reserved variable Data_Api_Sources: the external data this run used. */
+  useSource(entry: string): void
 }
 
 /** A port's answer that the call failed (the service did not answer, or not usably): the call's rule stops. */

@@ -511,6 +511,7 @@ export class Run implements SlotScope {
       apiId: node.apiId,
       variable: info.name,
       valueOf: (name) => this.valueOf(name),
+      useSource: (entry) => this.useSource(entry),
     })
     if (answer === undefined) {
       this.result.addPendingApiCall({ nodeId: node.id, ruleId: node.ruleId, apiId: node.apiId, variable: info.name })
@@ -519,6 +520,11 @@ export class Run implements SlotScope {
     if (isApiFailure(answer)) throw new EngineError(answer.failure.code, answer.failure.message)
     this.report(answer)
     this.write(node.slot, answer)
+  }
+
+  private useSource(entry: string): void {
+    const sources = this.values[DATA_API_SOURCES_SLOT] as Value[]
+    if (!sources.includes(entry)) this.write(DATA_API_SOURCES_SLOT, [...sources, entry])
   }
 
   private valueOf(name: string): Value | undefined {

@@ -246,6 +246,15 @@ t.test('API call: a pending call skips the rest of its rule only, so one run col
   t.equal(pending.done, false)
 })
 
+t.test('API call: the port names the data it used in Data_Api_Sources, each once', async (t) => {
+  const model = adviceSet(
+    [rule('r', 'R', api('c1', 'rates', 'Rate'), api('c2', 'rates', 'Fee'), advice('a', 'Sources: {{Data_Api_Sources}}'))],
+    [variable('Rate'), variable('Fee')],
+  )
+  const result = run(model, {}, { dataApiSources: ['given'], apiPort: (_apiId, request) => { request.useSource('Rates (fetched 2026-01-02T03:04:05.000Z)'); return 1 } })
+  t.same(result.variables.Data_Api_Sources?.value, ['given', 'Rates (fetched 2026-01-02T03:04:05.000Z)'])
+})
+
 t.test('API call: a failure from the port makes its rule incomplete advice with the failure as cause; the others run', async (t) => {
   const model = adviceSet(
     [rule('r1', 'Rates', api('c1', 'rates', 'Rate', advice('rated', 'Rate {{Rate}}'))), rule('r2', 'Plain', advice('plain', 'Plain advice'))],
