@@ -252,3 +252,27 @@ export function runWithApis(compiled: CompiledAdviceSet, inputs: Record<string, 
     return finish(current, rounds)
   })()
 }
+
+/** An API Call node's exchange as the debugger shows it (in the trace and on the node): the request masked. */
+export interface ApiCallView {
+  nodeId: string
+  apiId: string
+  name: string
+  variable: string
+  request: ApiAnswer['request']
+  response: { status: number; timeMs: number | null; headers: Record<string, string>; body: string } | null
+  error: { code: string; message: string } | null
+  fromCache: boolean
+  pinned: boolean
+  fetchedAt: string
+  value: Value | null
+}
+
+export function apiCallView(exchange: ApiExchange): ApiCallView {
+  const { answer } = exchange
+  return {
+    nodeId: exchange.nodeId, apiId: answer.apiId, name: answer.name, variable: exchange.variable, request: answer.request,
+    response: answer.status === null ? null : { status: answer.status, timeMs: answer.timeMs, headers: answer.headers, body: answer.body },
+    error: exchange.error, fromCache: exchange.fromCache, pinned: answer.pinned, fetchedAt: answer.fetchedAt.toISOString(), value: exchange.value,
+  }
+}
