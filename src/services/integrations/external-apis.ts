@@ -12,9 +12,10 @@ import { ForbiddenError, NotFoundError, ValidationError, type Dependent } from '
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { assertNoDependents, registerDependentCheck } from '../authoring/dependents.ts'
 import {
-  checkDefinition, externalApiView, resolveSecrets, sealHeaders, type CheckedDefinition, type ExternalApiInput, type ExternalApiView,
+  HTTP_METHODS, checkDefinition, externalApiView, resolveSecrets, sealHeaders, type CheckedDefinition, type ExternalApiInput, type ExternalApiView,
 } from './api-definition.ts'
-import { buildRequest, MissingValueError } from './api-request.ts'
+import { buildRequest, MissingValueError, templateVariables } from './api-request.ts'
+import { DATA_TYPES } from '../../engine/index.ts'
 import { callApi, type ApiAnswer } from './api-calls.ts'
 import { externalApiRuntime, loadedDefinition } from './api-runtime.ts'
 import { mapValue } from './response-mapping.ts'
@@ -214,4 +215,26 @@ export async function sendTestRequest(deps: Deps, actor: Actor, input: TestReque
       }
     }),
   }
+}
+
+// Page models ------------------------------------------------------------------------------------------------------------
+
+/** What the definition form needs besides the definition: the choices and the placeholders to give values for. */
+export function definitionFormChoices() {
+  return { methods: HTTP_METHODS, dataTypes: DATA_TYPES }
+}
+
+/** The {{Variable}} placeholders of a definition (saved or as typed), for the test request's value fields. */
+export function placeholdersOf(definition: { urlTemplate?: unknown; bodyTemplate?: unknown; headers?: unknown }): string[] {
+  const text = (raw: unknown) => (typeof raw === 'string' ? raw : '')
+  const headers = Array.isArray(definition.headers) ? definition.headers.map((h: unknown) => ({ name: '', secret: false, value: text((h as { value?: unknown } | null)?.value) })) : []
+  return templateVariables({ urlTemplate: text(definition.urlTemplate), bodyTemplate: text(definition.bodyTemplate), headers })
+}
+
+/** The definitions an advice set's API Call nodes may name (its owner's), with what each maps, for the rule pages' picker. */
+export async function apiChoicesForSet(deps: Deps, actor: Actor, set: { ownerId: string }) {
+  if (set.ownerId !== actor.ownerId && !isProviderAdmin(actor)) return []
+  return (await listExternalApis(deps.db, set.ownerId)).map((row) => ({
+    id: row.id, name: row.name, method: row.method, urlTemplate: row.urlTemplate, variables: row.responseMapping.map((m) => m.variable),
+  }))
 }
