@@ -10,6 +10,7 @@ export type FieldKind =
   | { kind: 'template'; multiline: boolean }
   | { kind: 'name'; names: 'variable' | 'formula' }
   | { kind: 'rule' }
+  | { kind: 'api' }
   | { kind: 'text' }
 
 export interface FieldSpec { name: FieldName; label: string; input: FieldKind }
@@ -33,7 +34,7 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
   ruleCall: [{ name: 'calledRuleId', label: 'Rule to call', input: { kind: 'rule' } }],
   ruleExit: [],
   apiCall: [
-    { name: 'apiId', label: 'External API', input: { kind: 'text' } },
+    { name: 'apiId', label: 'External API', input: { kind: 'api' } },
     { name: 'variable', label: 'Variable receiving the answer', input: { kind: 'name', names: 'variable' } },
   ],
 }

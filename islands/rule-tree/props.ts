@@ -24,6 +24,9 @@ export interface TreeNode {
 
 export interface RuleRef { id: number; name: string; adviceSetId: number; adviceSetName: string }
 
+/** An external API an API Call node may name (the rule pages' apiselector fragment), with the variables it maps. */
+export interface ApiRef { id: string; name: string; variables: string[] }
+
 export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }
 
 export interface RuleTreeProps {

@@ -86,7 +86,7 @@ function formPage(request: FastifyRequest, data: FormData): Record<string, unkno
   }
   return {
     ...data, form, test: data.test ?? null, uses: data.uses ?? [],
-    islandProps: { ...form, values: { ...data.values, headers, responseMapping: mapping }, test: data.test ?? null },
+    islandProps: { ...form, values: { ...data.values, headers, responseMapping: mapping }, test: data.test ?? null, canWrite: canWriteExternalApis(actorOf(request)) },
     canWrite: canWriteExternalApis(actorOf(request)),
   }
 }
