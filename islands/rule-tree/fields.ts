@@ -72,8 +72,8 @@ export function typeIcon(type: NodeType): string {
 }
 
 /** One line saying what the node does, for its row. */
-export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined): string {
-  return summarise(node, (id) => ruleName(Number(id)))
+export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined, apiName?: (id: string) => string | undefined): string {
+  return summarise(node, (id) => ruleName(Number(id)), apiName)
 }
 
 /** The next type after `from` (-1: from the top) whose label starts with `letter`, wrapping around; -1 when none does. */

@@ -128,7 +128,9 @@ export function RuleTree(props: RuleTreeProps) {
   }, [model, props.rule, tree])
 
   // The external APIs an API Call may name, read from the apiselector fragment once one is edited.
-  const [apis, setApis] = useState<readonly ApiRef[]>([])
+  const [apis, setApis] = useState<readonly ApiRef[]>(props.apis)
+  const apiNames = useMemo(() => new Map(apis.map((api) => [api.id, api.name])), [apis])
+  const apiName = useCallback((id: string) => apiNames.get(id), [apiNames])
   const apisRead = useRef(false)
 
   const editingType = editingId === null ? undefined : nodes.get(editingId)?.type
@@ -493,6 +495,7 @@ export function RuleTree(props: RuleTreeProps) {
               issues={issues.get(row.id)}
               dropZone={drop?.id === row.id ? drop.zone : null}
               ruleName={ruleName}
+              apiName={apiName}
             >
               {active ? activeParts(node) : undefined}
             </NodeRow>

@@ -52,6 +52,8 @@ export interface ApiAnswer {
   pinned: boolean
   /** Each mapping's value, worked out on first use. */
   mapped: Map<string, MappedValue>
+  /** Its Data_Api_Sources entry, made on first use. */
+  source?: string
 }
 
 /** One API Call node's use of an answer in the final round: what the debugger shows on the node. */
@@ -124,7 +126,8 @@ function cacheKey(definition: LoadedDefinition, request: BuiltRequest): string {
 }
 
 function sourceEntry(answer: ApiAnswer): string {
-  return `${answer.name} (${answer.pinned ? 'recorded response' : `fetched ${answer.fetchedAt.toISOString()}`})`
+  answer.source ??= `${answer.name} (${answer.pinned ? 'recorded response' : `fetched ${answer.fetchedAt.toISOString()}`})`
+  return answer.source
 }
 
 function answerOf(definition: LoadedDefinition, request: BuiltRequest, parts: Partial<ApiAnswer>): ApiAnswer {

@@ -2,7 +2,7 @@
 // the run's values. Each placeholder is escaped for where it stands: URL-encoded in the URL, JSON-string-escaped in a
 // body (form-encoded when the definition sends a form), and stripped of line breaks in a header, so a value can never
 // change the request's shape (another host, another header, broken JSON).
-import { parseTemplate, valueToText, type Value } from '../../engine/index.ts'
+import { parseTemplate, valueToText, type TemplatePart, type Value } from '../../engine/index.ts'
 
 export interface RequestHeader { name: string; value: string; secret: boolean }
 
@@ -41,9 +41,23 @@ export function templateVariables(definition: Pick<SendableDefinition, 'urlTempl
 
 type Escape = (text: string) => string
 
+/** Templates are filled on every run that calls an API (cached answers included): each is parsed once. */
+const parsedTemplates = new Map<string, TemplatePart[]>()
+const PARSED_LIMIT = 2000
+
+function partsOf(template: string): TemplatePart[] {
+  let parts = parsedTemplates.get(template)
+  if (parts === undefined) {
+    parts = parseTemplate(template)
+    if (parsedTemplates.size >= PARSED_LIMIT) parsedTemplates.clear()
+    parsedTemplates.set(template, parts)
+  }
+  return parts
+}
+
 function fill(template: string, valueOf: (name: string) => Value | undefined, escape: Escape): string {
   let out = ''
-  for (const part of parseTemplate(template)) {
+  for (const part of partsOf(template)) {
     if (part.kind === 'text') {
       out += part.text
       continue

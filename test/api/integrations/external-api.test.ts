@@ -175,3 +175,17 @@ t.test('the secret is in no activity row and no log line', async (t) => {
   t.ok(logLines.length > 20, `${logLines.length} log lines read`)
   t.notOk(logLines.some((line) => line.includes(SECRET)), 'no log line holds the secret')
 })
+
+t.test('the activity log restores a definition as it was, its secret kept', async (t) => {
+  const rows = await db.select().from(activity).where(eq(activity.entityType, 'externalapi'))
+  const rename = rows.find((r) => r.action === 'update' && String(r.entityId) === String(apiId))!
+  const res = await authorAgent.api('POST', `/api/activity/${rename.id}/restore`)
+  t.equal(res.statusCode, 200)
+  const [row] = await db.select().from(externalApis).where(eq(externalApis.id, apiId))
+  t.equal(row!.name, 'Rates', 'the name before the rename is back')
+  const sent = await authorAgent.api('POST', `/api/external-api/${apiId}/send`, { inputs: { Currency: 'EUR' } })
+  t.equal(sent.json().data.response.status, 200, 'the stored secret still authorizes')
+  const latest = (await db.select().from(activity).where(eq(activity.entityType, 'externalapi'))).at(-1)!
+  t.equal(latest.action, 'restore')
+  t.notMatch(JSON.stringify(latest), SECRET)
+})
