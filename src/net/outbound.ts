@@ -7,7 +7,8 @@
 // - the connection goes to exactly the address that was checked: undici's connector is given the vetted address in
 //   place of the host name (TLS still verifies the certificate against the name), so a second DNS answer can never
 //   be used (no DNS rebinding);
-// - redirects are not followed by the client but here, at most MAX_REDIRECTS, each target checked like the first;
+// - redirects are not followed by the client but here, at most MAX_REDIRECTS, each target checked like the first,
+//   and a redirect to another origin carries none of the caller's headers but Accept and User-Agent (no credentials);
 // - the whole exchange has one deadline, and the body stops being read past the size cap.
 import dns from 'node:dns'
 import { Agent, buildConnector, request as undiciRequest } from 'undici'
@@ -72,6 +73,9 @@ export const FORBIDDEN_REQUEST_HEADERS = new Set([
   'host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection',
 ])
 
+/** Headers still sent after a redirect to another origin: never credentials meant for the first one. */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'user-agent'])
+
 const systemResolver: Resolver = async (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true })
 
 interface Target { url: URL; address: string; family: number }
@@ -128,7 +132,8 @@ export function createOutbound(opts: OutboundOptions = {}): Outbound {
     const timeoutMs = Math.min(req.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS)
     const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES
     const signal = AbortSignal.timeout(timeoutMs)
-    const headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([name]) => !FORBIDDEN_REQUEST_HEADERS.has(name.toLowerCase())))
+    let headers = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([name]) => !FORBIDDEN_REQUEST_HEADERS.has(name.toLowerCase())))
+    const origin = new URL(req.url, 'http://invalid').origin
     let method = (req.method ?? 'GET').toUpperCase()
     let body = req.body
     let next = req.url
@@ -143,6 +148,9 @@ export function createOutbound(opts: OutboundOptions = {}): Outbound {
           await response.body.dump().catch(() => undefined)
           if (redirects >= MAX_REDIRECTS) throw new OutboundError('TOO_MANY_REDIRECTS', `More than ${MAX_REDIRECTS} redirects.`)
           next = new URL(location, target.url).toString()
+          if (new URL(next).origin !== origin) {
+            headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name.toLowerCase())))
+          }
           // As browsers do: 303 (and 301/302 after a POST) go on as a GET without the body.
           if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
             method = 'GET'

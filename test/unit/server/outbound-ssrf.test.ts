@@ -57,6 +57,10 @@ const allowed = await localServer((req, res) => {
     res.end()
   } else if (req.url === '/slow') {
     // Answers only after the client gave up; the server closes with the test.
+  } else if (req.url === '/to-other-origin') {
+    res.writeHead(302, { location: `http://localhost:${allowed.port}/echo-headers` }).end()
+  } else if (req.url === '/echo-headers') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization ?? null, key: req.headers['x-api-key'] ?? null, accept: req.headers.accept ?? null }))
   } else if (req.url === '/echo') {
     let body = ''
     req.on('data', (c: Buffer) => { body += c })
@@ -172,4 +176,10 @@ t.test('method, headers and body are sent; connection headers are not', async (t
   const outbound = createOutbound({ allow: allowList })
   const res = await outbound.send({ url: `${allowed.url}/echo`, method: 'post', headers: { authorization: 'Bearer x', host: 'evil.example' }, body: '{"a":1}' })
   t.same(JSON.parse(res.body.toString()), { method: 'POST', body: '{"a":1}', auth: 'Bearer x' })
+})
+
+t.test('a redirect to another origin carries no credentials', async (t) => {
+  const outbound = createOutbound({ allow: new AllowList([{ host: '127.0.0.1', port: allowed.port }, { host: 'localhost', port: allowed.port }]), resolve: stubResolver })
+  const res = await outbound.send({ url: `${allowed.url}/to-other-origin`, headers: { authorization: 'Bearer secret', 'x-api-key': 'k', accept: 'application/json' } })
+  t.same(JSON.parse(res.body.toString()), { auth: null, key: null, accept: 'application/json' })
 })
