@@ -185,7 +185,9 @@ export async function sendTestRequest(deps: Deps, actor: Actor, input: TestReque
   const stored = input.id === undefined ? undefined : await writable(deps, actor, input.id)
   let row: Pick<ExternalApiRow, 'id' | 'name' | 'method' | 'urlTemplate' | 'headers' | 'bodyTemplate' | 'timeoutMs' | 'responseMapping' | 'cacheTtlSeconds' | 'updatedAt'>
   if (input.definition !== undefined) {
-    const checked = checkDefinition(input.definition)
+    // A definition can be tried before it is named.
+    const named = typeof input.definition.name === 'string' && input.definition.name.trim() !== ''
+    const checked = checkDefinition(named ? input.definition : { ...input.definition, name: 'Unsaved external API' })
     row = { ...storable(deps, checked, stored), id: stored?.id ?? 0, updatedAt: new Date() }
   } else if (stored) {
     row = stored
