@@ -30,7 +30,8 @@ t.test('define an external API, test it, map a field and call it from a rule', {
   const page = await context.newPage()
   await signInByApi(page, server.url, author)
 
-  await page.goto(`${server.url}/api-manager`)
+  await page.goto(`${server.url}/`)
+  await page.getByRole('link', { name: 'External APIs' }).click()
   await page.getByText('No external APIs yet.').waitFor()
   await page.getByRole('link', { name: 'New external API' }).click()
   t.equal(await islandsSettled(page), 'mounted')
