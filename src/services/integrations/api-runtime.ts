@@ -1,7 +1,7 @@
 // What runs with external APIs share per app (per Deps): the answers cache and, for the Advice API, definitions kept
 // in memory (so a run whose calls are cached touches neither the database nor the network). Debugger, Advice API,
 // embed and scenario runs all call runSetWithApis.
-import { compileAdviceSet, evaluate, type CompiledAdviceSet, type EngineResult, type EvaluateOptions } from '../../engine/index.ts'
+import { compileAdviceSet, evaluate, type CompiledAdviceSet, type EvaluateOptions } from '../../engine/index.ts'
 import { findOwnerExternalApis, type ExternalApiRow } from '../../db/queries/external-apis.ts'
 import type { Deps } from '../context.ts'
 import { sendableOf } from './api-definition.ts'
@@ -106,4 +106,4 @@ export function runModelWithApis(deps: Deps, request: Omit<SetRunRequest, 'compi
   return runSetWithApis(deps, { ...rest, compiled: compileAdviceSet(model) })
 }
 
-export type { ApiRun, EngineResult }
+export type { ApiRun, PinnedResponse }
