@@ -15,6 +15,7 @@ import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   admin: () => import('./areas/admin.ts'),
   entity: () => import('./areas/entity.ts'),
+  externalapi: () => import('./areas/externalapi.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),

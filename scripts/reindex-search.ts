@@ -8,6 +8,7 @@ import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
 import { findJob } from '../src/db/queries/jobs.ts'
 import { JobQueue } from '../src/jobs/queue.ts'
 import { createMailer } from '../src/services/accounts/mailer.ts'
+import { AllowList, createOutbound } from '../src/net/index.ts'
 import { PROVIDER_OWNER_ID, type Deps } from '../src/services/context.ts'
 import { REINDEX_JOB, registerReindexJob, searchRuntime } from '../src/services/search.ts'
 
@@ -31,7 +32,10 @@ async function main() {
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
   const jobs = new JobQueue(database.db, { info: () => {}, warn: (obj, msg) => console.warn(msg, obj), error: (obj, msg) => console.error(msg, obj) })
-  const deps: Deps = { db: database.db, config, jobs, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }) }
+  const deps: Deps = {
+    db: database.db, config, jobs, outbound: createOutbound({ allow: new AllowList(config.outboundAllow) }),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }),
+  }
   registerReindexJob(deps)
   await jobs.start()
   const { index, indexName } = searchRuntime(deps)

@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from './services/accounts/mailer.ts'
 import type { Deps } from './services/context.ts'
 import { JobQueue } from './jobs/queue.ts'
 import { registerJobKinds } from './services/operations/job-kinds.ts'
+import { AllowList, createOutbound, type Outbound } from './net/index.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   config: Config
   db: Db
   mailer?: Mailer
+  /** Default: src/net with the config's OUTBOUND_ALLOW. */
+  outbound?: Outbound
   logger?: FastifyServerOptions['logger']
   /** Sees every route as it is registered (the page-marker test walks all page routes with it). */
   onRoute?: (route: RouteOptions) => void
@@ -52,7 +55,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }).withTypeProvider<TypeBoxTypeProvider>()
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
   const jobs = new JobQueue(opts.db, app.log)
-  const deps: Deps = { db: opts.db, mailer, config: opts.config, jobs }
+  const outbound = opts.outbound ?? createOutbound({ allow: new AllowList(opts.config.outboundAllow) })
+  const deps: Deps = { db: opts.db, mailer, config: opts.config, jobs, outbound }
   app.decorate('deps', deps)
   registerJobKinds(deps)
   // Every instance is also a worker: the queue starts once the app is ready and stops (handing running jobs back)

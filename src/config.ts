@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
+import { parseAllowList, type AllowEntry } from './net/allow-list.ts'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -24,6 +25,10 @@ export interface Config {
   secureCookies: boolean
   /** Trust X-Forwarded-* (client address for rate limits, https detection) — only behind your own proxy. */
   trustProxy: boolean
+  /** OUTBOUND_ALLOW: host:port pairs outbound requests may reach despite the SSRF checks (tests, on-premise). */
+  outboundAllow: AllowEntry[]
+  /** Encrypts secrets stored in the database (external API header values); never stored there. */
+  secretKey: string
 }
 
 export class ConfigError extends Error {
@@ -65,8 +70,21 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (sessionSecret === undefined && databaseUrl) {
     problems.push('SESSION_SECRET is required when DATABASE_URL is set (at least 32 characters)')
   }
+  let outboundAllow: AllowEntry[] = []
+  try {
+    outboundAllow = parseAllowList(env.OUTBOUND_ALLOW)
+  } catch (error) {
+    problems.push(`OUTBOUND_ALLOW must be a comma-separated list of host:port: ${(error as Error).message}`)
+  }
+  let secretKey = env.SECRET_KEY
+  if (secretKey !== undefined && secretKey.length < MIN_SECRET_LENGTH) {
+    problems.push(`SECRET_KEY must be at least ${MIN_SECRET_LENGTH} characters`)
+  } else if (secretKey === undefined && databaseUrl) {
+    problems.push('SECRET_KEY is required when DATABASE_URL is set (at least 32 characters; keep it: stored secrets cannot be read without it)')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
-  sessionSecret ??= embeddedSessionSecret(dataDir)
+  sessionSecret ??= embeddedSecret(dataDir, 'session-secret')
+  secretKey ??= embeddedSecret(dataDir, 'secret-key')
 
   return {
     port, host, baseUrl, dataDir, databaseUrl, sessionSecret, smtpUrl, logLevel, meiliUrl,
@@ -74,6 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexPrefix,
     secureCookies: baseUrl.startsWith('https://'),
     trustProxy: trustProxy === 'true',
+    outboundAllow,
+    secretKey,
   }
 }
 
@@ -83,9 +103,9 @@ function parsePort(raw: string, problems: string[]): number {
   return port
 }
 
-/** Embedded mode keeps one generated secret in DATA_DIR so sessions survive restarts. */
-function embeddedSessionSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'session-secret')
+/** Embedded mode keeps generated secrets in DATA_DIR (sessions and stored secrets survive restarts). */
+function embeddedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name)
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   mkdirSync(dataDir, { recursive: true })
   const secret = randomBytes(32).toString('hex')

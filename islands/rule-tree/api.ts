@@ -2,7 +2,7 @@
 import type { NodeModel } from '../../src/engine/model.ts'
 import { ApiError, callApi } from '../shared/api.ts'
 import { isRecord } from '../shared/guards.ts'
-import { parseTreeNode, type RuleRef, type TreeNode } from './props.ts'
+import { parseTreeNode, type ApiRef, type RuleRef, type TreeNode } from './props.ts'
 import type { Placement } from './moves.ts'
 
 export interface NodeComment { id: number; body: string; authorName: string; createdAt: string }
@@ -78,4 +78,15 @@ export async function fetchCallableRules(adviceSetId: number): Promise<RuleRef[]
       adviceSetId: Number(group.dataset.adviceSetId), adviceSetName,
     }))
   })
+}
+
+/** The external APIs an API Call node here may call, from the rule pages' apiselector fragment (`data-pick-api-id` buttons). */
+export async function fetchExternalApis(adviceSetId: number): Promise<ApiRef[]> {
+  const response = await fetch(`/adviceset/${adviceSetId}/rule/apiselector`, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+  if (!response.ok) throw new ApiError(`Could not list the external APIs (${response.status})`, response.status)
+  const fragment = new DOMParser().parseFromString(await response.text(), 'text/html')
+  return [...fragment.querySelectorAll<HTMLElement>('[data-pick-api-id]')].map((button) => ({
+    id: button.dataset.pickApiId ?? '', name: button.dataset.pickName ?? button.textContent ?? '',
+    variables: (button.dataset.pickVariables ?? '').split(',').filter(Boolean),
+  }))
 }

@@ -5,7 +5,7 @@ import type { ChangeEvent, KeyboardEvent, RefObject } from 'react'
 import type { SourceSpan } from '../../src/engine/errors.ts'
 import type { FieldSpec } from './fields.ts'
 import { checkField, columnOf, type FieldIssue, type KnownNames } from './live-checks.ts'
-import type { DictionaryEntry, RuleRef } from './props.ts'
+import type { ApiRef, DictionaryEntry, RuleRef } from './props.ts'
 import { insertReference, matchEntries, triggerAt, type Trigger } from './typeahead.ts'
 
 export interface FieldEditorProps {
@@ -14,6 +14,7 @@ export interface FieldEditorProps {
   known: KnownNames
   entries: readonly DictionaryEntry[]
   rules: readonly RuleRef[]
+  apis: readonly ApiRef[]
   serverError: string | null
   autoFocus: boolean
   onChange(name: FieldSpec['name'], value: string): void
@@ -56,7 +57,7 @@ function IssueList({ issues, source, id }: { issues: readonly FieldIssue[]; sour
 }
 
 export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
-  const { field, value, known, entries, rules, serverError, autoFocus, onChange, onIssues, onSave, onCancel } = props
+  const { field, value, known, entries, rules, apis, serverError, autoFocus, onChange, onIssues, onSave, onCancel } = props
   const id = useId()
   const input = useRef<Input>(null)
   const [trigger, setTrigger] = useState<Trigger | null>(null)
@@ -151,6 +152,18 @@ export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
         {rules.map((rule) => (
           <option key={rule.id} value={rule.id}>{rule.adviceSetName ? `${rule.name} (${rule.adviceSetName})` : rule.name}</option>
         ))}
+      </select>
+    )
+  } else if (field.input.kind === 'api') {
+    // A node may name an id the list does not hold (another owner's, or a deleted definition): it stays choosable.
+    const listed = apis.some((api) => api.id === value)
+    control = (
+      <select {...common} ref={input as RefObject<HTMLSelectElement>} value={value} onChange={onInput}>
+        <option value="">Choose an external API…</option>
+        {apis.map((api) => (
+          <option key={api.id} value={api.id}>{api.variables.length > 0 ? `${api.name} (${api.variables.map((v) => `{{${v}}}`).join(', ')})` : api.name}</option>
+        ))}
+        {value !== '' && !listed && <option value={value}>{value} (not one of this team’s external APIs)</option>}
       </select>
     )
   } else if (field.input.kind === 'template' && field.input.multiline) {

@@ -10,6 +10,7 @@ export type FieldKind =
   | { kind: 'template'; multiline: boolean }
   | { kind: 'name'; names: 'variable' | 'formula' }
   | { kind: 'rule' }
+  | { kind: 'api' }
   | { kind: 'text' }
 
 export interface FieldSpec { name: FieldName; label: string; input: FieldKind }
@@ -33,7 +34,7 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
   ruleCall: [{ name: 'calledRuleId', label: 'Rule to call', input: { kind: 'rule' } }],
   ruleExit: [],
   apiCall: [
-    { name: 'apiId', label: 'External API', input: { kind: 'text' } },
+    { name: 'apiId', label: 'External API', input: { kind: 'api' } },
     { name: 'variable', label: 'Variable receiving the answer', input: { kind: 'name', names: 'variable' } },
   ],
 }
@@ -71,8 +72,8 @@ export function typeIcon(type: NodeType): string {
 }
 
 /** One line saying what the node does, for its row. */
-export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined): string {
-  return summarise(node, (id) => ruleName(Number(id)))
+export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined, apiName?: (id: string) => string | undefined): string {
+  return summarise(node, (id) => ruleName(Number(id)), apiName)
 }
 
 /** The next type after `from` (-1: from the top) whose label starts with `letter`, wrapping around; -1 when none does. */

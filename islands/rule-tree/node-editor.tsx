@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react'
 import { FieldEditor } from './field-editor.tsx'
 import { fieldsOf, fieldValues, type FieldName, type FieldValues } from './fields.ts'
 import type { KnownNames } from './live-checks.ts'
-import type { DictionaryEntry, RuleRef, TreeNode } from './props.ts'
+import type { ApiRef, DictionaryEntry, RuleRef, TreeNode } from './props.ts'
 
 export interface ServerError { field: string | null; message: string }
 
@@ -13,17 +13,22 @@ interface NodeEditorProps {
   known: KnownNames
   entries: readonly DictionaryEntry[]
   rules: readonly RuleRef[]
+  apis: readonly ApiRef[]
   serverError: ServerError | null
   saving: boolean
   onSave(node: TreeNode, values: FieldValues): void
   onCancel(node: TreeNode): void
 }
 
-export function NodeEditor({ node, known, entries, rules, serverError, saving, onSave, onCancel }: NodeEditorProps) {
+export function NodeEditor({ node, known, entries, rules, apis, serverError, saving, onSave, onCancel }: NodeEditorProps) {
   const fields = fieldsOf(node.type)
   const [values, setValues] = useState(() => fieldValues(node))
   const [blocked, setBlocked] = useState<ReadonlySet<FieldName>>(new Set())
-  const onChange = useCallback((name: FieldName, value: string) => setValues((current) => ({ ...current, [name]: value })), [])
+  const onChange = useCallback((name: FieldName, value: string) => setValues((current) => {
+    // Choosing an API fills the receiving variable with the first one it maps, when none is given yet.
+    const mapped = name === 'apiId' && !current.variable ? apis.find((api) => api.id === value)?.variables[0] : undefined
+    return mapped ? { ...current, [name]: value, variable: mapped } : { ...current, [name]: value }
+  }), [apis])
   const onIssues = useCallback((name: FieldName, blocking: boolean) => setBlocked((current) => {
     if (current.has(name) === blocking) return current
     const next = new Set(current)
@@ -48,6 +53,7 @@ export function NodeEditor({ node, known, entries, rules, serverError, saving, o
           known={known}
           entries={entries}
           rules={rules}
+          apis={apis}
           serverError={errorFor(field.name)}
           autoFocus={index === 0}
           onChange={onChange}

@@ -21,13 +21,14 @@ export interface NodeRowProps {
   issues: readonly CheckIssue[] | undefined
   dropZone: DropZone | null
   ruleName(id: number): string | undefined
+  apiName?(id: string): string | undefined
   /** The editor, type picker or toolbar, only on the active row. */
   children?: ReactNode
 }
 
 export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
-  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, ruleName, children } = props
-  const summary = nodeSummary(node, ruleName)
+  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, ruleName, apiName, children } = props
+  const summary = nodeSummary(node, ruleName, apiName)
   const errors = issues?.filter((issue) => issue.severity === 'error').length ?? 0
   const classes = [
     'rule-tree__node',

@@ -24,6 +24,9 @@ export interface TreeNode {
 
 export interface RuleRef { id: number; name: string; adviceSetId: number; adviceSetName: string }
 
+/** An external API an API Call node may name (the rule pages' apiselector fragment), with the variables it maps. */
+export interface ApiRef { id: string; name: string; variables: string[] }
+
 export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }
 
 export interface RuleTreeProps {
@@ -35,6 +38,8 @@ export interface RuleTreeProps {
   entities: DictionaryEntry[]
   model: AdviceSetModel
   activeNodeId: number | null
+  /** The set owner's external APIs (for API Call nodes' names and picker). */
+  apis: ApiRef[]
 }
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0
@@ -80,6 +85,11 @@ function parseEntry(raw: unknown): DictionaryEntry {
   return { id: raw.id, name: raw.name, kind: raw.kind, dataType: textOrNull(raw.dataType) }
 }
 
+function parseApiRef(raw: unknown): ApiRef | null {
+  if (!isRecord(raw) || (typeof raw.id !== 'string' && typeof raw.id !== 'number') || typeof raw.name !== 'string') return null
+  return { id: String(raw.id), name: raw.name, variables: Array.isArray(raw.variables) ? raw.variables.filter((v): v is string => typeof v === 'string') : [] }
+}
+
 function parseModel(raw: unknown): AdviceSetModel {
   if (!isRecord(raw) || !Array.isArray(raw.rules) || !Array.isArray(raw.entities)) {
     throw new InvalidPropsError('rule-tree needs the advice set model with rules and entities')
@@ -103,5 +113,6 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     entities: Array.isArray(raw.entities) ? raw.entities.map(parseEntry) : [],
     model: parseModel(raw.model),
     activeNodeId: isId(raw.activeNodeId) ? raw.activeNodeId : null,
+    apis: Array.isArray(raw.apis) ? raw.apis.map(parseApiRef).filter((api) => api !== null) : [],
   }
 }

@@ -8,7 +8,7 @@ import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
-import { fetchCallableRules, fieldOfMessage, nodeApi } from './api.ts'
+import { fetchCallableRules, fetchExternalApis, fieldOfMessage, nodeApi } from './api.ts'
 import { CommentsPanel } from './comments-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
@@ -19,7 +19,7 @@ import { applyMove, keyboardPlacement, type Placement } from './moves.ts'
 import { NodeActions } from './node-actions.tsx'
 import { NodeEditor, type ServerError } from './node-editor.tsx'
 import { NodeRow } from './node-row.tsx'
-import type { DictionaryEntry, RuleTreeProps, TreeNode } from './props.ts'
+import type { ApiRef, DictionaryEntry, RuleTreeProps, TreeNode } from './props.ts'
 import { useRowBudget } from './row-budget.ts'
 import { checkRule } from './set-checks.ts'
 import { ancestorsOf, buildTree, nodesFromModels, parentIds, siblingsOf, subtreeIds, visibleRows, type Tree } from './tree.ts'
@@ -127,7 +127,18 @@ export function RuleTree(props: RuleTreeProps) {
     return () => clearTimeout(timer)
   }, [model, props.rule, tree])
 
+  // The external APIs an API Call may name, read from the apiselector fragment once one is edited.
+  const [apis, setApis] = useState<readonly ApiRef[]>(props.apis)
+  const apiNames = useMemo(() => new Map(apis.map((api) => [api.id, api.name])), [apis])
+  const apiName = useCallback((id: string) => apiNames.get(id), [apiNames])
+  const apisRead = useRef(false)
+
   const editingType = editingId === null ? undefined : nodes.get(editingId)?.type
+  useEffect(() => {
+    if (editingType !== 'apiCall' || apisRead.current) return
+    apisRead.current = true
+    fetchExternalApis(props.adviceSet.id).then(setApis, (error: unknown) => console.warn('Rule tree: the external APIs could not be listed', error))
+  }, [editingType, props.adviceSet.id])
   useEffect(() => {
     if (editingType !== 'ruleCall' || selectorRead.current) return
     selectorRead.current = true
@@ -422,7 +433,7 @@ export function RuleTree(props: RuleTreeProps) {
   const activeParts = (node: TreeNode) => {
     if (editingId === node.id) {
       return (
-        <NodeEditor key={node.id} node={node} known={known} entries={entries} rules={callable} serverError={serverError}
+        <NodeEditor key={node.id} node={node} known={known} entries={entries} rules={callable} apis={apis} serverError={serverError}
           saving={saving} onSave={saveNode} onCancel={cancelEdit} />
       )
     }
@@ -484,6 +495,7 @@ export function RuleTree(props: RuleTreeProps) {
               issues={issues.get(row.id)}
               dropZone={drop?.id === row.id ? drop.zone : null}
               ruleName={ruleName}
+              apiName={apiName}
             >
               {active ? activeParts(node) : undefined}
             </NodeRow>

@@ -5,7 +5,7 @@ import { isRecord } from './guards.ts'
 export class ApiError extends Error {
   override readonly name = 'ApiError'
 
-  constructor(message: string, readonly status: number) {
+  constructor(message: string, readonly status: number, /** The input field the server named (`error.field`), if any. */ readonly field?: string) {
     super(message)
   }
 }
@@ -28,15 +28,17 @@ function requestBody(request: ApiRequest): { body?: BodyInit, contentType?: stri
   return {}
 }
 
-async function errorMessage(response: Response): Promise<string> {
+async function apiError(response: Response): Promise<ApiError> {
   const fallback = `${response.status} ${response.statusText}`.trim()
   try {
     const body: unknown = await response.json()
-    if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') return body.error.message
+    if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') {
+      return new ApiError(body.error.message, response.status, typeof body.error.field === 'string' ? body.error.field : undefined)
+    }
   } catch {
     // Not JSON (a proxy error page, say): the status line is all there is to tell.
   }
-  return fallback
+  return new ApiError(fallback, response.status)
 }
 
 export async function callApi(url: string, request: ApiRequest = {}): Promise<unknown> {
@@ -49,6 +51,6 @@ export async function callApi(url: string, request: ApiRequest = {}): Promise<un
     body,
     credentials: 'same-origin',
   })
-  if (!response.ok) throw new ApiError(await errorMessage(response), response.status)
+  if (!response.ok) throw await apiError(response)
   return response.status === 204 ? null : response.json()
 }

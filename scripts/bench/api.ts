@@ -5,6 +5,8 @@
 // (`--paced`, its own process too): one request every millisecond, each timed from when it was due.
 // Targets: advice req/s ≥ 0.5 × hello-world's (flat out, in alternating rounds; the median round's ratio);
 // p99 < 20 ms at 1,000 req/s (2 cores).
+// The API Call case (issue 17): the same set plus a rule whose API Call node reads a rate from an external API (a
+// local server, allow-listed) whose answer is cached, so the case shows what a cached call adds to a request.
 // The hello-world route is registered on the app's root, as partner routes are: it gets the app-wide plumbing
 // (security headers, request id, error handler) and, like them, no session. Besides req/s (which on 2 cores also
 // depends on how fast autocannon runs beside the server), the server's CPU time per request is reported: the
@@ -28,6 +30,7 @@ import { createOwner } from '../../test/helpers/factories.ts'
 import { publishVersion } from '../../test/helpers/publishing.ts'
 import { buildRule, type NodeSpec } from '../../test/helpers/rules.ts'
 import { syntheticAdviceSet, syntheticInputs } from './fixtures/synthetic.ts'
+import { createExternalApiDefinition } from '../../test/helpers/external-apis.ts'
 
 const NODES = 500
 /** Flat out in alternating rounds, so a change in the machine's speed during the run hits both routes alike. */
@@ -107,9 +110,9 @@ async function paced(url: string, headers: Record<string, string>): Promise<Figu
 }
 
 /** The synthetic set stored as rows (rules, nodes, dictionary), so the version is made as a publish makes it. */
-async function seedPublishedSet(db: Db, ownerId: string): Promise<number> {
+async function seedPublishedSet(db: Db, ownerId: string, opts: { entities: boolean; extraRule?: { name: string; nodes: NodeSpec[] } }): Promise<number> {
   const model = syntheticAdviceSet(NODES)
-  for (const entity of model.entities) {
+  for (const entity of opts.entities ? model.entities : []) {
     await insertEntity(db, {
       ownerId, adviceSetId: null, entityTypeId: (entity.kind === 'formula' ? ENTITY_TYPES.formula : ENTITY_TYPES.variable).id,
       reservedName: entity.name, dataType: entity.dataType ?? null, validOptions: entity.options ?? [], isClosedSet: entity.isClosedSet ?? false,
@@ -123,6 +126,7 @@ async function seedPublishedSet(db: Db, ownerId: string): Promise<number> {
     text: node.text ?? null, question: node.question ?? null, tags: node.tags ?? [], children: node.children.map(spec),
   })
   for (const rule of model.rules) await buildRule(db, set.id, rule.name, rule.nodes.map(spec))
+  if (opts.extraRule) await buildRule(db, set.id, opts.extraRule.name, opts.extraRule.nodes)
   await publishVersion(db, { adviceSetId: set.id })
   return set.id
 }
@@ -141,7 +145,13 @@ if (process.argv[2] === '--paced') {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'))
 const database = await openDatabase({ kind: 'pglite' })
 await database.migrate()
-const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), db: database.db, logger: false })
+// The external API of the API Call case: a local server (allow-listed), asked once and then answered from the cache.
+let ratesRequests = 0
+const ratesServer = http.createServer((_req, res) => (ratesRequests++, res).writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"rate":4.25}}'))
+await new Promise<void>((resolve) => ratesServer.listen(0, '127.0.0.1', resolve))
+const ratesPort = (ratesServer.address() as { port: number }).port
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: `127.0.0.1:${ratesPort}` })
+const app = await buildApp({ config, db: database.db, logger: false })
 app.get('/bench/hello', async () => ({ hello: 'world' }))
 // For reading the ratio: hello world answering with a copy of the advice response's body, so what the body's size
 // costs (writing 2.5 KB to the socket) shows apart from what producing it costs.
@@ -153,10 +163,23 @@ const base = `http://127.0.0.1:${typeof address === 'object' && address ? addres
 
 try {
   const ownerId = await createOwner(database.db, { name: 'Bench partner' })
-  const adviceSetId = await seedPublishedSet(database.db, ownerId)
+  const adviceSetId = await seedPublishedSet(database.db, ownerId, { entities: true })
+  await insertEntity(database.db, {
+    ownerId, adviceSetId: null, entityTypeId: ENTITY_TYPES.variable.id, reservedName: 'Live_Rate', dataType: 'number', validOptions: [], isClosedSet: false,
+    displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
+  })
+  const rates = await createExternalApiDefinition(database.db, config.secretKey, {
+    ownerId, name: 'Rates', urlTemplate: `http://127.0.0.1:${ratesPort}/rates`, cacheTtlSeconds: 3600,
+    responseMapping: [{ path: '/data/rate', variable: 'Live_Rate', dataType: 'number' }],
+  })
+  const apiSetId = await seedPublishedSet(database.db, ownerId, {
+    entities: false,
+    extraRule: { name: 'Live rate', nodes: [{ type: 'apiCall', apiId: String(rates.id), variable: 'Live_Rate', children: [{ type: 'advice', headline: 'Today’s rate is {{Live_Rate}}' }] }] },
+  })
   const { secret } = await createApiKey(database.db, { ownerId, rateLimit: 1_000_000_000 })
   const answers = new URLSearchParams(Object.entries(syntheticInputs(1)[0]!).map(([k, v]) => [k, String(v)]))
   const adviceUrl = `${base}/api/advice/${adviceSetId}?${answers}`
+  const apiAdviceUrl = `${base}/api/advice/${apiSetId}?${answers}`
   const adviceHeaders = { authorization: `Bearer ${secret}`, accept: 'application/json' }
   const helloUrl = `${base}/bench/hello`
 
@@ -169,6 +192,11 @@ try {
   }
   const cold = await timed()
   const warm = await timed()
+  const apiFirst = await fetch(apiAdviceUrl, { headers: adviceHeaders })
+  const apiBody = await apiFirst.json() as { data: { advice: Array<{ headline: string }>; errors: unknown[] } }
+  if (apiFirst.status !== 200 || !apiBody.data.advice.some((a) => a.headline === 'Today’s rate is 4.25') || apiBody.data.errors.length > 0) {
+    throw new Error(`the API Call case did not answer with the rate: ${JSON.stringify(apiBody).slice(0, 300)}`)
+  }
   const body = cold.body
   adviceBodyCopy = JSON.stringify(body)
   console.log(`Advice API bench: ${NODES}-node published set, complete answers (${body.data.advice.length} advice items, ${(adviceBodyCopy.length / 1024).toFixed(1)} KB), text content type, PGlite, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`)
@@ -177,12 +205,14 @@ try {
 
   await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
   await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures }> = []
+  await autocannon(apiAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+  const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures; apiAdvice: Figures }> = []
   for (let i = 0; i < ROUNDS; i++) {
     const hello = await autocannon(helloUrl, {}, FLAT_OUT)
     const helloBody = await autocannon(`${base}/bench/hello-advice-body`, {}, FLAT_OUT)
     const advice = await autocannon(adviceUrl, adviceHeaders, FLAT_OUT)
-    rounds.push({ hello, helloBody, advice })
+    const apiAdvice = await autocannon(apiAdviceUrl, adviceHeaders, FLAT_OUT)
+    rounds.push({ hello, helloBody, advice, apiAdvice })
   }
   const rateHello = await autocannon(helloUrl, {}, FIXED_RATE)
   const rateAdvice = await autocannon(adviceUrl, adviceHeaders, FIXED_RATE)
@@ -191,17 +221,22 @@ try {
 
   console.log(`\nflat out, ${FLAT_OUT.connections} connections, ${ROUNDS} rounds of ${FLAT_OUT.seconds} s each`)
   const ratios: number[] = []
+  const apiRatios: number[] = []
   for (const [i, round] of rounds.entries()) {
     console.log(`round ${i + 1}`)
     console.log(row('  GET /bench/hello (hello world)', round.hello))
     console.log(row('  hello world with the advice body', round.helloBody))
     console.log(row(`  GET /api/advice/${adviceSetId}`, round.advice))
+    console.log(row(`  GET /api/advice/${apiSetId} (+ cached API Call)`, round.apiAdvice))
     const ratio = round.advice.perSecond / round.hello.perSecond
     ratios.push(ratio)
-    console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}`)
+    apiRatios.push(round.apiAdvice.perSecond / round.advice.perSecond)
+    console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}; API Call case / advice ${apiRatios.at(-1)!.toFixed(2)}`)
   }
-  const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
+  const ratio = median(ratios)
   console.log(`ratio advice / hello world, median of the rounds: ${ratio.toFixed(2)} (target ≥ 0.50) ${ratio >= 0.5 ? 'met' : 'NOT met'}`)
+  console.log(`ratio API Call case (one cached call) / plain advice, median of the rounds: ${median(apiRatios).toFixed(2)}; the rates server was asked ${ratesRequests} time(s)`)
   console.log(`\nautocannon -R ${FIXED_RATE.perSecond}, ${FIXED_RATE.connections} connections, ${FIXED_RATE.seconds} s each (each second's requests in a burst)`)
   console.log(row('GET /bench/hello (hello world)', rateHello))
   console.log(row(`GET /api/advice/${adviceSetId}`, rateAdvice))
@@ -210,6 +245,7 @@ try {
   console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
   console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}`)
 } finally {
+  ratesServer.close()
   await app.close()
   await database.close()
   rmSync(dataDir, { recursive: true, force: true })

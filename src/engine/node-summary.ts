@@ -12,8 +12,8 @@ export interface SummarisedNode {
   apiId?: string | null
 }
 
-/** `ruleName` names a called rule by id; an unknown one reads "Rule {id}". */
-export function nodeSummary(node: SummarisedNode, ruleName: (id: string) => string | undefined): string {
+/** `ruleName` names a called rule by id; an unknown one reads "Rule {id}". `apiName` names an external API by id. */
+export function nodeSummary(node: SummarisedNode, ruleName: (id: string) => string | undefined, apiName?: (id: string) => string | undefined): string {
   switch (node.type) {
     case 'condition':
     case 'variableAssignment':
@@ -34,6 +34,6 @@ export function nodeSummary(node: SummarisedNode, ruleName: (id: string) => stri
     case 'ruleExit':
       return 'Exit this rule'
     case 'apiCall':
-      return [node.apiId ?? '', node.variable ? `→ {{${node.variable}}}` : ''].filter(Boolean).join(' ')
+      return [node.apiId ? apiName?.(node.apiId) ?? node.apiId : '', node.variable ? `→ {{${node.variable}}}` : ''].filter(Boolean).join(' ')
   }
 }

@@ -4,6 +4,7 @@ import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
 import type { JobQueue } from '../jobs/queue.ts'
+import type { Outbound } from '../net/index.ts'
 
 export type { UserRole }
 
@@ -13,6 +14,8 @@ export interface Deps {
   config: Config
   /** The durable job queue (src/jobs): register kinds at start-up, enqueue from services. */
   jobs: JobQueue
+  /** Every outbound HTTP request (external APIs, OpenGraph) goes through it: src/net. */
+  outbound: Outbound
 }
 
 export interface Actor {

@@ -51,3 +51,14 @@ export class ConflictError extends DomainError {
     this.details = { field }
   }
 }
+
+/**
+ * An outside service this request depended on (an external API, a page being previewed) did not answer usably. The
+ * message is written for the user (it never carries internals), so the HTTP layer shows it although the status is 502.
+ */
+export class UpstreamError extends DomainError {
+  constructor(message: string, readonly reason: string) {
+    super('UPSTREAM', message, 502)
+    this.details = { reason }
+  }
+}

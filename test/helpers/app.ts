@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
 import type { Database } from '../../src/db/client.ts'
 import { openTestDatabase } from './database.ts'
+import type { Outbound } from '../../src/net/index.ts'
+import { loopbackOnlyOutbound } from './outbound.ts'
 
 export interface TestContext {
   app: FastifyInstance
@@ -16,16 +18,16 @@ export interface TestContext {
   outbox(): Array<{ to: Array<{ address: string }> | string; subject: string; text: string; link?: string }>
 }
 
-interface Teardown { teardown(fn: () => unknown): void }
+interface Teardown { teardown(fn: () => unknown): void; fail(message: string): void }
 
-export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestContext> {
+export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void; outbound?: Outbound; logStream?: { write(line: string): void } } = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BASE_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', ...env,
   })
   const database = await openTestDatabase()
-  const app = await buildApp({ config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute })
+  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'trace', stream: opts.logStream } : process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute, outbound: opts.outbound ?? loopbackOnlyOutbound(t, config.outboundAllow) })
   opts.beforeReady?.(app)
   await app.ready()
   t.teardown(async () => {

@@ -9,6 +9,7 @@ import type { UserRole } from '../../src/db/schema/index.ts'
 import { openTestDatabase } from './database.ts'
 import { buildIslandsIfStale } from '../../scripts/build-islands.ts'
 import { createUser, type TestUser } from './factories.ts'
+import { loopbackOnlyOutbound } from './outbound.ts'
 
 export interface TestServer {
   url: string
@@ -17,12 +18,14 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function startServer(): Promise<TestServer> {
+/** `env` adds settings (e.g. OUTBOUND_ALLOW for a local server the test starts); outbound requests reach only loopback. */
+export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<TestServer> {
   await buildIslandsIfStale()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-e2e-'))
   const database = await openTestDatabase()
-  const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456' })
-  const app = await buildApp({ config: probe, db: database.db, logger: false })
+  const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456', ...opts.env })
+  const outbound = loopbackOnlyOutbound({ fail: (message) => { throw new Error(message) } }, probe.outboundAllow)
+  const app = await buildApp({ config: probe, db: database.db, logger: false, outbound })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0

@@ -1,6 +1,7 @@
 export { compileAdviceSet } from './compile.ts'
 export type { AdviceItem, CompileIssue, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody, VariableSlot } from './compiled.ts'
 export { evaluate } from './evaluate.ts'
-export type { ApiPort, ApiRequest, EvaluateOptions } from './options.ts'
+export { apiFailure, isApiFailure } from './options.ts'
+export type { ApiFailure, ApiPort, ApiRequest, EvaluateOptions } from './options.ts'
 export { AnsweredInput, EngineResult } from './result.ts'
 export type { CurrentFocus, PendingApiCall, ResultError, TraceEntry, VariableResult } from './result.ts'

@@ -9,10 +9,31 @@ export interface ApiRequest {
   variable: string
   /** Current value of any variable (undefined when it has none), for building the outgoing request. */
   valueOf(name: string): Value | undefined
+  /** Adds an entry (once) to the reserved variable Data_Api_Sources: the external data this run used. */
+  useSource(entry: string): void
 }
 
-/** Returns the API's answer, or undefined when it is not known yet (the caller fetches it and runs again). */
-export type ApiPort = (apiId: string, request: ApiRequest) => Value | undefined
+/** A port's answer that the call failed (the service did not answer, or not usably): the call's rule stops. */
+export interface ApiFailure {
+  failure: { code: string; message: string }
+}
+
+export function apiFailure(code: string, message: string): ApiFailure {
+  return { failure: { code, message } }
+}
+
+/** Values are primitives, dates and lists, never plain objects: a plain object from a port is its failure. */
+export function isApiFailure(answer: Value | ApiFailure): answer is ApiFailure {
+  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && !(answer instanceof Date)
+}
+
+/**
+ * Returns the API's answer; a failure (apiFailure()), which makes the call's rule incomplete advice with the failure
+ * as its cause while the other rules run; or undefined when it is not known yet: the call is added to
+ * `pendingApiCalls`, the rest of its rule is skipped and the run goes on with the next rule, so one run collects the
+ * calls of every rule it can reach. The caller fetches them (in parallel) and runs again with the answers.
+ */
+export type ApiPort = (apiId: string, request: ApiRequest) => Value | ApiFailure | undefined
 
 export interface EvaluateOptions {
   /** The API context of the run; the reserved variable Context holds it. Default 'run'. */

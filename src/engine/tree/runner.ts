@@ -15,7 +15,7 @@ import { ruleProgram } from './program.ts'
 import type { Program } from './program.ts'
 import * as plans from './condition-plan.ts'
 import { coerceAnswer } from './inputs.ts'
-import type { ApiPort, EvaluateOptions } from './options.ts'
+import { isApiFailure, type ApiPort, type EvaluateOptions } from './options.ts'
 import { FormulaMemo } from './formula-memo.ts'
 import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import { Tracer } from './tracer.ts'
@@ -46,6 +46,8 @@ const RESERVED_SLOTS = slots.RESERVED_SLOTS
 
 const CONTINUE = 0
 const STOP = 2
+/** Thrown by an API Call whose answer is not known yet, to leave its rule. */
+const API_PENDING = 'API_PENDING'
 
 /** check() found a value of a kind the plan does not decide. */
 const UNDECIDED = 2
@@ -170,7 +172,8 @@ export class Run implements SlotScope {
         this.tracer?.leave(null)
         const stack = this.callStack
         const ruleId = stack !== null && stack.length > 0 ? stack[0]! : this.currentNode!.ruleId
-        this.recordFailure(this.compiled.ruleById.get(ruleId)!, error)
+        // A pending API call skips the rest of its rule without an error: the caller answers it and runs again.
+        if (error.code !== API_PENDING) this.recordFailure(this.compiled.ruleById.get(ruleId)!, error)
         if (error.code === 'STEP_LIMIT') return this.result
         if (stack !== null) stack.length = 0
         pc = this.compiled.ruleEnds.get(ruleId)!
@@ -359,7 +362,7 @@ export class Run implements SlotScope {
           pc = nexts[pc]!
           continue
         case api:
-          if (!this.fetch(node)) return this.leave(program, STOP)
+          this.fetch(node)
           break
         case broken:
           throw node.error!
@@ -499,22 +502,29 @@ export class Run implements SlotScope {
     return outcome
   }
 
-  private fetch(node: CompiledNode): boolean {
+  /** Writes the port's answer to the node's variable; a failure or a pending answer leaves the rule (execute()). */
+  private fetch(node: CompiledNode): void {
     const info = this.compiled.variables[node.slot]!
     const port: ApiPort | undefined = this.options.apiPort
-    const value = port?.(node.apiId, {
+    const answer = port?.(node.apiId, {
       nodeId: node.id,
       apiId: node.apiId,
       variable: info.name,
       valueOf: (name) => this.valueOf(name),
+      useSource: (entry) => this.useSource(entry),
     })
-    if (value === undefined) {
+    if (answer === undefined) {
       this.result.addPendingApiCall({ nodeId: node.id, ruleId: node.ruleId, apiId: node.apiId, variable: info.name })
-      return false
+      throw new EngineError(API_PENDING, `The answer of ${node.apiId} is not known yet.`)
     }
-    this.report(value)
-    this.write(node.slot, value)
-    return true
+    if (isApiFailure(answer)) throw new EngineError(answer.failure.code, answer.failure.message)
+    this.report(answer)
+    this.write(node.slot, answer)
+  }
+
+  private useSource(entry: string): void {
+    const sources = this.values[DATA_API_SOURCES_SLOT] as Value[]
+    if (!sources.includes(entry)) this.write(DATA_API_SOURCES_SLOT, [...sources, entry])
   }
 
   private valueOf(name: string): Value | undefined {

@@ -11,6 +11,7 @@ import { AdviceCache } from '../../services/delivery/cache.ts'
 import { KeyRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
+import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
 import { adviceApi } from './advice.ts'
 import { dictionaryApi } from './dictionary.ts'
 
@@ -46,7 +47,7 @@ class ApiRateLimitedError extends DomainError {
 export const partnerContextPlugin = fp(async function partnerContextPlugin(app: FastifyInstance) {
   app.decorateRequest('partnerKey', null)
   app.decorateRequest('meteredAdviceSetId', 0)
-  const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who))
+  const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps) })
   app.addHook('onClose', async () => cache.close())
   const limiter = new KeyRateLimiter()
 

@@ -38,7 +38,8 @@ export async function adviceApi(app: FastifyInstance) {
         const shape = parseResponseShape(request.query)
         const version = await served(request)
         const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape })
-        return sendJson(reply, mediaTypeOf(contentType), json)
+        // A string unless external APIs had to be called: the usual answer does not wait a turn for an await.
+        return sendJson(reply, mediaTypeOf(contentType), typeof json === 'string' ? json : await json)
       },
     })
     app.route<AdviceRoute>({
@@ -46,7 +47,7 @@ export async function adviceApi(app: FastifyInstance) {
       handler: async (request, reply) => {
         const contentType = negotiateContentType(request.headers.accept)
         const version = await served(request)
-        const data = legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType })
+        const data = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType })
         return sendJson(reply, mediaTypeOf(contentType), JSON.stringify({ data }))
       },
     })

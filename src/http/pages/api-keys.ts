@@ -1,5 +1,4 @@
 // Admin pages for API keys (SPEC §2 Admin API keys row): list, new → copy (the secret once), edit, delete, usage.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
@@ -7,6 +6,7 @@ import {
 } from '../../services/delivery/api-key-admin.ts'
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
+import { seal, unseal } from '../../services/integrations/secrets.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
@@ -25,25 +25,9 @@ const REVEAL_MS = 10 * 60 * 1000
 
 /**
  * Sessions live in the database, which must never hold a usable key: the secret crosses the redirect to the copy
- * page encrypted (AES-256-GCM) with a key derived from the session secret, which the database does not have.
+ * page sealed (AES-256-GCM) with a key derived from the session secret, which the database does not have.
  */
-function sealingKey(sessionSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', sessionSecret, '', 'api-key-reveal', 32))
-}
-
-function seal(secret: string, sessionSecret: string): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(sessionSecret), iv)
-  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
-}
-
-function unseal(sealed: string, sessionSecret: string): string {
-  const raw = Buffer.from(sealed, 'base64url')
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(sessionSecret), raw.subarray(0, 12))
-  decipher.setAuthTag(raw.subarray(12, 28))
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
-}
+const REVEAL_PURPOSE = 'api-key-reveal'
 
 function keyIdOf(params: Static<typeof KeyParams>): number {
   return itemId(params.keyId, 'keyId')
@@ -85,7 +69,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     const body = request.body ?? {}
     try {
       const { key, secret } = await createApiKeyFor(deps, actorOf(request), body)
-      request.session.apiKeyReveal = { keyId: key.id, sealed: seal(secret, deps.config.sessionSecret), until: Date.now() + REVEAL_MS }
+      request.session.apiKeyReveal = { keyId: key.id, sealed: seal(secret, deps.config.sessionSecret, REVEAL_PURPOSE), until: Date.now() + REVEAL_MS }
       return reply.redirect(`/admin/apikey/${key.id}/copy`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { values: keptValues(body) }))
@@ -99,7 +83,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     if (reveal?.keyId === key.id) {
       // Taken out of the session before rendering: a reload, a second tab or the back button finds nothing.
       delete request.session.apiKeyReveal
-      if (reveal.until > Date.now()) secret = unseal(reveal.sealed, deps.config.sessionSecret)
+      if (reveal.until > Date.now()) secret = unseal(reveal.sealed, deps.config.sessionSecret, REVEAL_PURPOSE)
     }
     reply.header('cache-control', 'no-store')
     return reply.page('admin/apikey/copy', { title: 'API key created', key, secret })

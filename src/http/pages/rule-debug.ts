@@ -80,7 +80,7 @@ function runQuery(request: DebugRequest, fields: DebugField[]): string {
 async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor, debug: DebugRequest, run: boolean) {
   const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
   const fields = inputFields(scope)
-  const output = run ? runDebug(scope, fields, debug) : null
+  const output = run ? await runDebug(app.deps, scope, fields, debug) : null
   const base = `/adviceset/${scope.set.id}/rule/debug`
   const setName = scope.set.nameAlt || scope.set.name
   return reply.page('rule/debug', {
@@ -118,7 +118,7 @@ export const ruleDebugPages: FastifyPluginAsyncTypebox = async (app) => {
     const query = request.query
     const debug = debugRequestOf(request.params, query)
     const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
-    const output = query.run === undefined ? null : runDebug(scope, inputFields(scope), debug)
+    const output = query.run === undefined ? null : await runDebug(app.deps, scope, inputFields(scope), debug)
     const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output) })
     reply.type('text/html; charset=utf-8')
     return html

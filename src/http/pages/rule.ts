@@ -1,5 +1,5 @@
 // Rule pages (SPEC §2 Rule row): new, show (with its tree and header fragments), part/{nodeId}, confirm-delete, the
-// pick-dialog fragments (selector, copyselector, apiselector), and the form actions of the show page. Debug pages
+// pick-dialog fragments (selector, copyselector, apiselector: the set owner's external APIs and what each maps), and the form actions of the show page. Debug pages
 // live in rule-debug.ts. Rights are checked by the services on every call.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
@@ -12,6 +12,7 @@ import {
 } from '../../services/authoring/rule-page.ts'
 import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
 import { canWriteOwned } from '../../services/accounts/visibility.ts'
+import { apiChoicesForSet } from '../../services/integrations/external-apis.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams, IdString } from '../schemas.ts'
@@ -186,7 +187,8 @@ export const rulePages: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/adviceset/:id/rule/apiselector', setRoute, async (request, reply) => {
-    const set = await getAdviceSet(app.deps, actorOf(request), itemId(request.params.id))
-    return fragment(reply, 'rule/apiselector', { set: { id: set.id } })
+    const actor = actorOf(request)
+    const set = await getAdviceSet(app.deps, actor, itemId(request.params.id))
+    return fragment(reply, 'rule/apiselector', { set: { id: set.id }, apis: await apiChoicesForSet(app.deps, actor, set) })
   })
 }

@@ -1,12 +1,12 @@
 // One error handler: HTML pages get an error page, /api gets { error: { status, name, message } }. 5xx never leak.
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError } from '../../services/errors.ts'
+import { DomainError, UpstreamError } from '../../services/errors.ts'
 import { isApiRequest } from './auth.ts'
 
 const STATUS_NAMES: Record<number, string> = {
   221: 'Delete Not Allowed', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 406: 'Not Acceptable', 409: 'Conflict',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
 }
 
 function statusOf(error: FastifyError | DomainError): number {
@@ -16,7 +16,8 @@ function statusOf(error: FastifyError | DomainError): number {
 }
 
 function messageOf(error: FastifyError | DomainError, status: number): string {
-  if (status >= 500) return 'Something went wrong on our side. Please try again.'
+  // An upstream failure's message is written for the user and is the point of the answer.
+  if (status >= 500 && !(error instanceof UpstreamError)) return 'Something went wrong on our side. Please try again.'
   if ((error as FastifyError).code === 'FST_CSRF_INVALID_TOKEN' || (error as FastifyError).code === 'FST_CSRF_MISSING_SECRET') {
     return 'This form has expired or was sent from elsewhere. Reload the page and try again.'
   }
@@ -69,7 +70,7 @@ export async function sendError(request: FastifyRequest, reply: FastifyReply, st
 export default fp(async function errorsPlugin(app) {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const status = statusOf(error)
-    if (status >= 500) request.log.error({ err: error, method: request.method, url: request.url, params: request.params }, 'request failed')
+    if (status >= 500 && !(error instanceof UpstreamError)) request.log.error({ err: error, method: request.method, url: request.url, params: request.params }, 'request failed')
     else request.log.info({ code: (error as FastifyError).code, status, url: request.url }, error.message)
     return sendError(request, reply, status, messageOf(error, status), detailsOf(error))
   })

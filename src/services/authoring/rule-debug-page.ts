@@ -14,6 +14,8 @@ import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import { runMoment, tracedRun } from './rules.ts'
 import { canReadSet } from '../accounts/visibility.ts'
+import type { ApiCallView } from '../integrations/api-calls.ts'
+import { apiChoicesForSet } from '../integrations/external-apis.ts'
 
 /** How a question is answered on the debug form, from its variable's data type. */
 export type DebugControl = 'number' | 'date' | 'boolean' | 'select' | 'radio' | 'text' | 'lines'
@@ -53,6 +55,8 @@ export interface DebugScope {
   rules: Array<{ id: number; name: string }>
   model: AdviceSetModel
   compiled: CompiledAdviceSet
+  /** Names of the set owner's external APIs by id, for API Call nodes. */
+  apiNames: Map<string, string>
 }
 
 export async function debugScope(deps: Deps, actor: Actor, adviceSetId: number, ruleId: number | undefined): Promise<DebugScope> {
@@ -61,7 +65,8 @@ export async function debugScope(deps: Deps, actor: Actor, adviceSetId: number, 
   const rule = ruleId === undefined ? null : await ruleOfSet(deps.db, set, ruleId)
   const model = await buildAdviceSetModel(deps.db, set.id, rule ? { onlyRuleId: rule.id } : {})
   const rules = (await listRules(deps.db, set.id)).map((r) => ({ id: r.id, name: r.name }))
-  return { set, rule, rules, model, compiled: compileAdviceSet(model) }
+  const apiNames = new Map((await apiChoicesForSet(deps, actor, set)).map((api) => [String(api.id), api.name]))
+  return { set, rule, rules, model, compiled: compileAdviceSet(model), apiNames }
 }
 
 /** The set is readable already, so a rule that is not live in it is simply not there: the message names the id. */
@@ -130,12 +135,12 @@ function inputsOf(fields: DebugField[], values: Record<string, string>): Record<
   return inputs
 }
 
-export type DebugOutput = ReturnType<typeof tracedRun>
+export type DebugOutput = Awaited<ReturnType<typeof tracedRun>>
 
 /** Runs the scope's model, already built and compiled for the page, as /api/rule/debug runs a stored one. */
-export function runDebug(scope: DebugScope, fields: DebugField[], request: DebugRequest): DebugOutput {
+export function runDebug(deps: Deps, scope: DebugScope, fields: DebugField[], request: DebugRequest): Promise<DebugOutput> {
   const now = runMoment(request.now.trim() || undefined)
-  return tracedRun(scope.model, scope.compiled, { inputs: inputsOf(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
+  return tracedRun(deps, scope.set.ownerId, scope.model, scope.compiled, { inputs: inputsOf(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
 }
 
 // Views of a run -----------------------------------------------------------------------------------------------------
@@ -196,6 +201,8 @@ export interface DebugNodeView {
   unreachable: boolean
   /** The input request the run stopped at. */
   focus: boolean
+  /** An API Call node's request and response in the run. */
+  api: ApiCallView | null
   editHref: string
   children: DebugNodeView[]
 }
@@ -243,13 +250,15 @@ export function paintedTrees(scope: DebugScope, output: DebugOutput | null): Deb
   const unreachableIds = new Set(output ? output.unreachable : staticChecks(scope.model, scope.compiled).filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId))
   const visits = output?.result.trace ? visitsOf(output.result.trace) : new Map<string, Visit>()
   const focusId = output?.result.currentFocus?.nodeId
+  const apiCalls = new Map((output?.apiCalls ?? []).map((call) => [call.nodeId, call]))
+  const apiName = (id: string) => scope.apiNames.get(id)
   const unreachable: DebugTreeView['unreachable'] = []
   const paint = (rule: RuleModel) => (node: NodeModel): DebugNodeView => {
     const visit = visits.get(node.id)
     const view: DebugNodeView = {
-      id: node.id, type: node.type, typeLabel: ENTITY_TYPES[node.type].displayName, summary: nodeSummary(node, (id) => ruleNames.get(id)),
+      id: node.id, type: node.type, typeLabel: ENTITY_TYPES[node.type].displayName, summary: nodeSummary(node, (id) => ruleNames.get(id), apiName),
       visited: visit !== undefined, visits: visit?.visits ?? 0, value: visit ? traceValue(visit.value) : null,
-      time: visit ? formatDuration(visit.ns) : null, unreachable: unreachableIds.has(node.id), focus: node.id === focusId,
+      time: visit ? formatDuration(visit.ns) : null, unreachable: unreachableIds.has(node.id), focus: node.id === focusId, api: apiCalls.get(node.id) ?? null,
       editHref: nodeHref(rule.adviceSetId, rule.id, node.id), children: [],
     }
     if (view.unreachable) unreachable.push({ nodeId: node.id, ruleName: rule.name, typeLabel: view.typeLabel, summary: view.summary, editHref: view.editHref })

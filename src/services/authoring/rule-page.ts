@@ -11,6 +11,7 @@ import { kindOf } from './entities.ts'
 import { NotFoundError } from '../errors.ts'
 import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
 import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { apiChoicesForSet } from '../integrations/external-apis.ts'
 
 export interface TreeNodeProps {
   id: number; parentId: number | null; position: number; type: NodeType
@@ -27,6 +28,8 @@ export interface RuleTreeProps {
   entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
   model: AdviceSetModel
   activeNodeId: number | null
+  /** The set owner's external APIs, for API Call nodes (their names, and the editor's picker). */
+  apis: Array<{ id: string; name: string; variables: string[] }>
 }
 
 /** One node of the server-rendered tree (views/rule/_tree.eta). */
@@ -42,6 +45,8 @@ export interface TreeNodeView {
   question: string | null
   calledRule: { name: string; href: string } | null
   apiId: string | null
+  /** The external API's name, when it is one of the set owner's. */
+  apiName: string | null
   tags: string[]
   commentCount: number
   children: TreeNodeView[]
@@ -77,6 +82,7 @@ interface TreeContext {
   activeNodeId: number | null
   calledRules: Map<number, { name: string; href: string }>
   entityIds: Map<string, number>
+  apiNames: Map<string, string>
 }
 
 /** Flat rows (siblings in order) to nested views; rows under a missing parent are left out, as the engine does. */
@@ -95,6 +101,7 @@ function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[]
     question: node.question,
     calledRule: node.calledRuleId === null ? null : context.calledRules.get(node.calledRuleId) ?? { name: `Rule #${node.calledRuleId} (not available)`, href: '' },
     apiId: node.apiId,
+    apiName: node.apiId === null ? null : context.apiNames.get(node.apiId) ?? null,
     tags: node.tags.map(tagLabel),
     commentCount: node.commentCount,
     children: (children.get(node.id) ?? []).sort((a, b) => a.position - b.position).map(view),
@@ -111,13 +118,14 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
  * must be a live node of the rule (404 otherwise).
  */
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
-  const [rows, commentCounts, setRules, called, dictionary, model] = await Promise.all([
+  const [rows, commentCounts, setRules, called, dictionary, model, apiChoices] = await Promise.all([
     listNodes(deps.db, [rule.id]),
     countCommentsByRule(deps.db, rule.id),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
     dictionaryFor(deps.db, rule.set),
     buildAdviceSetModel(deps.db, rule.adviceSetId),
+    apiChoicesForSet(deps, actor, rule.set),
   ])
   if (activeNodeId !== null && !rows.some((r) => r.id === activeNodeId)) throw new NotFoundError('No node with this id in this rule')
   const nodes = rows.map((row) => nodeProps(row, commentCounts))
@@ -133,10 +141,12 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
     model,
     activeNodeId,
+    apis: apiChoices.map((api) => ({ id: String(api.id), name: api.name, variables: api.variables })),
   }
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
-  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds }), loaded: { rows, model } }
+  const apiNames = new Map(props.apis.map((api) => [api.id, api.name]))
+  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds, apiNames }), loaded: { rows, model } }
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
 } from '../../db/queries/rules.ts'
-import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, evaluate, staticChecks, type AdviceSetModel, type CompiledAdviceSet, type ContentType } from '../../engine/index.ts'
+import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, staticChecks, type AdviceSetModel, type CompiledAdviceSet, type ContentType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor, focusOnRule, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from '../library/advice-sets.ts'
 import { audit } from '../audit/audit.ts'
@@ -17,6 +17,8 @@ import { assertNoDependents, registerDependentCheck } from './dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireText } from '../validate.ts'
 import { assertWritable, canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { runSetWithApis } from '../integrations/api-runtime.ts'
+import { apiCallView } from '../integrations/api-calls.ts'
 
 export const ENTITY_RULE = 'rule'
 export const ENTITY_RULE_NODE = 'rulenode'
@@ -170,7 +172,7 @@ export async function debugRun(deps: Deps, actor: Actor, input: DebugInput) {
   if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
   const now = runMoment(input.now)
   const model = await buildAdviceSetModel(deps.db, adviceSetId, input.ruleId === undefined ? {} : { onlyRuleId: input.ruleId })
-  return tracedRun(model, compileAdviceSet(model), { inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}) })
+  return tracedRun(deps, set.ownerId, model, compileAdviceSet(model), { inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}) })
 }
 
 /** The moment a debug run is as of: undefined for now; a bad date is refused naming `now`. */
@@ -180,11 +182,22 @@ export function runMoment(raw: string | undefined): Date | undefined {
   return now
 }
 
-/** A run with the trace on, plus the static checks the debug views show, of a model already built and compiled. */
-export function tracedRun(model: AdviceSetModel, compiled: CompiledAdviceSet, input: { inputs: Record<string, unknown>; contentType?: ContentType; now?: Date }) {
-  const result = evaluate(compiled, input.inputs, { trace: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) })
+/**
+ * A run with the trace on (its API Call nodes answered through the set owner's external APIs, each call's request and
+ * response put on its trace entries as `api`), plus the static checks the debug views show, of a model already built
+ * and compiled.
+ */
+export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: { inputs: Record<string, unknown>; contentType?: ContentType; now?: Date }) {
+  const options = { trace: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
+  const { result, exchanges } = await runSetWithApis(deps, { ownerId, compiled, inputs: input.inputs, options })
+  const apiCalls = exchanges.map(apiCallView)
+  const byNode = new Map(apiCalls.map((call) => [call.nodeId, call]))
+  for (const entry of result.trace ?? []) {
+    const call = entry.type === 'apiCall' ? byNode.get(entry.nodeId) : undefined
+    if (call) Object.assign(entry, { api: call })
+  }
   const issues = staticChecks(model, compiled)
-  return { result, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId) }
+  return { result, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
 }
 
 // Writing -------------------------------------------------------------------------------------------------------------

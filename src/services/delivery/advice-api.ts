@@ -1,7 +1,8 @@
 // The Advice API for partners (issue 7): a key's request for a set runs the version that key is served — published,
 // preview, or its audience's — never the working draft. Everything a request needs besides the run itself comes
 // from AdviceCache, so a warm request does no I/O.
-import { evaluate, type ContentType } from '../../engine/index.ts'
+import { evaluate, type CompiledAdviceSet, type ContentType, type EngineResult } from '../../engine/index.ts'
+import { apiIdsOf, type ExternalApiRuntime } from '../integrations/api-runtime.ts'
 import type { AuthenticatedKey } from './api-keys.ts'
 import type { AdviceCache } from './cache.ts'
 import type { ResponseShape } from './fields.ts'
@@ -37,18 +38,37 @@ export interface AdviceRequest {
   contentType: ContentType
 }
 
-/** Runs a served version: inputs checked first (400 naming the variable), then the engine with the key's owner. */
-function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, trace: boolean) {
+interface Ran { compiled: CompiledAdviceSet; result: EngineResult }
+
+/**
+ * Runs a served version: inputs checked first (400 naming the variable), then the engine with the key's owner. A set
+ * with API Call nodes calls its owner's external APIs (external-api runtime): synchronously when their answers are
+ * cached, else once they have arrived; a failed call is incomplete advice for its rule, never an error of the request.
+ */
+function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, trace: boolean): Ran | Promise<Ran> {
   const compiled = cache.compiled(version)
   checkInputs(compiled, request.inputs)
-  const result = evaluate(compiled, request.inputs, { context: 'run', contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace })
-  return { compiled, result }
+  const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace }
+  const apis = cache.apis
+  const apiIds = apis === undefined ? NO_APIS : apiIdsOf(compiled)
+  if (apiIds.length === 0) return { compiled, result: evaluate(compiled, request.inputs, options) }
+  const withDefinitions = (definitions: Parameters<ExternalApiRuntime['run']>[3]): Ran | Promise<Ran> => {
+    const ran = apis!.run(compiled, request.inputs, options, definitions)
+    return ran instanceof Promise ? ran.then(({ result }) => ({ compiled, result })) : { compiled, result: ran.result }
+  }
+  const definitions = apis!.cached(version.ownerId, apiIds)
+  return definitions instanceof Promise ? definitions.then(withDefinitions) : withDefinitions(definitions)
 }
 
-/** The response body, `{"data":{...}}`, as JSON text (response-json.ts). */
-export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): string {
-  const { compiled, result } = run(cache, key, version, request, false)
-  return adviceJson(result, version, compiled, request.shape)
+const NO_APIS: string[] = []
+
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value)
+}
+
+/** The response body, `{"data":{...}}`, as JSON text (response-json.ts); a promise only when API calls had to be made. */
+export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): string | Promise<string> {
+  return then(run(cache, key, version, request, false), ({ compiled, result }) => adviceJson(result, version, compiled, request.shape))
 }
 
 export interface LegacyData {
@@ -58,7 +78,6 @@ export interface LegacyData {
   items: LegacyItem[]
 }
 
-export function legacyAdviceFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest): LegacyData {
-  const { result } = run(cache, key, version, request, true)
-  return { adviceSet: adviceSetInfo(version), done: result.done, items: legacyItems(result) }
+export function legacyAdviceFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest): LegacyData | Promise<LegacyData> {
+  return then(run(cache, key, version, request, true), ({ result }) => ({ adviceSet: adviceSetInfo(version), done: result.done, items: legacyItems(result) }))
 }

@@ -4,6 +4,7 @@
 // compiled versions by version id, which never go stale because versions are immutable.
 import { compileAdviceSet, type CompiledAdviceSet } from '../../engine/index.ts'
 import { onServedVersionChange, type KeyAudience, type ServedVersion } from '../publishing/versions.ts'
+import type { ExternalApiRuntime } from '../integrations/api-runtime.ts'
 
 const SERVED_TTL_MS = 30_000
 /** Served-version entries kept; past it the oldest set's entries go first. */
@@ -24,6 +25,8 @@ export interface AdviceCacheOptions {
   now?: () => number
   servedTtlMs?: number
   compiledLimit?: number
+  /** Runs API Call nodes (definitions and answers kept in memory); without it such calls stay pending. */
+  apis?: ExternalApiRuntime
 }
 
 export class AdviceCache {
@@ -35,11 +38,13 @@ export class AdviceCache {
   private readonly now: () => number
   private readonly servedTtlMs: number
   private readonly compiledLimit: number
+  readonly apis: ExternalApiRuntime | undefined
 
   constructor(private readonly lookUp: ServedVersionLookup, opts: AdviceCacheOptions = {}) {
     this.now = opts.now ?? Date.now
     this.servedTtlMs = opts.servedTtlMs ?? SERVED_TTL_MS
     this.compiledLimit = opts.compiledLimit ?? COMPILED_LIMIT
+    this.apis = opts.apis
     this.stopListening = onServedVersionChange((adviceSetId) => this.forgetServed(adviceSetId))
   }
 

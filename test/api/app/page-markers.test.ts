@@ -7,6 +7,7 @@ import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
+import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -56,6 +57,9 @@ const EXPECTED: Record<string, string> = {
   '/admin/apikey/:keyId/edit': 'api-keys',
   '/admin/apikey/:keyId/copy': 'api-keys',
   '/admin/apikey/:keyId/usage': 'api-keys-usage',
+  '/api-manager': 'external-api-form',
+  '/api-manager/new': 'external-api-form',
+  '/api-manager/:id/edit': 'external-api-form',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -75,7 +79,7 @@ const REDIRECTS = new Set(['/password/reset', '/password/setup'])
 const VISITOR_PAGES = new Set(['/login', '/signup'])
 
 const pageRoutes: string[] = []
-const { app, database } = await buildTestApp(t, {}, {
+const { app, database, config } = await buildTestApp(t, {}, {
   onRoute: (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (methods.includes('GET') && !route.url.startsWith('/api') && !route.url.startsWith('/static') && route.url !== '*' && route.url !== '/*') {
@@ -93,12 +97,13 @@ const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, a
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
+const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
 }
-const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id)) + (QUERIES[url] ?? '')
 

@@ -151,3 +151,23 @@ t.test('preferences: newPreferences JSON in a form field; data.preferences comes
   t.equal(bad.statusCode, 400)
   t.match(bad.json().error.message, /tz must be an IANA time zone/)
 })
+
+t.test('external APIs are the owner’s: visitors are sent to sign in, other owners get 404, viewers cannot write', async (t) => {
+  const anon = new Agent(app)
+  t.equal((await anon.get('/api-manager')).headers.location, '/login?next=%2Fapi-manager')
+  t.equal((await anon.api('GET', '/api/external-api/list', undefined, { csrf: false })).statusCode, 401)
+  t.equal((await anon.api('GET', '/api/opengraph?url=https%3A%2F%2Fexample.org', undefined, { csrf: false })).statusCode, 401)
+  const art = await signedIn(acmeAuthor)
+  const created = await art.api('POST', '/api/external-api', { name: 'Acme rates', urlTemplate: 'https://api.example/rates' })
+  t.equal(created.statusCode, 201)
+  const id = created.json().data.id
+  const gus = await signedIn(globexAuthor)
+  t.equal((await gus.get(`/api-manager/${id}/edit`)).statusCode, 404)
+  t.equal((await gus.api('GET', `/api/external-api/${id}/list-uses`)).statusCode, 404)
+  t.equal((await gus.api('POST', `/api/external-api/${id}/send`, {})).statusCode, 404)
+  const viewer = await createUser(db, { ownerId: acme, role: 'viewer' })
+  const vic = await signedIn(viewer)
+  t.equal((await vic.get(`/api-manager/${id}/edit`)).statusCode, 200, 'viewers read')
+  t.equal((await vic.api('POST', `/api/external-api/${id}/delete`)).statusCode, 403)
+  t.equal((await vic.api('POST', `/api/external-api/${id}/restore`)).statusCode, 403)
+})

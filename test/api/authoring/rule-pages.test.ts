@@ -7,6 +7,7 @@ import { signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
+import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { insertComment } from '../../../src/db/queries/comments.ts'
 import { findRule, listRules } from '../../../src/db/queries/rules.ts'
 import { PROVIDER_OWNER_ID } from '../../../src/services/context.ts'
@@ -81,7 +82,7 @@ t.test('the show page: marker, crumbs, header, app context and the island with i
 
 t.test('the island props are exactly the contract for a writer', async (t) => {
   const props = treePropsOf((await agent.get(showUrl)).body)
-  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'entities', 'mode', 'model', 'nodes', 'rule', 'rules'])
+  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'apis', 'entities', 'mode', 'model', 'nodes', 'rule', 'rules'])
   t.equal(props.mode, 'edit')
   t.same(props.rule, { id: rule.id, name: 'Retirement', adviceSetId: set.id })
   t.same(props.adviceSet, { id: set.id, name: 'Pension advice' })
@@ -329,7 +330,14 @@ t.test('pick-dialog fragments: selector, copyselector, apiselector', async (t) =
   t.equal(api.statusCode, 200)
   t.match(api.body, /^\s*<section class="rule-picker" data-fragment="rule-apiselector">/)
   t.match(api.body, 'No external APIs yet.')
-  t.notMatch(api.body, '<a ')
+  t.match(api.body, '<a href="/api-manager/new">', 'the empty picker says where to set one up')
+  const rates = await createExternalApiDefinition(db, app.deps.config.secretKey, {
+    ownerId, name: 'Rates', urlTemplate: 'https://api.example/rates', responseMapping: [{ path: '/rate', variable: 'Rate', dataType: 'number' }],
+  })
+  const theirs = await createExternalApiDefinition(db, app.deps.config.secretKey, { ownerId: otherOwner, name: 'Theirs', urlTemplate: 'https://api.example/x' })
+  const listed = await agent.get(`/adviceset/${set.id}/rule/apiselector`)
+  t.match(listed.body, `data-pick-api-id="${rates.id}" data-pick-name="Rates" data-pick-variables="Rate"`)
+  t.notMatch(listed.body, `data-pick-api-id="${theirs.id}"`, 'only the set owner’s definitions')
 })
 
 t.test('the show page and its header fragment count what /api/rule/stats counts', async (t) => {

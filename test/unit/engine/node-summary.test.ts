@@ -15,4 +15,5 @@ t.test('one line per node type', async (t) => {
   t.equal(nodeSummary({ type: 'ruleCall', calledRuleId: null }, names), '')
   t.equal(nodeSummary({ type: 'ruleExit' }, names), 'Exit this rule')
   t.equal(nodeSummary({ type: 'apiCall', apiId: 'rates', variable: 'Rate' }, names), 'rates → {{Rate}}')
+  t.equal(nodeSummary({ type: 'apiCall', apiId: '7', variable: 'Rate' }, names, (id) => (id === '7' ? 'Exchange rates' : undefined)), 'Exchange rates → {{Rate}}', 'an API is named when its name is known')
 })

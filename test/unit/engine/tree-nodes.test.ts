@@ -1,5 +1,5 @@
 import t from 'tap'
-import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
+import { apiFailure, compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { EvaluateOptions } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
 import {
@@ -228,6 +228,44 @@ t.test('API call: the port answers, or the call is reported pending and the run 
   t.same(requests, [{ apiId: 'credit-score', customer: 'C1' }])
   t.same(ids(answered.advice), ['good', 'after'])
   t.equal(answered.variables.Score?.value, 720)
+})
+
+t.test('API call: a pending call skips the rest of its rule only, so one run collects the calls of every rule', async (t) => {
+  const model = adviceSet(
+    [
+      rule('r1', 'Rates', api('c1', 'rates', 'Rate', advice('rated', 'Rate {{Rate}}')), advice('r1-after', 'After the rate')),
+      rule('r2', 'Score', advice('r2-before', 'Before the score'), api('c2', 'score', 'Score')),
+      rule('r3', 'Plain', advice('plain', 'Plain advice')),
+    ],
+    [variable('Rate'), variable('Score')],
+  )
+  const pending = run(model, {}, { apiPort: () => undefined })
+  t.same(pending.pendingApiCalls.map((call) => call.nodeId), ['c1', 'c2'], 'the calls of both rules are collected in one run')
+  t.same(ids(pending.advice), ['r2-before', 'plain'], 'the rest of a rule waiting for an answer is skipped; other rules run')
+  t.same(pending.errors, [], 'waiting is not an error')
+  t.equal(pending.done, false)
+})
+
+t.test('API call: the port names the data it used in Data_Api_Sources, each once', async (t) => {
+  const model = adviceSet(
+    [rule('r', 'R', api('c1', 'rates', 'Rate'), api('c2', 'rates', 'Fee'), advice('a', 'Sources: {{Data_Api_Sources}}'))],
+    [variable('Rate'), variable('Fee')],
+  )
+  const result = run(model, {}, { dataApiSources: ['given'], apiPort: (_apiId, request) => { request.useSource('Rates (fetched 2026-01-02T03:04:05.000Z)'); return 1 } })
+  t.same(result.variables.Data_Api_Sources?.value, ['given', 'Rates (fetched 2026-01-02T03:04:05.000Z)'])
+})
+
+t.test('API call: a failure from the port makes its rule incomplete advice with the failure as cause; the others run', async (t) => {
+  const model = adviceSet(
+    [rule('r1', 'Rates', api('c1', 'rates', 'Rate', advice('rated', 'Rate {{Rate}}'))), rule('r2', 'Plain', advice('plain', 'Plain advice'))],
+    [variable('Rate')],
+  )
+  const result = run(model, {}, { apiPort: () => apiFailure('API_TIMEOUT', 'The external API "Rates" did not answer within 500 ms.') })
+  t.same(ids(result.advice), ['plain'])
+  t.same(result.pendingApiCalls, [])
+  t.equal(result.done, true)
+  t.same(result.errors.map((e) => [e.code, e.nodeId, e.cause?.code]), [['INCOMPLETE_ADVICE', 'c1', 'API_TIMEOUT']])
+  t.equal(result.errors[0]!.message, 'Incomplete advice: the rule "Rates" could not finish because the external API "Rates" did not answer within 500 ms.')
 })
 
 t.test('compile errors are collected per node; the broken rule fails, the others run', async (t) => {

@@ -35,10 +35,31 @@ t.test('invalid config: one clear line per problem', async (t) => {
     'SMTP_URL must start with smtp:// or smtps://',
     'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     'SESSION_SECRET is required when DATABASE_URL is set (at least 32 characters)',
+    'SECRET_KEY is required when DATABASE_URL is set (at least 32 characters; keep it: stored secrets cannot be read without it)',
   ])
 })
 
 t.test('a short SESSION_SECRET is refused', async (t) => {
   const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: 'short' })) as unknown as ConfigError
   t.same(error.problems, ['SESSION_SECRET must be at least 32 characters'])
+})
+
+t.test('SECRET_KEY: generated once into DATA_DIR in embedded mode; a short one is refused', async (t) => {
+  const dir = dataDir()
+  const config = loadConfig({ DATA_DIR: dir })
+  t.equal(config.secretKey.length, 64)
+  t.not(config.secretKey, config.sessionSecret, 'a secret of its own, not the session secret')
+  t.equal(readFileSync(path.join(dir, 'secret-key'), 'utf8').trim(), config.secretKey)
+  t.equal(loadConfig({ DATA_DIR: dir }).secretKey, config.secretKey, 'the same key on the next start')
+  const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: 'short' })) as unknown as ConfigError
+  t.same(error.problems, ['SECRET_KEY must be at least 32 characters'])
+})
+
+t.test('OUTBOUND_ALLOW: host:port pairs, off by default; a bad entry is named', async (t) => {
+  t.same(loadConfig({ DATA_DIR: dataDir() }).outboundAllow, [])
+  t.same(loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW: '127.0.0.1:8080, [::1]:9000,Intranet.local:443' }).outboundAllow, [
+    { host: '127.0.0.1', port: 8080 }, { host: '::1', port: 9000 }, { host: 'intranet.local', port: 443 },
+  ])
+  const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW: '127.0.0.1' })) as unknown as ConfigError
+  t.same(error.problems, ['OUTBOUND_ALLOW must be a comma-separated list of host:port: "127.0.0.1" is not host:port'])
 })

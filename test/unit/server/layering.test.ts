@@ -12,7 +12,11 @@ const SRC = path.resolve(import.meta.dirname, '../../../src')
 const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz'])
 /** What may sit at the top of src/services beside the domain folders: the shared kernel. */
 const SERVICES_TOP_FILES = new Set(['README.md', 'context.ts', 'errors.ts', 'validate.ts', 'search.ts'])
-const SERVICES_TOP_LIMIT = 12
+/**
+ * DESIGN's domains (accounts, library, authoring, scenarios, publishing, delivery, files, integrations, operations)
+ * plus audit, the kernel's files and this README: a new domain is a decision, so it has to move this number too.
+ */
+const SERVICES_TOP_LIMIT = 15
 
 interface Violation { file: string; imports: string; rule: string }
 
