@@ -2,7 +2,7 @@
 // (scenario_id, id) index, so listing never scans the whole history.
 import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { adviceScenarioRuns, adviceScenarios, adviceSets, users, versions, type ScenarioRunStatus } from '../schema/index.ts'
+import { adviceScenarioRuns, adviceScenarios, adviceSets, users, versions, type ScenarioDifferences, type ScenarioRunStatus } from '../schema/index.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
 
 export type ScenarioRow = typeof adviceScenarios.$inferSelect
@@ -73,7 +73,10 @@ export async function findRun(db: Db, id: number): Promise<ScenarioRunView | und
 export interface ScenarioListRow {
   scenario: ScenarioRow
   set: { id: number; name: string; ownerId: string }
-  lastRun: { id: number; status: ScenarioRunStatus; ranAt: Date; versionId: number | null; versionNumber: number | null; userName: string | null } | null
+  lastRun: {
+    id: number; status: ScenarioRunStatus; ranAt: Date; versionId: number | null; versionNumber: number | null; userName: string | null
+    differences: ScenarioDifferences | null; errorMessage: string | null
+  } | null
 }
 
 export interface ListScenariosParams {
@@ -97,6 +100,8 @@ function latestRun(db: Db) {
     ranAt: sql<Date>`${adviceScenarioRuns.ranAt}`.mapWith(adviceScenarioRuns.ranAt).as('last_ran_at'),
     versionId: sql<number | null>`${adviceScenarioRuns.versionId}`.as('last_version_id'), versionNumber: sql<number | null>`${versions.number}`.as('last_version_number'),
     userName: sql<string | null>`${users.name}`.as('last_user_name'),
+    differences: sql<ScenarioDifferences | null>`${adviceScenarioRuns.differences}`.mapWith(adviceScenarioRuns.differences).as('last_differences'),
+    errorMessage: sql<string | null>`${adviceScenarioRuns.errorMessage}`.as('last_error_message'),
   }).from(adviceScenarioRuns)
     .leftJoin(users, eq(users.id, adviceScenarioRuns.userId))
     .leftJoin(versions, eq(versions.id, adviceScenarioRuns.versionId))
@@ -126,7 +131,10 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
   )
   const base = () => db.select({
     scenario: adviceScenarios, set: { id: adviceSets.id, name: adviceSets.name, ownerId: adviceSets.ownerId },
-    last: { id: latest.id, status: latest.status, ranAt: latest.ranAt, versionId: latest.versionId, versionNumber: latest.versionNumber, userName: latest.userName },
+    last: {
+      id: latest.id, status: latest.status, ranAt: latest.ranAt, versionId: latest.versionId, versionNumber: latest.versionNumber, userName: latest.userName,
+      differences: latest.differences, errorMessage: latest.errorMessage,
+    },
   }).from(adviceScenarios)
     .innerJoin(adviceSets, eq(adviceSets.id, adviceScenarios.adviceSetId))
     .leftJoinLateral(latest, sql`true`)

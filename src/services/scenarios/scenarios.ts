@@ -16,7 +16,7 @@ import {
   ENTITY_SCENARIO, readableScenario, readableSetOf, scenarioSnapshot, writableScenario, writableSetOf, type ScenarioSnapshot,
 } from './access.ts'
 import { parseScenarioChanges, runMomentOf, type ScenarioInput } from './fields.ts'
-import { expectedFromRun } from './outcome.ts'
+import { expectedFromRun, type ScenarioDifferences } from './outcome.ts'
 import { sourceLabel } from './runs.ts'
 import { scenarioUses } from './uses.ts'
 
@@ -31,8 +31,12 @@ export const RECENT_SCENARIOS = 15
 
 export interface ScenarioItem extends ScenarioRow {
   adviceSetName: string
+  adviceSetOwnerId: string
   status: ScenarioStatus
-  lastRun: { id: number; status: ScenarioStatus; ranAt: Date; versionId: number | null; source: string; userName: string | null } | null
+  lastRun: {
+    id: number; status: ScenarioStatus; ranAt: Date; versionId: number | null; source: string; userName: string | null
+    differences: ScenarioDifferences | null; errorMessage: string | null
+  } | null
   canWrite: boolean
 }
 
@@ -41,8 +45,12 @@ function itemOf(actor: Actor, row: ScenarioListRow): ScenarioItem {
   return {
     ...row.scenario,
     adviceSetName: row.set.name,
+    adviceSetOwnerId: row.set.ownerId,
     status: last?.status ?? 'notRun',
-    lastRun: last ? { id: last.id, status: last.status, ranAt: last.ranAt, versionId: last.versionId, source: sourceLabel(last.versionNumber), userName: last.userName } : null,
+    lastRun: last ? {
+      id: last.id, status: last.status, ranAt: last.ranAt, versionId: last.versionId, source: sourceLabel(last.versionNumber), userName: last.userName,
+      differences: last.differences, errorMessage: last.errorMessage,
+    } : null,
     canWrite: canWriteOwned(actor, row.set.ownerId),
   }
 }
@@ -84,6 +92,17 @@ export async function getScenario(deps: Deps, actor: Actor, id: number): Promise
   const { rows } = await listScenarios(deps.db, { adviceSetId: set.id, limit: 1, ids: [scenario.id] })
   if (!rows[0]) throw new NotFoundError('No advice scenario with this id')
   return itemOf(actor, rows[0])
+}
+
+/** A deleted scenario of the set, by id and name, for the list's "deleted: undo" note; null when it is not one. */
+export async function deletedScenarioOf(deps: Deps, actor: Actor, adviceSetId: number, id: number): Promise<{ id: number; name: string } | null> {
+  try {
+    const { scenario } = await readableScenario(deps.db, actor, id, { includeDeleted: true })
+    return scenario.deletedAt && scenario.adviceSetId === adviceSetId ? { id: scenario.id, name: scenario.name } : null
+  } catch (error) {
+    if (error instanceof NotFoundError) return null
+    throw error
+  }
 }
 
 /** How many scenarios a set has and how many fail (or cannot run): the set page's "Scenarios" entry. */
