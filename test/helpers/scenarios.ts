@@ -2,14 +2,20 @@
 //   Age (number) → Age >= 65: advice "Retire" │ Age < 65: Risk (select low/high) → high: advice "Shares" (+ Score = Age * 2)
 //   and an assumption that always shows once Age is known.
 import type { Db } from '../../src/db/client.ts'
+import { findEntityByName } from '../../src/db/queries/entities.ts'
 import { createAdviceSet } from './advice-sets.ts'
 import { buildRule, createVariable } from './rules.ts'
 
+/** The owner's dictionary entry, made the first time a set of this shape is built for it (names are unique per owner). */
+async function ensureVariable(db: Db, ownerId: string, name: string, opts: { dataType: string; options?: string[] }) {
+  if (!(await findEntityByName(db, ownerId, name))) await createVariable(db, ownerId, name, opts)
+}
+
 export async function retirementSet(db: Db, ownerId: string, opts: { name?: string; isPublic?: boolean } = {}) {
   const set = await createAdviceSet(db, { ownerId, name: opts.name ?? 'Retirement', isPublic: opts.isPublic ?? false })
-  await createVariable(db, ownerId, 'Age', { dataType: 'number', adviceSetId: set.id })
-  await createVariable(db, ownerId, 'Risk', { dataType: 'select', options: ['low', 'high'], adviceSetId: set.id })
-  await createVariable(db, ownerId, 'Score', { dataType: 'number', adviceSetId: set.id })
+  await ensureVariable(db, ownerId, 'Age', { dataType: 'number' })
+  await ensureVariable(db, ownerId, 'Risk', { dataType: 'select', options: ['low', 'high'] })
+  await ensureVariable(db, ownerId, 'Score', { dataType: 'number' })
   const { rule, nodes } = await buildRule(db, set.id, 'Plan', [
     { type: 'inputRequest', variable: 'Age', question: 'How old are you?' },
     { type: 'advice', headline: 'Figures are before tax', tags: ['assumption'] },

@@ -9,7 +9,7 @@ import {
 import { parseRunSource, runScenarios } from '../../services/scenarios/runs.ts'
 import { cancelRunAllTask, runAllTaskProgress, startRunAllTask } from '../../services/scenarios/run-all-task.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
-import { AnyId, IdParams, IdString } from '../schemas.ts'
+import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId, itemIds } from './ids.ts'
 
 const scenarioFields = {
@@ -82,7 +82,7 @@ export const adviceScenarioApi: FastifyPluginAsyncTypebox = async (app) => {
     return { data: { deleted: true } }
   })
   app.get('/:id/list-uses', { schema: { params: IdParams } }, async (request) => ({ data: await listScenarioUses(deps, actorOf(request), itemId(request.params.id)) }))
-  app.post('/:id/copy', { schema: { params: IdParams, body: Type.Optional(Type.Object(scenarioFields, { additionalProperties: false })) } }, async (request, reply) => {
+  app.post('/:id/copy', { schema: { params: IdParams, body: OrNull(Type.Object(scenarioFields, { additionalProperties: false })) } }, async (request, reply) => {
     reply.code(201)
     return { data: await copyScenario(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
   })
