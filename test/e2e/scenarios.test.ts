@@ -3,7 +3,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
-import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
+import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
 import { retirementSet } from '../helpers/scenarios.ts'
 import { findUserById } from '../../src/db/queries/users.ts'
 import { actorForUser } from '../../src/services/accounts/users.ts'
@@ -86,6 +86,7 @@ t.test('advice scenarios in the browser', { skip: chromiumMissing }, async (t) =
     t.ok(values.every((v, i) => i === 0 || v >= values[i - 1]!), 'never going back')
     t.equal(await page.locator('tr[data-status="pass"]').count(), total, 'the list was reloaded with every status')
     t.match(await page.locator('.scenario-counts').textContent(), `${total} scenarios: ${total} pass`)
+    t.same(await axeViolationsInMain(page), [], 'the list with its finished progress bar passes axe')
   })
 
   t.test('an edit to the rule makes a scenario fail, with what differed on the list and the show page', async (t) => {
@@ -122,5 +123,9 @@ t.test('advice scenarios in the browser', { skip: chromiumMissing }, async (t) =
     t.equal(await different.locator('th').textContent(), 'Retire')
     t.match(await different.locator('td').allTextContents(), ['Shown', /Not shown/])
     t.equal(await list.locator(`[data-fragment="rule-debug-tree"] [data-node-type="condition"][data-visited="true"] .debug-node-summary`).first().textContent(), '{{Age}} >= 75', 'the trace shows the edited condition')
+    t.same(await axeViolationsInMain(list), [], 'the show page passes axe')
+    await list.getByRole('link', { name: 'Edit', exact: true }).click()
+    await list.waitForURL(/\/edit$/)
+    t.same(await axeViolationsInMain(list), [], 'the form passes axe')
   })
 })
