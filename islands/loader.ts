@@ -6,6 +6,7 @@ import type { Area } from './loader/pages.ts'
 import { loadChunk } from './loader/chunks.ts'
 import type { AreaModule } from './areas/area.ts'
 import { startEntitySync } from './entity-sync/index.ts'
+import { mountJobsPanel } from './jobs-panel/index.ts'
 import { mountNotifications } from './notifications/index.ts'
 import { mountSearchBox } from './search-box/index.ts'
 import { mountTimezonePrompt } from './timezone-prompt/index.ts'
@@ -28,6 +29,7 @@ const PLAIN_ISLANDS: Readonly<Record<string, (element: HTMLElement) => void>> = 
   'notifications': mountNotifications,
   'timezone-prompt': mountTimezonePrompt,
   'search-box': mountSearchBox,
+  'jobs-panel': mountJobsPanel,
 }
 
 function mountPlainIslands(): boolean {

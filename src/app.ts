@@ -8,6 +8,8 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import { createMailer, type Mailer } from './services/accounts/mailer.ts'
 import type { Deps } from './services/context.ts'
+import { JobQueue } from './jobs/queue.ts'
+import { registerJobKinds } from './services/operations/job-kinds.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
@@ -33,6 +35,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
   /** Sees every route as it is registered (the page-marker test walks all page routes with it). */
   onRoute?: (route: RouteOptions) => void
+  /** False: no job worker in this app (benchmarks that measure the request path alone). Default true. */
+  jobs?: boolean
 }
 
 const STATIC_DIR = path.resolve(import.meta.dirname, '../static')
@@ -47,8 +51,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
-  const deps: Deps = { db: opts.db, mailer, config: opts.config }
+  const jobs = new JobQueue(opts.db, app.log)
+  const deps: Deps = { db: opts.db, mailer, config: opts.config, jobs }
   app.decorate('deps', deps)
+  registerJobKinds(deps)
+  // Every instance is also a worker: the queue starts once the app is ready and stops (handing running jobs back)
+  // before the database closes.
+  app.addHook('onReady', async () => { if (opts.jobs !== false) await jobs.start() })
+  app.addHook('onClose', async () => { await jobs.stop() })
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
 
   await app.register(securityPlugin)

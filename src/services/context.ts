@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts'
 import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
+import type { JobQueue } from '../jobs/queue.ts'
 
 export type { UserRole }
 
@@ -10,6 +11,8 @@ export interface Deps {
   db: Db
   mailer: Mailer
   config: Config
+  /** The durable job queue (src/jobs): register kinds at start-up, enqueue from services. */
+  jobs: JobQueue
 }
 
 export interface Actor {

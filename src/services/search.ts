@@ -97,23 +97,48 @@ export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: str
 
 /**
  * Empties the index and indexes every live searchable entity again. Outbox rows already committed when it starts
- * are covered by what it reads afterwards, so those (and only those) are dropped at the end.
+ * are covered by what it reads afterwards, so those (and only those) are dropped at the end. `onProgress` is
+ * awaited between batches; a job stops it there by throwing (cancel).
  */
-export async function reindexAll(deps: Deps, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
+export async function reindexAll(deps: Deps, onProgress: (done: number, total: number) => void | Promise<void> = () => {}): Promise<number> {
   const { index } = searchRuntime(deps)
   const coveredTasks = await indexTaskIds(deps.db)
   const counts = await Promise.all(DOCUMENT_MAPPERS.map((m) => m.count(deps.db)))
   const total = counts.reduce((a, b) => a + b, 0)
   let done = 0
-  onProgress(done, total)
+  await onProgress(done, total)
   await index.clear()
   for (const mapper of DOCUMENT_MAPPERS) {
     for await (const batch of mapper.batches(deps.db, 500)) {
       await index.upsert(batch)
       done += batch.length
-      onProgress(done, total)
+      await onProgress(done, total)
     }
   }
   await deleteIndexTasks(deps.db, coveredTasks)
   return done
 }
+
+/** The job kind that rebuilds the index (support's "Rebuild the search index", `npm run reindex`). */
+export const REINDEX_JOB = 'search.reindex'
+
+export function registerReindexJob(deps: Deps): void {
+  deps.jobs.register<Record<string, never>>(REINDEX_JOB, async (_payload, { progress }) => {
+    const documents = await reindexAll(deps, (done, total) =>
+      progress(total === 0 ? 100 : (done / total) * 100, `${done.toLocaleString('en')} of ${total.toLocaleString('en')} documents`))
+    return { documents }
+  }, { attempts: 3 })
+}
+
+/** Support (provider admins): rebuilds the whole index as a job; its progress shows on the support page. */
+export async function startReindex(deps: Deps, actor: Actor) {
+  if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can rebuild the search index.')
+  return deps.db.transaction(async (tx) => {
+    const job = await deps.jobs.enqueue(tx, { kind: REINDEX_JOB, ownerId: actor.ownerId, userId: actor.userId, subject: SUPPORT_JOB_SUBJECT, title: 'Rebuild the search index', payload: {} })
+    await audit(tx, actor, { ownerId: actor.ownerId, action: 'create', entityType: 'job', entityId: job.id, after: { kind: REINDEX_JOB } })
+    return job
+  })
+}
+
+/** Jobs started from the support page. */
+export const SUPPORT_JOB_SUBJECT = 'support'

@@ -6,16 +6,19 @@ import path from 'node:path'
 import os from 'node:os'
 import postgres from 'postgres'
 import { openDatabase, type Database } from '../../src/db/client.ts'
+import { JobQueue } from '../../src/jobs/queue.ts'
 
 export type TestDriver = 'pglite' | 'postgres'
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations')
 
-/** The template is named after the migrations it holds, so a new migration never meets a stale template. */
+/** The template is named after the migrations it holds (and pg-boss's version, whose schema it holds too), so a new
+ * migration never meets a stale template. */
 function migrationsHash(): string {
   const hash = createHash('sha256')
   for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
     hash.update(file).update(readFileSync(path.join(MIGRATIONS_DIR, file)))
   }
+  hash.update(readFileSync(path.resolve(import.meta.dirname, '../../node_modules/pg-boss/package.json')))
   return hash.digest('hex').slice(0, 12)
 }
 
@@ -29,7 +32,7 @@ export function testDriver(): TestDriver {
 export async function prepareTemplates(drivers: TestDriver[]): Promise<void> {
   if (drivers.includes('pglite')) {
     const db = await openDatabase({ kind: 'pglite' })
-    await db.migrate()
+    await migrateWithJobSchema(db)
     const dump = await db.dump!()
     writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()))
     await db.close()
@@ -41,9 +44,18 @@ export async function prepareTemplates(drivers: TestDriver[]): Promise<void> {
     await admin.unsafe(`CREATE DATABASE ${templateDb(url)}`)
     await admin.end()
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, templateDb(url)) })
-    await db.migrate()
+    await migrateWithJobSchema(db)
     await db.close()
   }
+}
+
+/** The app's migrations and pg-boss's schema (which the job queue installs on its first start), so no test pays for it. */
+async function migrateWithJobSchema(db: Database): Promise<void> {
+  await db.migrate()
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} }
+  const jobs = new JobQueue(db.db, quiet)
+  await jobs.start()
+  await jobs.stop()
 }
 
 /** One template per role: a template left by another role on the same server could not be dropped by this one. */
@@ -65,7 +77,7 @@ function withDatabase(url: string, name: string): string {
 }
 
 /** A fresh, migrated database for one test file; `close` drops it. */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
   if (testDriver() === 'postgres') {
     const url = requireTestDatabaseUrl()
     const name = `advice_studio_test_${randomBytes(5).toString('hex')}`
@@ -74,6 +86,7 @@ export async function openTestDatabase(): Promise<Database> {
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, name) })
     return {
       ...db,
+      url: withDatabase(url, name),
       close: async () => {
         await db.close()
         await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)

@@ -14,6 +14,7 @@ import { markdownPreviewApi } from './markdown-preview.ts'
 import { publishApi } from './publish.ts'
 import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
+import { jobApi } from './job.ts'
 import { adviceScenarioApi } from './advicescenario.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
@@ -33,5 +34,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(markdownPreviewApi, { prefix: '/advice' })
   await app.register(catalogApi, { prefix: '/catalog' })
   await app.register(ownerApi, { prefix: '/owner' })
+  await app.register(jobApi, { prefix: '/job' })
   await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
 }

@@ -1,0 +1,7 @@
+// Every job kind the app runs, registered on the app's queue at start-up (README "Adding a job kind").
+import type { Deps } from '../context.ts'
+import { registerReindexJob } from '../search.ts'
+
+export function registerJobKinds(deps: Deps): void {
+  registerReindexJob(deps)
+}
