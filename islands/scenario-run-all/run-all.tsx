@@ -1,93 +1,67 @@
-// "Run all" on the scenario list: starts the run-all task, shows a progress bar that follows it (polled every
-// 250 ms), offers Cancel, and when it ends reloads the list so every status is current. Without JavaScript the same
-// form posts to the page route, which runs the scenarios and comes back with the outcome.
+// "Run all" on the scenario list: starts the run-all job without leaving the page and hands it to the page's jobs
+// panel (`jobs:track`), which shows its progress bar and Cancel; when a job of the panel ends (`jobs:finished`) the
+// list is reloaded so every status is current. Without JavaScript the same form posts to the page route, which
+// starts the job and comes back to the list with the panel.
 import { useEffect, useState } from 'react'
 import type { FormEvent } from 'react'
+import { isRecord } from '../shared/guards.ts'
 import { notify } from '../shared/notify.ts'
 import type { ScenarioRunAllProps } from './props.ts'
-import { cancelTask, readTask, refreshList, startTask, type RunAllTask } from './task.ts'
+import { refreshList, startRunAll } from './task.ts'
 
-const POLL_MS = 250
+type State = 'idle' | 'starting' | 'running' | 'refreshing' | 'done'
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-function outcome(task: RunAllTask): string {
-  const { pass, fail, error } = task.counts
-  const ran = `${pass} passed, ${fail} failed, ${error} could not run`
-  if (task.state === 'cancelled') return `Cancelled after ${task.done} of ${task.total}: ${ran}.`
-  if (task.state === 'failed') return task.error ?? 'The run stopped.'
-  return `Done: ${ran}.`
-}
-
 export function ScenarioRunAll(props: ScenarioRunAllProps) {
-  const [task, setTask] = useState<RunAllTask | null>(null)
-  /** The list has been reloaded after the task ended: only then is the bar's state "done" for the page. */
-  const [settled, setSettled] = useState(false)
-  const [starting, setStarting] = useState(false)
+  const [state, setState] = useState<State>('idle')
+  const [outcome, setOutcome] = useState('')
 
   useEffect(() => {
-    if (!task || task.state !== 'running') return
-    const timer = setTimeout(() => {
-      readTask(task.id).then(setTask, (error: unknown) => {
-        notify({ type: 'error', heading: 'Progress unknown', text: messageOf(error) })
-        setTask({ ...task, state: 'failed', error: messageOf(error) })
-      })
-    }, POLL_MS)
-    return () => clearTimeout(timer)
-  }, [task])
-
-  useEffect(() => {
-    if (!task || task.state === 'running' || settled) return
-    refreshList().catch((error: unknown) => notify({ type: 'error', heading: 'The list is not current', text: messageOf(error) }))
-      .finally(() => setSettled(true))
-  }, [task, settled])
+    const finished = (event: Event) => {
+      const job = (event as CustomEvent<unknown>).detail
+      const line = isRecord(job) ? String(job.error ?? job.progressText ?? '') : ''
+      setState('refreshing')
+      refreshList()
+        .catch((error: unknown) => notify({ type: 'error', heading: 'The list is not current', text: messageOf(error) }))
+        .finally(() => {
+          setOutcome(line)
+          setState('done')
+        })
+    }
+    document.addEventListener('jobs:finished', finished)
+    return () => document.removeEventListener('jobs:finished', finished)
+  }, [])
 
   async function start(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const source = new FormData(event.currentTarget).get('source')
-    setStarting(true)
-    setSettled(false)
+    setState('starting')
     try {
-      const started = await startTask(props.adviceSetId, typeof source === 'string' ? source : 'draft')
-      setTask(started)
+      const job = await startRunAll(props.adviceSetId, typeof source === 'string' ? source : 'draft')
+      document.dispatchEvent(new CustomEvent('jobs:track', { detail: job }))
+      setState('running')
     } catch (error) {
       notify({ type: 'error', heading: 'The scenarios did not run', text: messageOf(error) })
-    } finally {
-      setStarting(false)
+      setState('idle')
     }
   }
 
-  async function cancel() {
-    if (!task) return
-    try {
-      setTask(await cancelTask(task.id))
-    } catch (error) {
-      notify({ type: 'error', heading: 'Not cancelled', text: messageOf(error) })
-    }
-  }
-
-  const running = task?.state === 'running'
-  const barState = !task ? null : running || !settled ? 'running' : task.state
+  const busy = state === 'starting' || state === 'running' || state === 'refreshing'
   return (
     <div className="scenario-run-all-island">
       <form method="post" action={`${props.base}/test`} className="scenario-run-all" onSubmit={(event) => void start(event)}>
         <label htmlFor="run-all-source">Run against</label>
-        <select id="run-all-source" name="source" disabled={running}>
+        <select id="run-all-source" name="source" disabled={busy}>
           {props.sources.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
-        <button type="submit" className="primary" disabled={running || starting || props.total === 0}>{starting ? 'Starting…' : 'Run all'}</button>
+        <button type="submit" className="primary" disabled={busy || props.total === 0}>{state === 'starting' ? 'Starting…' : 'Run all'}</button>
       </form>
-      {task && barState && (
-        <div className="scenario-progress" data-state={barState} role="status" aria-live="polite">
-          <progress value={task.done} max={Math.max(task.total, 1)} aria-label="Scenarios run" />
-          <span className="scenario-progress-text">
-            {barState === 'running' ? `${task.done} of ${task.total} scenarios run` : outcome(task)}
-          </span>
-          {running && <button type="button" onClick={() => void cancel()}>Cancel</button>}
-        </div>
-      )}
+      <p className="scenario-run-all__status hint" data-state={state} role="status">
+        {state === 'running' ? 'Running: the progress is shown below.' : state === 'refreshing' ? 'Reloading the list…' : state === 'done' ? `Finished: ${outcome}. The list shows the results.` : ''}
+      </p>
     </div>
   )
 }

@@ -65,28 +65,29 @@ t.test('advice scenarios in the browser', { skip: chromiumMissing }, async (t) =
     for (let i = 0; i < total; i++) await createScenario(deps, actor, { adviceSetId: set.id, name: `Case ${String(i).padStart(2, '0')}`, inputs: { Age: 20 + i, Risk: i % 2 ? 'high' : 'low' } })
     const page = await open(`/adviceset/${set.id}/advicescenario/index`)
     t.equal(await page.locator('tr[data-status="notRun"]').count(), total)
-    // Every value the bar takes, recorded by the page itself as it changes.
+    // Every value the job's bar takes, recorded by the page itself as it changes.
     await page.evaluate(() => {
       const seen: number[] = []
       ;(window as unknown as { barValues: number[] }).barValues = seen
       new MutationObserver(() => {
-        const bar = document.querySelector('.scenario-progress progress')
-        if (bar) seen.push(Number(bar.getAttribute('value')))
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value'] })
+        const bar = document.querySelector<HTMLProgressElement>('.jobs-panel .job__bar')
+        if (bar && seen.at(-1) !== bar.value) seen.push(bar.value)
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })
     })
     await page.getByRole('button', { name: 'Run all' }).click()
-    const bar = page.locator('.scenario-progress[data-state="done"]')
-    await bar.waitFor()
-    t.equal(await bar.locator('progress').getAttribute('value'), String(total))
-    t.equal(await bar.locator('progress').getAttribute('max'), String(total))
-    t.equal(await bar.locator('.scenario-progress-text').textContent(), `Done: ${total} passed, 0 failed, 0 could not run.`)
+    const job = page.locator('.jobs-panel .job[data-job-state="completed"]')
+    await job.waitFor()
+    t.equal(await job.locator('.job__bar').evaluate((bar: HTMLProgressElement) => `${bar.value}/${bar.max}`), '100/100', 'the bar is full')
+    t.equal(await job.locator('.job__text').textContent(), `${total} of ${total} scenarios run · ${total} passed, 0 failed, 0 could not run`)
+    await page.locator('.scenario-run-all__status[data-state="done"]').waitFor()
+    t.equal(await page.locator('.scenario-run-all__status').textContent(), `Finished: ${total} of ${total} scenarios run · ${total} passed, 0 failed, 0 could not run. The list shows the results.`)
     const values = await page.evaluate(() => (window as unknown as { barValues: number[] }).barValues)
     t.equal(values[0], 0, 'the bar starts empty')
-    t.equal(values.at(-1), total, 'and ends full')
+    t.equal(values.at(-1), 100, 'and ends full')
     t.ok(values.every((v, i) => i === 0 || v >= values[i - 1]!), 'never going back')
     t.equal(await page.locator('tr[data-status="pass"]').count(), total, 'the list was reloaded with every status')
     t.match(await page.locator('.scenario-counts').textContent(), `${total} scenarios: ${total} pass`)
-    t.same(await axeViolationsInMain(page), [], 'the list with its finished progress bar passes axe')
+    t.same(await axeViolationsInMain(page), [], 'the list with its finished job passes axe')
   })
 
   t.test('an edit to the rule makes a scenario fail, with what differed on the list and the show page', async (t) => {
@@ -105,8 +106,8 @@ t.test('advice scenarios in the browser', { skip: chromiumMissing }, async (t) =
 
     const list = await open(`/adviceset/${set.id}/advicescenario/index`)
     await list.getByRole('button', { name: 'Run all' }).click()
-    await list.locator('.scenario-progress[data-state="done"]').waitFor()
-    t.equal(await list.locator('.scenario-progress-text').textContent(), 'Done: 1 passed, 1 failed, 0 could not run.')
+    await list.locator('.scenario-run-all__status[data-state="done"]').waitFor()
+    t.match(await list.locator('.scenario-run-all__status').textContent(), '2 of 2 scenarios run · 1 passed, 1 failed, 0 could not run')
     t.equal(await row(list, 'Seventy').getAttribute('data-status'), 'fail')
     t.equal(await row(list, 'Thirty').getAttribute('data-status'), 'pass')
     t.equal(await row(list, 'Seventy').locator('.scenario-differences').textContent().then((text) => text?.trim()), 'Missing advice: Retire', 'the list says what differed')

@@ -1,13 +1,13 @@
 // /api/advicescenario: SPEC §7 advice scenarios — index, adviceset/{ruleSetId}, recent, {id}, {id}/list-uses, test,
 // {id}/copy, {id}/restore. `test` runs one, several or all scenarios of a set against the draft or a version; with
-// `background: true` it starts the run-all task and answers 202, its progress at test/{taskId}.
+// `background: true` it starts them as a job and answers 202 with it (its progress and cancel: /api/job/{id}).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   copyScenario, createScenario, deleteScenario, getScenario, listScenarioIndex, listScenarioUses, listSetScenarios, recentScenarios,
   restoreScenario, scenarioRunHistory, updateScenario,
 } from '../../services/scenarios/scenarios.ts'
 import { parseRunSource, runScenarios } from '../../services/scenarios/runs.ts'
-import { cancelRunAllTask, runAllTaskProgress, startRunAllTask } from '../../services/scenarios/run-all-task.ts'
+import { startRunAllJob } from '../../services/scenarios/run-all-job.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId, itemIds } from './ids.ts'
@@ -28,7 +28,6 @@ const TestBody = Type.Object({
   source: Type.Optional(Type.Unknown()),
   background: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false })
-const TaskParams = Type.Object({ taskId: Type.String({ maxLength: 64 }) })
 
 export const adviceScenarioApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
@@ -63,10 +62,8 @@ export const adviceScenarioApi: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (!body.background) return { data: await runScenarios(deps, actorOf(request), run) }
     reply.code(202)
-    return { data: await startRunAllTask(deps, actorOf(request), run) }
+    return { data: await startRunAllJob(deps, actorOf(request), run) }
   })
-  app.get('/test/:taskId', { schema: { params: TaskParams } }, async (request) => ({ data: runAllTaskProgress(actorOf(request), request.params.taskId) }))
-  app.post('/test/:taskId/cancel', { schema: { params: TaskParams } }, async (request) => ({ data: cancelRunAllTask(actorOf(request), request.params.taskId) }))
 
   app.get('/:id', { schema: { params: IdParams } }, async (request) => {
     const actor = actorOf(request)

@@ -1,7 +1,8 @@
 // Advice scenario pages (SPEC §2 Advice scenario row; page name advice-scenario-index): the set's scenarios with
 // their status and "Run all", new / edit / copy (one form, with "Fill expected from a run"), show (expected against
 // actual, the trace, the runs) and delete (a confirm page; restore from the list's note or the activity log). Every
-// action is a plain form, so the pages work without JavaScript; the scenario-run-all island adds the progress bar.
+// action is a plain form, so the pages work without JavaScript. "Run all" starts a job: the list's jobs panel shows
+// its progress, and the scenario-run-all island starts it without leaving the page and reloads the list at the end.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
@@ -12,11 +13,13 @@ import {
 import { FOCUS_COMPLETE } from '../../services/scenarios/outcome.ts'
 import { scenarioIndexModel, scenarioShowModel } from '../../services/scenarios/pages.ts'
 import { parseRunSource, previewRun, runScenarios } from '../../services/scenarios/runs.ts'
+import { scenarioJobSubject, startRunAllJob } from '../../services/scenarios/run-all-job.ts'
+import { jobsPanel } from '../../services/operations/jobs.ts'
 import {
   copyScenario, createScenario, deleteScenario, deletedScenarioOf, getScenario, listScenarioUses, restoreScenario, updateScenario, type ScenarioItem,
 } from '../../services/scenarios/scenarios.ts'
 import { itemId } from '../api/ids.ts'
-import { countOf, dateFormatter } from '../format.ts'
+import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 
@@ -130,18 +133,29 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
     const model = await scenarioIndexModel(app.deps, actor, itemId(request.params.id), { failingOnly: request.query.failing === '1' })
     // Right after a delete, the list offers it back.
     const deleted = request.query.deleted === undefined ? null : await deletedScenarioOf(app.deps, actor, model.set.id, itemId(request.query.deleted, 'deleted'))
-    return reply.page('advicescenario/index', { ...common(request, model.set), ...model, title: `Scenarios · ${model.set.nameAlt || model.set.name}`, deleted })
+    return reply.page('advicescenario/index', {
+      ...common(request, model.set), ...model, title: `Scenarios · ${model.set.nameAlt || model.set.name}`, deleted,
+      jobsPanel: await jobsPanel(app.deps, actor, scenarioJobSubject(model.set.id)),
+    })
   })
 
+  /** One scenario runs while the request waits (it takes milliseconds); all of them run as a job. */
   app.post('/adviceset/:id/advicescenario/test', { preHandler: requireUser, schema: { params: SetParams, body: FormBody } }, async (request, reply) => {
     const id = itemId(request.params.id)
     const body = request.body ?? {}
-    const scenarioIds = body.scenarioId === undefined ? undefined : [itemId(body.scenarioId, 'scenarioId')]
-    const batch = await runScenarios(app.deps, actorOf(request), { adviceSetId: id, ...(scenarioIds ? { scenarioIds } : {}), source: parseRunSource(body.source) })
-    const { pass, fail, error } = batch.counts
-    reply.flash({ type: fail + error > 0 ? 'error' : 'info', text: `Ran ${countOf(batch.results.length, 'scenario')} on the ${batch.source.label === 'Draft' ? 'draft' : batch.source.label}: ${pass} passed, ${fail} failed, ${error} could not run.` })
-    const back = scenarioIds && body.back === 'show' ? `${base(id)}/${scenarioIds[0]}/show?run=${batch.results[0]!.runId}` : `${base(id)}/index${body.failing === '1' ? '?failing=1' : ''}`
-    return reply.redirect(back, 303)
+    const source = parseRunSource(body.source)
+    const list = `${base(id)}/index${body.failing === '1' ? '?failing=1' : ''}`
+    if (body.scenarioId === undefined) {
+      const job = await startRunAllJob(app.deps, actorOf(request), { adviceSetId: id, source })
+      reply.flash({ type: 'info', text: `${job.title}: started. Its progress is shown above the list.` })
+      return reply.redirect(list, 303)
+    }
+    const scenarioId = itemId(body.scenarioId, 'scenarioId')
+    const batch = await runScenarios(app.deps, actorOf(request), { adviceSetId: id, scenarioIds: [scenarioId], source })
+    const result = batch.results[0]!
+    const said = { pass: 'passes', fail: 'fails', error: 'could not run' }[result.status]
+    reply.flash({ type: result.status === 'pass' ? 'info' : 'error', text: `“${result.name}” ${said} on the ${batch.source.label === 'Draft' ? 'draft' : batch.source.label}.` })
+    return reply.redirect(body.back === 'show' ? `${base(id)}/${scenarioId}/show?run=${result.runId}` : list, 303)
   })
 
   app.get('/adviceset/:id/advicescenario/new', { preHandler: requireUser, schema: { params: SetParams, querystring: NewQuery } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 // Running scenarios. A batch compiles its source once (the working draft as stored, or a version's snapshot), runs
 // each scenario with evaluate() (no trace, no rendering: a decision needs neither), compares with the expected
 // outcome and stores one run row per scenario. Work goes in slices that yield to the event loop, so a large batch
-// never holds the server up; the same loop serves a request that waits for it and the background run-all task.
+// never holds the server up; the same loop serves a request that waits for it and the run-all job (run-all-job.ts).
 import type { Db } from '../../db/client.ts'
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findScenariosOfSet, insertRuns, type RunInsert, type ScenarioRow } from '../../db/queries/scenarios.ts'
@@ -151,7 +151,8 @@ export interface BatchOptions {
   sliceMs?: number
   /** Rows are not stored (benchmarks of the evaluation alone, previews). */
   store?: boolean
-  onProgress?(done: number, total: number, counts: Readonly<RunCounts>): void
+  /** Awaited: a job's progress report may throw to stop the batch (cancelled). */
+  onProgress?(done: number, total: number, counts: Readonly<RunCounts>): void | Promise<void>
   isCancelled?(): boolean
 }
 
@@ -173,7 +174,7 @@ export async function executePlan(deps: Deps, actor: Actor | null, plan: RunPlan
   const total = plan.scenarios.length
   let next = 0
   let cancelled = false
-  opts.onProgress?.(0, total, counts)
+  await opts.onProgress?.(0, total, counts)
   while (next < total) {
     if (opts.isCancelled?.()) {
       cancelled = true
@@ -193,7 +194,7 @@ export async function executePlan(deps: Deps, actor: Actor | null, plan: RunPlan
         differences: outcome.differences, actual: outcome.actual, errorMessage: outcome.errorMessage,
       })
     })
-    opts.onProgress?.(results.length, total, counts)
+    await opts.onProgress?.(results.length, total, counts)
     if (next < total) await yieldToEventLoop()
   }
   return { source: { versionId: plan.source.versionId, label: plan.source.label }, ranAt: plan.now, results, counts, cancelled }

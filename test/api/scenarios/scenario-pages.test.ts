@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInTeam } from '../../helpers/team.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
+import { waitForJob } from '../../helpers/jobs.ts'
 import { adviceScenarios } from '../../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
@@ -36,8 +37,13 @@ t.test('the list: status badges, last run, what differed, the failing filter, Ru
   const ran = await agent.postForm(`${base}/test`, { source: 'draft' }, { page: `${base}/index` })
   t.equal(ran.statusCode, 303)
   t.equal(ran.headers.location, `${base}/index`)
+  const started = await agent.get(`${base}/index`)
+  t.match(started.body, 'Run 3 scenarios of “Retirement” on the draft: started.', 'Run all starts a job')
+  const jobId = Number(/<li class="job job--\w+" data-job-id="(\d+)"/.exec(started.body)?.[1])
+  t.ok(jobId, 'the jobs panel on the list shows it')
+  await waitForJob(db, jobId, (job) => job.state === 'completed')
   const page = await agent.get(`${base}/index`)
-  t.match(page.body, 'Ran 3 scenarios on the draft: 2 passed, 1 failed, 0 could not run.', 'the outcome is told')
+  t.match(page.body, /data-job-state="completed"[\s\S]*3 of 3 scenarios run · 2 passed, 1 failed, 0 could not run/, 'the panel tells the outcome')
   t.same(listed(page.body), [[String(never.id), 'pass'], [String(old.id), 'pass'], [String(wrong.id), 'fail']])
   t.match(page.body, '3 scenarios: 2 pass, 1 fail, 0 error, 0 not run')
   t.match(page.body, 'Unexpected advice: Figures are before tax', 'what differed, in words')

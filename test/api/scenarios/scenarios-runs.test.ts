@@ -2,14 +2,15 @@
 // the run rows stored (status, differences, actual, who, against what); failures after an edit; errors when an answer
 // no longer fits; "run as of" as the run's today; the background run-all task with its progress and cancel.
 import t from 'tap'
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInTeam } from '../../helpers/team.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule } from '../../helpers/rules.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
-import { adviceScenarioRuns, entities } from '../../../src/db/schema/index.ts'
+import { activity, adviceScenarioRuns, entities } from '../../../src/db/schema/index.ts'
+import { waitForJob } from '../../helpers/jobs.ts'
 import { executePlan, planRun } from '../../../src/services/scenarios/runs.ts'
 import { actorForUser } from '../../../src/services/accounts/users.ts'
 import { findUserById } from '../../../src/db/queries/users.ts'
@@ -123,27 +124,25 @@ t.test('"run as of" is the run’s today', async (t) => {
   t.same(batch.results.map((r: { scenarioId: number; status: string }) => [r.scenarioId, r.status]), [[later.id, 'pass'], [now.id, 'pass'], [implicit.id, 'pass']])
 })
 
-t.test('run all in the background: 202, progress to the end, only for who started it', async (t) => {
+t.test('run all in the background: 202 with the job, its progress to the end, only for who may see it', async (t) => {
   const { set } = await retirementSet(db, ownerId, { name: 'Background' })
   for (let i = 0; i < 30; i++) await create(set.id, { name: `S${i}`, inputs: { Age: 20 + i * 2, Risk: i % 2 ? 'high' : 'low' } })
   const started = await agent.api('POST', '/api/advicescenario/test', { adviceSetId: set.id, background: true })
   t.equal(started.statusCode, 202)
-  const task = started.json().data
-  t.match(task, { id: /^[0-9a-f]{24}$/, adviceSetId: set.id, source: 'Draft', total: 30 })
-  let progress = task
-  const seen = new Set<number>()
-  while (progress.state === 'running') {
-    seen.add(progress.done)
-    progress = (await agent.api('GET', `/api/advicescenario/test/${task.id}`)).json().data
-  }
-  t.match(progress, { state: 'done', done: 30, total: 30, counts: { pass: 30, fail: 0, error: 0 }, error: null })
-  t.ok(progress.finishedAt, 'it says when it finished')
-  t.equal((await strangerAgent.api('GET', `/api/advicescenario/test/${task.id}`)).statusCode, 404, 'another user cannot read it')
-  t.equal((await strangerAgent.api('POST', `/api/advicescenario/test/${task.id}/cancel`)).statusCode, 404, 'nor cancel it')
-  t.equal((await agent.api('POST', `/api/advicescenario/test/${task.id}/cancel`)).json().data.state, 'done', 'cancelling a finished run changes nothing')
-  const rows = await db.select().from(adviceScenarioRuns)
-  t.equal(rows.filter((r) => r.userId === author.id).length >= 30, true, 'every run was stored')
-  t.equal((await agent.api('GET', '/api/advicescenario/test/nope')).statusCode, 404)
+  const job = started.json().data
+  t.match(job, { kind: 'scenarios.run-all', title: 'Run 30 scenarios of “Background” on the draft', subject: `adviceset:${set.id}:scenarios`, cancellable: true })
+  const done = await waitForJob(db, job.id, (j) => j.state === 'completed' || j.state === 'failed')
+  t.match(done, { state: 'completed', progress: 100, progressText: '30 of 30 scenarios run · 30 passed, 0 failed, 0 could not run' })
+  t.same(done.result, { adviceSetId: set.id, source: 'Draft', total: 30, counts: { pass: 30, fail: 0, error: 0 } })
+  t.match((await agent.api('GET', `/api/job/${job.id}`)).json().data, { state: 'completed' }, 'the starter reads it through /api/job')
+  t.equal((await strangerAgent.api('GET', `/api/job/${job.id}`)).statusCode, 404, 'another owner cannot')
+  const rows = await db.select().from(adviceScenarioRuns).where(eq(adviceScenarioRuns.userId, author.id))
+  const listed = (await agent.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data as Array<{ status: string; lastRun: { userName: string } }>
+  t.ok(listed.every((s) => s.status === 'pass'), 'every scenario has its run, by the one who started the job')
+  t.ok(rows.length >= 30)
+  const [audited] = await db.select().from(activity).where(and(eq(activity.entityType, 'job'), eq(activity.entityId, String(job.id))))
+  t.match(audited, { action: 'create', actorId: author.id, after: { kind: 'scenarios.run-all', adviceSetId: set.id } }, 'starting it is audited')
+  t.equal((await agent.api('POST', '/api/advicescenario/test', { adviceSetId: set.id, background: true, source: 'nope' })).statusCode, 400, 'bad requests fail at once')
 })
 
 t.test('a cancelled batch stops between slices and keeps what ran', async (t) => {
