@@ -12,7 +12,8 @@ const SRC = path.resolve(import.meta.dirname, '../../../src')
 const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz'])
 /** What may sit at the top of src/services beside the domain folders: the shared kernel. */
 const SERVICES_TOP_FILES = new Set(['README.md', 'context.ts', 'errors.ts', 'validate.ts', 'search.ts'])
-const SERVICES_TOP_LIMIT = 12
+/** The kernel files and one folder per domain (DESIGN's list: scenarios is the eighth folder); a domain more needs a reason. */
+const SERVICES_TOP_LIMIT = 13
 
 interface Violation { file: string; imports: string; rule: string }
 
