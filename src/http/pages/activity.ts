@@ -80,7 +80,19 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
     const { nodes = [], entities = [] } = value as { nodes?: unknown[]; entities?: unknown[] }
     return `${countOf(nodes.length, 'node')}, ${countOf(entities.length, 'formula')}`
   }
+  if (field === 'inputs' && typeof value === 'object') return answersText(value as Record<string, unknown>)
+  if (field === 'expected' && typeof value === 'object') {
+    const { advice = [], focus = 'complete', variables = {} } = value as { advice?: unknown[]; focus?: unknown; variables?: Record<string, unknown> }
+    const checked = Object.keys(variables).length ? `; ${answersText(variables)}` : ''
+    return `advice ${advice.length ? advice.map((id) => `#${String(id)}`).join(', ') : 'none'}; focus ${focus === 'complete' ? 'complete' : `#${String(focus)}`}${checked}`
+  }
   return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** A scenario's answers (or checked variables) as `{{Name}} = value` pairs. */
+function answersText(values: Record<string, unknown>): string {
+  const pairs = Object.entries(values).map(([name, v]) => `{{${name}}} = ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  return pairs.length ? pairs.join(', ') : 'none'
 }
 
 /** Values a new entity starts with anyway; a create lists only what was actually set. */
