@@ -2,7 +2,7 @@
 // audited in its own transaction. A scenario's status is its latest run's (runs.ts stores them).
 import type { Db } from '../../db/client.ts'
 import {
-  countScenariosByStatus, findRun, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
+  countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
   type ScenarioListRow, type ScenarioRow, type ScenarioStatusFilter,
 } from '../../db/queries/scenarios.ts'
 import { compileAdviceSet, evaluate } from '../../engine/index.ts'
@@ -16,7 +16,7 @@ import {
   ENTITY_SCENARIO, readableScenario, readableSetOf, scenarioSnapshot, writableScenario, writableSetOf, type ScenarioSnapshot,
 } from './access.ts'
 import { parseScenarioChanges, runMomentOf, type ScenarioInput } from './fields.ts'
-import { expectedFromRun, type ScenarioDifferences } from './outcome.ts'
+import { FOCUS_COMPLETE, expectedFromRun, type ScenarioDifferences } from './outcome.ts'
 import { sourceLabel } from './runs.ts'
 import { scenarioUses } from './uses.ts'
 
@@ -181,6 +181,23 @@ export async function copyScenario(deps: Deps, actor: Actor, id: number, overrid
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_SCENARIO, entityId: copy.id, after: { ...scenarioSnapshot(copy), copiedFrom: scenario.id } })
     return copy
   })
+}
+
+/**
+ * With a copy of a whole advice set: its live scenarios, pointing at the copied nodes (`nodeIds`: new id by old; nodes
+ * that were not copied, such as rules of other sets, keep their id). Part of the set copy's transaction and of its
+ * audit row (`copied.scenarios`); their runs stay with the originals. Returns how many were copied.
+ */
+export async function copyScenariosOfSet(tx: Db, actor: Actor, fromSetId: number, toSetId: number, nodeIds: ReadonlyMap<number, number>): Promise<number> {
+  const moved = (id: string) => String(nodeIds.get(Number(id)) ?? id)
+  const scenarios = await findScenariosOfSet(tx, fromSetId)
+  for (const s of scenarios) {
+    await insertScenario(tx, {
+      adviceSetId: toSetId, name: s.name, description: s.description, inputs: s.inputs, runAsOf: s.runAsOf, createdBy: actor.userId,
+      expected: { ...s.expected, advice: s.expected.advice.map(moved), focus: s.expected.focus === FOCUS_COMPLETE ? FOCUS_COMPLETE : moved(s.expected.focus) },
+    })
+  }
+  return scenarios.length
 }
 
 /** Marks the scenario deleted (its runs stay); refused with 221 while something uses it. */

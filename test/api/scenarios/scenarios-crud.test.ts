@@ -194,3 +194,19 @@ t.test('index, recent and filters', async (t) => {
   t.same(recent.slice(0, 3).map((s: { name: string }) => s.name).sort(), ['Elsewhere', 'Fails', 'Passes'], 'the author’s latest first')
   t.same((await viewerAgent.api('GET', '/api/advicescenario/recent')).json().data, [], 'the viewer made or ran none')
 })
+
+t.test('copying an advice set copies its scenarios, pointing at the copied nodes, and they pass there', async (t) => {
+  const { set, ids } = await retirementSet(db, ownerId, { name: 'To copy' })
+  await agent.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Old', inputs: { Age: 70 } })
+  await agent.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Waits', inputs: { Age: 40 } })
+  const gone = (await agent.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Deleted', inputs: { Age: 1 } })).json().data
+  await agent.api('DELETE', `/api/advicescenario/${gone.id}`)
+  const copy = (await agent.api('POST', '/api/adviceset/copy', { id: set.id })).json().data
+  const copied = (await agent.api('GET', `/api/advicescenario/adviceset/${copy.id}`)).json().data as Array<{ name: string; expected: { advice: string[]; focus: string } }>
+  t.same(copied.map((s) => s.name), ['Old', 'Waits'], 'the live ones')
+  const original = new Set(Object.values(ids))
+  t.ok(copied.every((s) => s.expected.advice.every((id) => !original.has(id))), 'their advice is the copy’s nodes')
+  t.notOk(original.has(copied[1]!.expected.focus), 'and so is the focus')
+  t.same((await agent.api('POST', '/api/advicescenario/test', { adviceSetId: copy.id })).json().data.counts, { pass: 2, fail: 0, error: 0 })
+  t.match((await activityRows(db, 'adviceset', copy.id))[0]!.after, { copied: { scenarios: 2 } })
+})
