@@ -16,6 +16,8 @@ export interface RuleDebugProps {
   now: string
   /** The result of the run the page was rendered with (JSON as the API sends it), or null before any run. */
   result: unknown
+  /** The new-scenario page, for "Save as scenario"; null when the user cannot write the set's scenarios. */
+  newScenario: string | null
 }
 
 const CONTROLS: readonly DebugControl[] = ['number', 'date', 'boolean', 'select', 'radio', 'text', 'lines']
@@ -55,5 +57,6 @@ export function parseRuleDebugProps(raw: unknown): RuleDebugProps {
     contentTypes: raw.contentTypes,
     now: typeof raw.now === 'string' ? raw.now : '',
     result: raw.result ?? null,
+    newScenario: typeof raw.newScenario === 'string' ? raw.newScenario : null,
   }
 }

@@ -55,3 +55,10 @@ export function runQuery(ruleId: number | null, state: DebugFormState, fields: D
   query.set('run', '1')
   return query.toString()
 }
+
+/** The scenario form prefilled with this run's answers (and its day): src/http/pages/rule-debug.ts spells it alike. */
+export function saveScenarioHref(newScenario: string, state: DebugFormState, fields: DebugField[]): string {
+  const query = new URLSearchParams({ inputs: JSON.stringify(engineInputs(state, fields)) })
+  if (/^\d{4}-\d{2}-\d{2}$/.test(state.now)) query.set('runAsOf', state.now)
+  return `${newScenario}?${query.toString()}`
+}

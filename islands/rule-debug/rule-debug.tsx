@@ -10,7 +10,7 @@ import { DebugField } from './field.tsx'
 import { fetchFragment } from './fragment.ts'
 import { presentResult } from './present.ts'
 import type { RuleDebugProps } from './props.ts'
-import { apiBody, formState, runQuery } from './request.ts'
+import { apiBody, formState, runQuery, saveScenarioHref } from './request.ts'
 import { DebugResults } from './results.tsx'
 
 /**
@@ -30,8 +30,10 @@ export function RuleDebug(props: RuleDebugProps) {
   const { adviceSetId, ruleId, base, fields } = props
   const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType))
   const [treeHtml, setTreeHtml] = useState(serverTreeHtml)
-  const [permalink, setPermalink] = useState<string | null>(() =>
-    props.result === null ? null : `${base}?${runQuery(ruleId, { values: props.values, contentType: props.contentType, now: props.now }, fields)}`)
+  const initialState = { values: props.values, contentType: props.contentType, now: props.now }
+  const [permalink, setPermalink] = useState<string | null>(() => props.result === null ? null : `${base}?${runQuery(ruleId, initialState, fields)}`)
+  const [saveScenario, setSaveScenario] = useState<string | null>(() =>
+    props.result === null || props.newScenario === null ? null : saveScenarioHref(props.newScenario, initialState, fields))
   const [running, setRunning] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const results = useRef<HTMLDivElement>(null)
@@ -51,6 +53,7 @@ export function RuleDebug(props: RuleDebugProps) {
       setRun(presentResult(data?.result, state.contentType))
       setTreeHtml(tree)
       setPermalink(`${base}?${query}`)
+      if (props.newScenario !== null) setSaveScenario(saveScenarioHref(props.newScenario, state, fields))
       window.history.replaceState(null, '', `${base}?${query}`)
       results.current?.querySelector<HTMLElement>('.debug-results')?.focus()
     } catch (failure) {
@@ -80,7 +83,12 @@ export function RuleDebug(props: RuleDebugProps) {
         </div>
         {error && <p className="field-error" role="alert">{error}</p>}
         <button type="submit" className="primary" disabled={running}>{running ? 'Running…' : 'Run'}</button>
-        {permalink && <p className="hint"><a href={permalink}>Link to this run</a></p>}
+        {permalink && (
+          <p className="hint">
+            <a href={permalink}>Link to this run</a>
+            {saveScenario && <> · <a href={saveScenario} className="debug-save-scenario">Save as scenario</a></>}
+          </p>
+        )}
       </form>
       <div className="debug-output" ref={results} aria-busy={running}>
         {run && <DebugResults run={run} />}

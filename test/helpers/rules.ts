@@ -27,10 +27,10 @@ export async function buildRule(db: Db, adviceSetId: number, name: string, nodes
   return { rule, nodes: made }
 }
 
-export async function createVariable(db: Db, ownerId: string, name: string, opts: { dataType?: string; adviceSetId?: number } = {}) {
+export async function createVariable(db: Db, ownerId: string, name: string, opts: { dataType?: string; adviceSetId?: number; options?: string[] } = {}) {
   return insertEntity(db, {
     ownerId, adviceSetId: opts.adviceSetId ?? null, entityTypeId: ENTITY_TYPES.variable.id, reservedName: name, dataType: opts.dataType ?? 'number',
-    validOptions: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
+    validOptions: opts.options ?? [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
   })
 }
 

@@ -1,7 +1,7 @@
 // The activity log seen from one advice set or one place in a rule tree, and where logged items live today.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { activity, comments, entities, ruleNodes, rules, users, versions } from '../schema/index.ts'
+import { activity, adviceScenarios, comments, entities, ruleNodes, rules, users, versions } from '../schema/index.ts'
 
 const ROW = {
   id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
@@ -16,10 +16,11 @@ const NODE = 'rulenode'
 const DICTIONARY = 'entity'
 const COMMENT = 'comment'
 const VERSION = 'version'
+const SCENARIO = 'advicescenario'
 
 /**
  * Everything logged about one advice set, newest first: the set itself, its rules, their nodes, comments on those
- * nodes, dictionary entries kept for the set and its versions. Membership is today's (a promoted rule's history moves with it).
+ * nodes, dictionary entries kept for the set, its versions and its advice scenarios. Membership is today's (a promoted rule's history moves with it).
  */
 export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId: number; since: Date; limit: number }) {
   const ruleIds = db.select({ id: sql`${rules.id}::text` }).from(rules).where(eq(rules.adviceSetId, p.adviceSetId))
@@ -30,6 +31,7 @@ export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId:
     .where(eq(rules.adviceSetId, p.adviceSetId))
   const entityIds = db.select({ id: sql`${entities.id}::text` }).from(entities).where(eq(entities.adviceSetId, p.adviceSetId))
   const versionIds = db.select({ id: sql`${versions.id}::text` }).from(versions).where(eq(versions.adviceSetId, p.adviceSetId))
+  const scenarioIds = db.select({ id: sql`${adviceScenarios.id}::text` }).from(adviceScenarios).where(eq(adviceScenarios.adviceSetId, p.adviceSetId))
   return db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId))
     .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since), or(
       and(eq(activity.entityType, SET), eq(activity.entityId, String(p.adviceSetId))),
@@ -38,6 +40,7 @@ export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId:
       and(eq(activity.entityType, COMMENT), inArray(activity.entityId, commentIds)),
       and(eq(activity.entityType, DICTIONARY), inArray(activity.entityId, entityIds)),
       and(eq(activity.entityType, VERSION), inArray(activity.entityId, versionIds)),
+      and(eq(activity.entityType, SCENARIO), inArray(activity.entityId, scenarioIds)),
     )))
     .orderBy(desc(activity.createdAt), desc(activity.id))
     .limit(p.limit)

@@ -1,4 +1,5 @@
 export { compileAdviceSet } from './compile.ts'
+export { adviceGroupOf } from './advice-group.ts'
 export type { AdviceItem, CompileIssue, CompiledAdviceSet, CompiledNode, CompiledRule, ContentBody, VariableSlot } from './compiled.ts'
 export { evaluate } from './evaluate.ts'
 export { apiFailure, isApiFailure } from './options.ts'

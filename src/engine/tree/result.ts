@@ -151,6 +151,17 @@ export class EngineResult {
   }
 
   /**
+   * One variable's value at the end of the run, as `variables` has it but without formatting anything: undefined
+   * when it holds none or the set has no such variable. For callers that check a few values (scenario runs).
+   */
+  valueOf(name: string): Value | undefined {
+    const index = this.compiled.variableIndex.get(name)
+    if (index === undefined) return undefined
+    const slot = this.compiled.variables[index]!
+    return this.values[index] ?? (slot.isConstant ? slot.defaultValue : undefined)
+  }
+
+  /**
    * The variables of `variables`, in the same order, without building the map: for callers that write them out
    * straight away (the Advice API's response writer). `index` is the slot's position in compiled.variables.
    */

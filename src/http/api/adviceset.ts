@@ -6,6 +6,7 @@ import {
 } from '../../services/library/advice-sets.ts'
 import { createCategory, deleteCategory, getCategory, listVisibleCategories, updateCategory } from '../../services/library/categories.ts'
 import { listAdviceLogic, listCallingAdviceSets, listSetItems, listTodoAdvice, listUnreachable, logicCache } from '../../services/authoring/rules.ts'
+import { listSetScenarios } from '../../services/scenarios/scenarios.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId, itemIds } from './ids.ts'
@@ -39,6 +40,7 @@ export const adviceSetApi: FastifyPluginAsyncTypebox = async (app) => {
     return { data: await listCallingAdviceSets(deps, actorOf(request), itemId(request.query.id)) }
   })
   app.get('/logic-cache', { schema: { querystring: SetQuery } }, async (request) => ({ data: await logicCache(deps, actorOf(request), itemId(request.query.id)) }))
+  app.get('/list/scenarios', { schema: { querystring: SetQuery } }, async (request) => ({ data: await listSetScenarios(deps, actorOf(request), itemId(request.query.id)) }))
   app.get('/list/todoAdvice', { schema: { querystring: SetQuery } }, async (request) => ({ data: await listTodoAdvice(deps, actorOf(request), itemId(request.query.id)) }))
   app.get('/list-:entityType', { schema: { params: Type.Object({ entityType: Type.String() }), querystring: SetQuery } }, async (request) => {
     return { data: await listSetItems(deps, actorOf(request), itemId(request.query.id), request.params.entityType) }

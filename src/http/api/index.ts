@@ -17,6 +17,7 @@ import { ownerApi } from './owner.ts'
 import { jobApi } from './job.ts'
 import { opengraphApi } from './opengraph.ts'
 import { externalApiApi } from './external-api.ts'
+import { adviceScenarioApi } from './advicescenario.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -38,4 +39,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(jobApi, { prefix: '/job' })
   await app.register(opengraphApi, { prefix: '/opengraph' })
   await app.register(externalApiApi, { prefix: '/external-api' })
+  await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
 }

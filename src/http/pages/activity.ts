@@ -12,6 +12,7 @@ import { ENTITY_DICTIONARY } from '../../services/authoring/entities.ts'
 import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts'
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
+import { ENTITY_SCENARIO } from '../../services/scenarios/scenarios.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { ownerName } from '../../services/accounts/users.ts'
 import { itemId } from '../api/ids.ts'
@@ -34,12 +35,13 @@ const FIELD_LABELS: Record<string, string> = {
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
+  inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome',
 }
 
 const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
-  [ENTITY_VERSION]: 'version', audience: 'audience',
+  [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -49,6 +51,7 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_DICTIONARY]: new Set(['name', 'parentId', 'ownerId']),
   [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId', 'userId']),
   [ENTITY_VERSION]: new Set(['name', 'adviceSetId', 'contentHash', 'submittedBy', 'approvedBy', 'publishedBy']),
+  [ENTITY_SCENARIO]: new Set(['parentId']),
 }
 
 interface Lookups {
@@ -77,7 +80,19 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
     const { nodes = [], entities = [] } = value as { nodes?: unknown[]; entities?: unknown[] }
     return `${countOf(nodes.length, 'node')}, ${countOf(entities.length, 'formula')}`
   }
+  if (field === 'inputs' && typeof value === 'object') return answersText(value as Record<string, unknown>)
+  if (field === 'expected' && typeof value === 'object') {
+    const { advice = [], focus = 'complete', variables = {} } = value as { advice?: unknown[]; focus?: unknown; variables?: Record<string, unknown> }
+    const checked = Object.keys(variables).length ? `; ${answersText(variables)}` : ''
+    return `advice ${advice.length ? advice.map((id) => `#${String(id)}`).join(', ') : 'none'}; focus ${focus === 'complete' ? 'complete' : `#${String(focus)}`}${checked}`
+  }
   return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** A scenario's answers (or checked variables) as `{{Name}} = value` pairs. */
+function answersText(values: Record<string, unknown>): string {
+  const pairs = Object.entries(values).map(([name, v]) => `{{${name}}} = ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  return pairs.length ? pairs.join(', ') : 'none'
 }
 
 /** Values a new entity starts with anyway; a create lists only what was actually set. */
@@ -145,6 +160,11 @@ function uriOf(item: Item, places: Places): string | null {
       return at?.live ? part(at) : null
     }
     case ENTITY_DICTIONARY: return places.liveEntities.has(id) ? `/card/${isFormula(item) ? 'formula' : 'variable'}/${id}` : null
+    case ENTITY_SCENARIO: {
+      const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
+      const deleted = ((item.after ?? item.before) as { deleted?: unknown } | null)?.deleted === true
+      return typeof setId === 'number' && !deleted ? `/adviceset/${setId}/advicescenario/${id}/show` : null
+    }
     case ENTITY_VERSION: {
       const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
       return typeof setId === 'number' ? `/adviceset/${setId}/publish/versions/${id}` : null

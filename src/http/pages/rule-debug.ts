@@ -8,8 +8,9 @@ import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
 import type { Actor } from '../../services/context.ts'
 import { ValidationError } from '../../services/errors.ts'
 import {
-  debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
+  debugInputs, debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
 } from '../../services/authoring/rule-debug-page.ts'
+import { canWriteOwned } from '../../services/accounts/visibility.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams, IdString, StringEnum } from '../schemas.ts'
@@ -77,12 +78,23 @@ function runQuery(request: DebugRequest, fields: DebugField[]): string {
   return query.toString()
 }
 
+/**
+ * "Save as scenario": the scenario form prefilled with a run's answers (and its day, when it has one), which fills the
+ * expected outcome from a run of them. Only for those who may write the set's scenarios.
+ */
+function saveScenarioHref(newScenario: string, inputs: Record<string, unknown>, now: string): string {
+  const query = new URLSearchParams({ inputs: JSON.stringify(inputs) })
+  if (/^\d{4}-\d{2}-\d{2}$/.test(now)) query.set('runAsOf', now)
+  return `${newScenario}?${query.toString()}`
+}
+
 async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor, debug: DebugRequest, run: boolean) {
   const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
   const fields = inputFields(scope)
   const output = run ? await runDebug(app.deps, scope, fields, debug) : null
   const base = `/adviceset/${scope.set.id}/rule/debug`
   const setName = scope.set.nameAlt || scope.set.name
+  const newScenario = canWriteOwned(actor, scope.set.ownerId) ? `/adviceset/${scope.set.id}/advicescenario/new` : null
   return reply.page('rule/debug', {
     title: `Debug · ${scope.rule?.name ?? setName}`,
     set: { id: scope.set.id, name: setName },
@@ -95,11 +107,12 @@ async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor
     now: debug.now,
     base,
     permalink: output ? `${base}?${runQuery(debug, fields)}` : null,
+    saveScenario: output && newScenario ? saveScenarioHref(newScenario, debugInputs(fields, debug.values), debug.now.trim()) : null,
     run: output ? runView(output.result, debug.contentType) : null,
     tree: paintedTrees(scope, output),
     islandProps: {
       adviceSetId: scope.set.id, ruleId: scope.rule?.id ?? null, base, fields, values: debug.values,
-      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null,
+      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null, newScenario,
     },
     currentAdviceSet: { id: scope.set.id, name: setName, ownerId: scope.set.ownerId },
     currentRule: scope.rule,

@@ -9,6 +9,8 @@ import { ENTITY_COMMENT, restoreCommentSnapshot, type CommentSnapshot } from '..
 import { ENTITY_DICTIONARY, restoreEntitySnapshot, type EntitySnapshot } from '../authoring/entities.ts'
 import { restoreNodeSnapshot, type NodeSnapshot } from '../authoring/rule-nodes.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot } from '../authoring/rules.ts'
+import { ENTITY_SCENARIO, type ScenarioSnapshot } from '../scenarios/access.ts'
+import { restoreScenarioSnapshot } from '../scenarios/scenarios.ts'
 import { canCreate } from '../accounts/visibility.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
@@ -30,6 +32,7 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_DICTIONARY]: async (deps, actor, id, before) => { await restoreEntitySnapshot(deps, actor, id, before as EntitySnapshot | null) },
   [ENTITY_COMMENT]: async (deps, actor, id, before) => { await restoreCommentSnapshot(deps, actor, id, before as CommentSnapshot | null) },
   [ENTITY_EXTERNAL_API]: (deps, actor, id, before) => restoreExternalApiSnapshot(deps, actor, id, before as ExternalApiSnapshot | null),
+  [ENTITY_SCENARIO]: async (deps, actor, id, before) => { await restoreScenarioSnapshot(deps, actor, id, before as ScenarioSnapshot | null) },
 }
 
 /** Fields never shown as changes: ids and bookkeeping. */

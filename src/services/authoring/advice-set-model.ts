@@ -155,17 +155,19 @@ export function namesOfExpression(source: string): string[] {
 /**
  * The deep part of copying an advice set: its live rules in order with their trees (Rule Calls between its own rules
  * point to the copies), its set-specific dictionary entries, and, when the copy goes to another owner, the owner-wide
- * entries its content uses (directly or through formulas) that the new owner does not have by that name.
+ * entries its content uses (directly or through formulas) that the new owner does not have by that name. Returns what
+ * was copied and each copied node's new id by its old one (what points at nodes, such as scenarios, follows them).
  */
 export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceSetRow, copy: AdviceSetRow) {
   const rules = await listRules(tx, source.id)
   const ruleIds = new Map<number, number>()
   for (const rule of rules) ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, createdBy: actor.userId })).id)
   const nodes = await listNodes(tx, rules.map((r) => r.id))
-  let nodeCount = 0
+  const nodeIds = new Map<number, number>()
   for (const rule of rules) {
     const rows = parentsFirst(nodes.filter((n) => n.ruleId === rule.id))
-    nodeCount += (await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })).size
+    const copied = await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })
+    for (const [from, to] of copied) nodeIds.set(from, to)
   }
   const dictionary = await dictionaryFor(tx, source)
   const byName = new Map(dictionary.map((e) => [e.reservedName, e]))
@@ -193,5 +195,5 @@ export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceS
     await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId, copiedFrom: entry.id } })
     entityCount += 1
   }
-  return { rules: rules.length, nodes: nodeCount, entities: entityCount }
+  return { counts: { rules: rules.length, nodes: nodeIds.size, entities: entityCount }, nodeIds }
 }

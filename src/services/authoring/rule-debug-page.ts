@@ -125,7 +125,7 @@ export function inputFields(scope: DebugScope): DebugField[] {
 }
 
 /** The engine's inputs from the form: blank answers are left out, so the run stops at their question. */
-function inputsOf(fields: DebugField[], values: Record<string, string>): Record<string, unknown> {
+export function debugInputs(fields: DebugField[], values: Record<string, string>): Record<string, unknown> {
   const inputs: Record<string, unknown> = {}
   for (const field of fields) {
     const raw = values[field.variable]
@@ -140,7 +140,7 @@ export type DebugOutput = Awaited<ReturnType<typeof tracedRun>>
 /** Runs the scope's model, already built and compiled for the page, as /api/rule/debug runs a stored one. */
 export function runDebug(deps: Deps, scope: DebugScope, fields: DebugField[], request: DebugRequest): Promise<DebugOutput> {
   const now = runMoment(request.now.trim() || undefined)
-  return tracedRun(deps, scope.set.ownerId, scope.model, scope.compiled, { inputs: inputsOf(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
+  return tracedRun(deps, scope.set.ownerId, scope.model, scope.compiled, { inputs: debugInputs(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
 }
 
 // Views of a run -----------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import {
 } from '../../db/queries/advice-sets.ts'
 import { findOwner } from '../../db/queries/users.ts'
 import { copyAdviceSetContent } from '../authoring/advice-set-model.ts'
+import { copyScenariosOfSet } from '../scenarios/scenarios.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
@@ -198,7 +199,7 @@ export async function recoverAdviceSet(deps: Deps, actor: Actor, id: number): Pr
   })
 }
 
-/** Copies a readable set, with its rules, trees and dictionary entries, into the actor's own library. Tags the new owner cannot see are left behind. */
+/** Copies a readable set, with its rules, trees, dictionary entries and scenarios, into the actor's own library. Tags the new owner cannot see are left behind. */
 export async function copyAdviceSet(deps: Deps, actor: Actor, id: number, input: { name?: unknown } = {}): Promise<AdviceSetRow> {
   if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy advice sets.')
   const source = await findAdviceSet(deps.db, id)
@@ -213,7 +214,8 @@ export async function copyAdviceSet(deps: Deps, actor: Actor, id: number, input:
       isPublic: false, isStarter: false, createdBy: actor.userId,
     })
     await setTagLinks(tx, ENTITY_ADVICE_SET, copy.id, tagIds)
-    const copied = await copyAdviceSetContent(tx, actor, source, copy)
+    const { counts, nodeIds } = await copyAdviceSetContent(tx, actor, source, copy)
+    const copied = { ...counts, scenarios: await copyScenariosOfSet(tx, actor, source.id, copy.id, nodeIds) }
     await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: ENTITY_ADVICE_SET, entityId: copy.id, after: { ...snapshotOf(copy, tagIds), copiedFrom: id, copied } })
     return copy
   })

@@ -6,6 +6,8 @@ import type { Actor, Deps } from '../context.ts'
 import { createEntity } from '../authoring/entities.ts'
 import { createNode, type NodeInput } from '../authoring/rule-nodes.ts'
 import { createRule } from '../authoring/rules.ts'
+import { createScenario } from '../scenarios/scenarios.ts'
+import { previewRun, runScenarios } from '../scenarios/runs.ts'
 
 interface DemoNode extends NodeInput { type: NodeType; children?: DemoNode[] }
 
@@ -42,6 +44,17 @@ const READINESS: DemoNode[] = [
   },
 ]
 
+/** One scenario per outcome the rule can give; each expects what it gives today, so all pass. */
+const SCENARIOS = [
+  { name: 'On track', description: 'Savings above ten times income: only the good news.', inputs: { Age: 52, Annual_Income: 60000, Savings: 650000 } },
+  {
+    name: 'Short, no pension', description: 'Below target without a workplace pension: join one and save more.',
+    inputs: { Age: 34, Annual_Income: 48000, Savings: 20000, Has_Pension: false }, variables: ['Has_Pension'],
+  },
+  { name: 'Short, with a pension', description: 'Below target with a pension already: save more.', inputs: { Age: 45, Annual_Income: 70000, Savings: 150000, Has_Pension: true } },
+  { name: 'Waits for the pension question', description: 'Below target and the pension question not answered yet.', inputs: { Age: 29, Annual_Income: 35000, Savings: 5000 } },
+]
+
 async function addNodes(deps: Deps, actor: Actor, ruleId: number, nodes: DemoNode[], parentId: number | null) {
   for (const { children, ...content } of nodes) {
     const node = await createNode(deps, actor, ruleId, { ...content, parentId })
@@ -57,4 +70,9 @@ export async function seedDemoContent(deps: Deps, author: Actor): Promise<void> 
   for (const formula of FORMULAS) await createEntity(deps, author, { ...formula, entityTypeId: ENTITY_TYPES.formula.id, dataType: 'number' })
   const rule = await createRule(deps, author, { adviceSetId: set.id, name: 'Savings check' })
   await addNodes(deps, author, rule.id, READINESS, null)
+  for (const { variables = [], ...scenario } of SCENARIOS) {
+    const { expected } = await previewRun(deps, author, { adviceSetId: set.id, inputs: scenario.inputs, variables })
+    await createScenario(deps, author, { ...scenario, adviceSetId: set.id, expected })
+  }
+  await runScenarios(deps, author, { adviceSetId: set.id, source: 'draft' })
 }

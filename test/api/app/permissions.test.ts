@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
+import { retirementSet } from '../../helpers/scenarios.ts'
 import { users } from '../../../src/db/schema/index.ts'
 
 const { app, database, outbox } = await buildTestApp(t)
@@ -170,4 +171,24 @@ t.test('external APIs are the owner’s: visitors are sent to sign in, other own
   t.equal((await vic.get(`/api-manager/${id}/edit`)).statusCode, 200, 'viewers read')
   t.equal((await vic.api('POST', `/api/external-api/${id}/delete`)).statusCode, 403)
   t.equal((await vic.api('POST', `/api/external-api/${id}/restore`)).statusCode, 403)
+})
+
+t.test('advice scenario pages: another owner sees none of them; a viewer reads them but posts nothing', async (t) => {
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer' })
+  const { set } = await retirementSet(db, acme, { name: 'Acme scenarios' })
+  const author = await signedIn(acmeAuthor)
+  const scenario = (await author.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Acme case', inputs: { Age: 70 } })).json().data
+  const base = `/adviceset/${set.id}/advicescenario`
+  const gus = await signedIn(globexAuthor)
+  const viewer = await signedIn(acmeViewer)
+  for (const path of ['index', 'new', `${scenario.id}/show`, `${scenario.id}/edit`, `${scenario.id}/copy`, `${scenario.id}/delete`]) {
+    t.equal((await gus.get(`${base}/${path}`)).statusCode, 404, `other owner: ${path}`)
+    t.equal((await viewer.get(`${base}/${path}`)).statusCode, 200, `viewer reads ${path}`)
+  }
+  for (const path of ['new', `${scenario.id}/edit`, `${scenario.id}/copy`, `${scenario.id}/delete`, `${scenario.id}/restore`, 'test']) {
+    t.equal((await viewer.postForm(`${base}/${path}`, { name: 'Viewer was here' }, { page: `${base}/index` })).statusCode, 403, `viewer posts ${path}`)
+    t.equal((await gus.postForm(`${base}/${path}`, { name: 'Globex was here' }, { page: '/' })).statusCode, 404, `other owner posts ${path}`)
+  }
+  t.match((await author.api('GET', `/api/advicescenario/${scenario.id}`)).json().data, { name: 'Acme case', deletedAt: null }, 'nothing changed')
+  t.same((await author.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data.map((s: { name: string }) => s.name), ['Acme case'])
 })

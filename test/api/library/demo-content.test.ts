@@ -26,4 +26,13 @@ t.test('a first run seeds two logins and the author’s demo advice set', async 
   t.same(short.json().data.result.advice.map((a: { headline: string }) => a.headline), ['Join a workplace pension'])
   t.same(short.json().data.result.assumptions.map((a: { headline: string }) => a.headline), ['Save a little more each month'])
   t.same(onTrack.json().data.issues ?? [], [], 'the demo has no static-check issues')
+
+  const scenarios = (await agent.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data as Array<{ name: string; status: string; expected: unknown }>
+  t.ok(scenarios.length >= 3, `the demo set has ${scenarios.length} scenarios`)
+  t.same(scenarios.map((s) => s.status), scenarios.map(() => 'pass'), 'every demo scenario has run and passes')
+  t.equal(new Set(scenarios.map((s) => JSON.stringify(s.expected))).size, scenarios.length, 'each covers another outcome')
+  const rerun = (await agent.api('POST', '/api/advicescenario/test', { adviceSetId: set.id })).json().data
+  t.same(rerun.counts, { pass: scenarios.length, fail: 0, error: 0 }, 'and they pass when run again')
+  const page = await agent.get(`/adviceset/${set.id}/show`)
+  t.match(page.body, `Scenarios (${scenarios.length})`, 'the set page links them with their count')
 })

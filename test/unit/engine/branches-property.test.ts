@@ -6,45 +6,17 @@ import fc from 'fast-check'
 import { generateBranches, pathReached } from '../../../src/engine/branches/index.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { TraceEntry } from '../../../src/engine/tree/index.ts'
-import type { AdviceSetModel, NodeModel } from '../../../src/engine/model.ts'
-import { adviceSet, rule, variable } from '../../fixtures/engine/build.ts'
+import { OPTIONS_Y, randomAdviceSet } from '../../fixtures/engine/random-sets.ts'
 
 const NOW = new Date('2026-01-15T00:00:00Z')
 const GRID_X = Array.from({ length: 25 }, (_, i) => -1 + i / 2)
-const GRID_Y = ['a', 'b', 'c']
+const GRID_Y = OPTIONS_Y
 const GRID_B = [true, false]
-
-const comparison = fc.oneof(
-  fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '==', '!='), fc.integer({ min: 0, max: 10 })).map(([op, n]) => `{{X}} ${op} ${n}`),
-  fc.tuple(fc.constantFrom('==', '!='), fc.constantFrom('"a"', '"b"', '"z"')).map(([op, s]) => `{{Y}} ${op} ${s}`),
-  fc.constantFrom('{{B}}', '!{{B}}'),
-)
-const conditionText = fc.array(comparison, { minLength: 1, maxLength: 2 }).map((parts) => parts.join(' && '))
-
-let counter = 0
-const nodeArb: fc.Memo<NodeModel> = fc.memo((depth) =>
-  depth <= 1
-    ? fc.oneof(
-        fc.constant(null).map((): NodeModel => ({ id: `a${counter++}`, type: 'advice', headline: 'x', children: [] })),
-        fc.constant(null).map((): NodeModel => ({ id: `x${counter++}`, type: 'ruleExit', children: [] })),
-      )
-    : fc
-        .tuple(conditionText, fc.array(nodeArb(depth - 1), { minLength: 1, maxLength: 2 }))
-        .map(([expression, children]): NodeModel => ({ id: `c${counter++}`, type: 'condition', expression, children })),
-)
-
-const modelArb = fc.array(fc.array(nodeArb(3), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }).map(
-  (rules): AdviceSetModel =>
-    adviceSet(
-      rules.map((nodes, i) => rule(`r${i}`, `R${i}`, ...nodes)),
-      [variable('X'), variable('Y', { dataType: 'select', options: GRID_Y }), variable('B', { dataType: 'boolean' })],
-    ),
-)
 
 t.test('reachable paths are exactly those some input reaches', async (t) => {
   const stats = { branches: 0, unreachable: 0 }
   fc.assert(
-    fc.property(modelArb, (model) => {
+    fc.property(randomAdviceSet, (model) => {
       const report = generateBranches(model, { now: NOW })
       const compiled = compileAdviceSet(model)
       const traces: TraceEntry[][] = []

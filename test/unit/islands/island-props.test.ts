@@ -1,6 +1,7 @@
 import t from 'tap'
 import { parseInlineEditorProps } from '../../../islands/inline-editor/props.ts'
 import { parseNotificationsProps } from '../../../islands/notifications/props.ts'
+import { parseScenarioRunAllProps } from '../../../islands/scenario-run-all/props.ts'
 import { InvalidPropsError } from '../../../islands/shared/define-island.ts'
 
 t.test('inline-editor props as the profile page renders them', async (t) => {
@@ -26,4 +27,12 @@ t.test('notifications props: flash messages, unknown types shown as info', async
   t.match(parseNotificationsProps({ flash: [{ type: 'error', text: 'Nope' }, { type: 'odd', text: 'x' }] }).flash,
     [{ type: 'error', text: 'Nope' }, { type: 'info', text: 'x' }])
   t.throws(() => parseNotificationsProps({ flash: [{ type: 'info' }] }), InvalidPropsError)
+})
+
+t.test('scenario-run-all needs its set, base path and at least one source', async (t) => {
+  t.same(parseScenarioRunAllProps({ adviceSetId: 4, base: '/adviceset/4/advicescenario', sources: [{ value: 'draft', label: 'Draft' }], total: 3 }),
+    { adviceSetId: 4, base: '/adviceset/4/advicescenario', sources: [{ value: 'draft', label: 'Draft' }], total: 3, failingOnly: false })
+  t.throws(() => parseScenarioRunAllProps({ adviceSetId: 4, base: '/x', sources: [] }), InvalidPropsError)
+  t.throws(() => parseScenarioRunAllProps({ adviceSetId: 4, base: '/x', sources: [{ value: 'draft' }] }), InvalidPropsError)
+  t.throws(() => parseScenarioRunAllProps({ base: '/x', sources: [{ value: 'draft', label: 'Draft' }] }), InvalidPropsError)
 })

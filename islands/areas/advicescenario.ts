@@ -1,0 +1,8 @@
+import { scenarioRunAllIsland } from '../scenario-run-all/index.ts'
+import type { IslandRegistry } from '../shared/define-island.ts'
+
+export { mountPage } from '../runtime.ts'
+
+export const islands: IslandRegistry = {
+  'scenario-run-all': scenarioRunAllIsland,
+}

@@ -1,0 +1,164 @@
+// Advice scenarios and their runs. A scenario's status is its latest run's, read with a lateral join on the runs'
+// (scenario_id, id) index, so listing never scans the whole history.
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { adviceScenarioRuns, adviceScenarios, adviceSets, users, versions, type ScenarioDifferences, type ScenarioRunStatus } from '../schema/index.ts'
+import { visibleTo, type SetVisibility } from './advice-sets.ts'
+
+export type ScenarioRow = typeof adviceScenarios.$inferSelect
+export type ScenarioRunRow = typeof adviceScenarioRuns.$inferSelect
+export type ScenarioFields = Pick<ScenarioRow, 'name' | 'description' | 'inputs' | 'runAsOf' | 'expected'>
+/** 'notRun' selects scenarios without any run. */
+export type ScenarioStatusFilter = ScenarioRunStatus | 'notRun'
+
+export async function insertScenario(db: Db, p: ScenarioFields & { adviceSetId: number; createdBy: number | null }): Promise<ScenarioRow> {
+  const [row] = await db.insert(adviceScenarios).values({ ...p, updatedBy: p.createdBy }).returning()
+  return row!
+}
+
+export async function updateScenario(db: Db, id: number, p: Partial<ScenarioFields> & { updatedBy: number | null; deletedAt?: Date | null }): Promise<ScenarioRow> {
+  const [row] = await db.update(adviceScenarios).set({ ...p, updatedAt: new Date() }).where(eq(adviceScenarios.id, id)).returning()
+  return row!
+}
+
+export async function findScenario(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<ScenarioRow | undefined> {
+  const [row] = await db.select().from(adviceScenarios)
+    .where(and(eq(adviceScenarios.id, id), opts.includeDeleted ? undefined : isNull(adviceScenarios.deletedAt))).limit(1)
+  return row
+}
+
+/** Live scenarios of a set by id (all of them when `ids` is undefined), oldest first. */
+export async function findScenariosOfSet(db: Db, adviceSetId: number, ids?: number[]): Promise<ScenarioRow[]> {
+  if (ids !== undefined && ids.length === 0) return []
+  return db.select().from(adviceScenarios)
+    .where(and(eq(adviceScenarios.adviceSetId, adviceSetId), isNull(adviceScenarios.deletedAt), ids ? inArray(adviceScenarios.id, ids) : undefined))
+    .orderBy(adviceScenarios.id)
+}
+
+const runColumns = {
+  id: adviceScenarioRuns.id, scenarioId: adviceScenarioRuns.scenarioId, userId: adviceScenarioRuns.userId, userName: users.name,
+  versionId: adviceScenarioRuns.versionId, versionNumber: versions.number, status: adviceScenarioRuns.status,
+  differences: adviceScenarioRuns.differences, actual: adviceScenarioRuns.actual, errorMessage: adviceScenarioRuns.errorMessage,
+  ranAt: adviceScenarioRuns.ranAt,
+}
+
+/** A run with who ran it and which version it ran against, by name and number. */
+export interface ScenarioRunView extends ScenarioRunRow { userName: string | null; versionNumber: number | null }
+
+function runsQuery(db: Db) {
+  return db.select(runColumns).from(adviceScenarioRuns)
+    .leftJoin(users, eq(users.id, adviceScenarioRuns.userId))
+    .leftJoin(versions, eq(versions.id, adviceScenarioRuns.versionId))
+}
+
+export type RunInsert = Pick<ScenarioRunRow, 'scenarioId' | 'userId' | 'versionId' | 'status' | 'differences' | 'actual' | 'errorMessage'>
+
+/** One statement for a whole batch; ids come back in the order given. */
+export async function insertRuns(db: Db, rows: RunInsert[]): Promise<ScenarioRunRow[]> {
+  if (rows.length === 0) return []
+  return db.insert(adviceScenarioRuns).values(rows).returning()
+}
+
+/** Newest first. */
+export async function listRuns(db: Db, scenarioId: number, limit: number): Promise<ScenarioRunView[]> {
+  return runsQuery(db).where(eq(adviceScenarioRuns.scenarioId, scenarioId)).orderBy(desc(adviceScenarioRuns.id)).limit(limit)
+}
+
+export async function findRun(db: Db, id: number): Promise<ScenarioRunView | undefined> {
+  const [row] = await runsQuery(db).where(eq(adviceScenarioRuns.id, id)).limit(1)
+  return row
+}
+
+/** A scenario as lists show it: its set's name and owner, and its latest run (null when it never ran). */
+export interface ScenarioListRow {
+  scenario: ScenarioRow
+  set: { id: number; name: string; ownerId: string }
+  lastRun: {
+    id: number; status: ScenarioRunStatus; ranAt: Date; versionId: number | null; versionNumber: number | null; userName: string | null
+    differences: ScenarioDifferences | null; errorMessage: string | null
+  } | null
+}
+
+export interface ListScenariosParams {
+  /** Sets the actor may read (SetVisibility); undefined leaves them unfiltered (the caller checked one set). */
+  visibility?: SetVisibility
+  adviceSetId?: number
+  ids?: number[]
+  status?: ScenarioStatusFilter
+  text?: string
+  /** Scenarios this user made, changed or ran. */
+  touchedBy?: number
+  /** 'recent' orders by the latest of change and run, newest first; default by name. */
+  order?: 'name' | 'recent'
+  limit: number
+  offset?: number
+}
+
+function latestRun(db: Db) {
+  return db.select({
+    id: sql<number>`${adviceScenarioRuns.id}`.as('last_run_id'), status: sql<ScenarioRunStatus>`${adviceScenarioRuns.status}`.as('last_status'),
+    ranAt: sql<Date>`${adviceScenarioRuns.ranAt}`.mapWith(adviceScenarioRuns.ranAt).as('last_ran_at'),
+    versionId: sql<number | null>`${adviceScenarioRuns.versionId}`.as('last_version_id'), versionNumber: sql<number | null>`${versions.number}`.as('last_version_number'),
+    userName: sql<string | null>`${users.name}`.as('last_user_name'),
+    differences: sql<ScenarioDifferences | null>`${adviceScenarioRuns.differences}`.mapWith(adviceScenarioRuns.differences).as('last_differences'),
+    errorMessage: sql<string | null>`${adviceScenarioRuns.errorMessage}`.as('last_error_message'),
+  }).from(adviceScenarioRuns)
+    .leftJoin(users, eq(users.id, adviceScenarioRuns.userId))
+    .leftJoin(versions, eq(versions.id, adviceScenarioRuns.versionId))
+    .where(eq(adviceScenarioRuns.scenarioId, adviceScenarios.id))
+    .orderBy(desc(adviceScenarioRuns.id)).limit(1).as('latest')
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ rows: ScenarioListRow[]; total: number }> {
+  const latest = latestRun(db)
+  const statusIs: SQL | undefined = p.status === undefined ? undefined
+    : p.status === 'notRun' ? isNull(latest.id) : eq(latest.status, p.status)
+  const touched = p.touchedBy === undefined ? undefined : or(
+    eq(adviceScenarios.createdBy, p.touchedBy), eq(adviceScenarios.updatedBy, p.touchedBy),
+    sql`exists (select 1 from ${adviceScenarioRuns} where ${adviceScenarioRuns.scenarioId} = ${adviceScenarios.id} and ${adviceScenarioRuns.userId} = ${p.touchedBy})`,
+  )
+  const where = and(
+    isNull(adviceScenarios.deletedAt), isNull(adviceSets.deletedAt),
+    p.visibility ? visibleTo(p.visibility) : undefined,
+    p.adviceSetId !== undefined ? eq(adviceScenarios.adviceSetId, p.adviceSetId) : undefined,
+    p.ids !== undefined ? inArray(adviceScenarios.id, p.ids.length ? p.ids : [0]) : undefined,
+    p.text ? ilike(adviceScenarios.name, `%${escapeLike(p.text)}%`) : undefined,
+    statusIs, touched,
+  )
+  const base = () => db.select({
+    scenario: adviceScenarios, set: { id: adviceSets.id, name: adviceSets.name, ownerId: adviceSets.ownerId },
+    last: {
+      id: latest.id, status: latest.status, ranAt: latest.ranAt, versionId: latest.versionId, versionNumber: latest.versionNumber, userName: latest.userName,
+      differences: latest.differences, errorMessage: latest.errorMessage,
+    },
+  }).from(adviceScenarios)
+    .innerJoin(adviceSets, eq(adviceSets.id, adviceScenarios.adviceSetId))
+    .leftJoinLateral(latest, sql`true`)
+  const order = p.order === 'recent'
+    ? [desc(sql`greatest(${adviceScenarios.updatedAt}, coalesce(${latest.ranAt}, ${adviceScenarios.updatedAt}))`), desc(adviceScenarios.id)]
+    : [sql`lower(${adviceScenarios.name})`, adviceScenarios.id]
+  const rows = await base().where(where).orderBy(...order).limit(p.limit).offset(p.offset ?? 0)
+  const [count] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceScenarios)
+    .innerJoin(adviceSets, eq(adviceSets.id, adviceScenarios.adviceSetId))
+    .leftJoinLateral(latest, sql`true`).where(where)
+  return {
+    total: count?.n ?? 0,
+    rows: rows.map((r) => ({ scenario: r.scenario, set: r.set, lastRun: r.last.id === null ? null : { ...r.last, id: r.last.id, status: r.last.status, ranAt: r.last.ranAt } })),
+  }
+}
+
+/** How many live scenarios a set has, by their latest run's status. */
+export async function countScenariosByStatus(db: Db, adviceSetId: number): Promise<Record<ScenarioStatusFilter, number>> {
+  const latest = latestRun(db)
+  const rows = await db.select({ status: latest.status, n: sql<number>`count(*)`.mapWith(Number) }).from(adviceScenarios)
+    .leftJoinLateral(latest, sql`true`)
+    .where(and(eq(adviceScenarios.adviceSetId, adviceSetId), isNull(adviceScenarios.deletedAt)))
+    .groupBy(latest.status)
+  const counts: Record<ScenarioStatusFilter, number> = { pass: 0, fail: 0, error: 0, notRun: 0 }
+  for (const row of rows) counts[row.status ?? 'notRun'] += row.n
+  return counts
+}

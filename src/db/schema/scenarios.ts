@@ -1,0 +1,70 @@
+// Advice scenarios (DESIGN "Testing advice"): saved answers plus the outcome they must give, and every run of them.
+import { date, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core'
+import { adviceSets } from './advice-sets.ts'
+import { users } from './users.ts'
+import { versions } from './publishing.ts'
+
+/**
+ * What a scenario must give: the advice items that appear (node ids, any group: advice, assumptions, examples), the
+ * final current focus (an input request's node id, or 'complete' when nothing is left to ask), and the values of the
+ * variables the author chose (raw, as an API caller would write them).
+ */
+export interface ExpectedOutcome {
+  advice: string[]
+  focus: string
+  variables: Record<string, unknown>
+}
+
+/** What a run gave, in the terms of ExpectedOutcome; `variables` holds the expected ones only. */
+export interface ActualOutcome extends ExpectedOutcome {
+  /** Rules that could not finish (incomplete advice): shown with the run, not compared. */
+  errors: Array<{ nodeId: string; code: string; message: string }>
+}
+
+/** Where a run's outcome differed from the expected one; all empty when it passed. */
+export interface ScenarioDifferences {
+  missingAdvice: string[]
+  unexpectedAdvice: string[]
+  focus: { expected: string; actual: string } | null
+  variables: Array<{ name: string; expected: unknown; actual: unknown }>
+}
+
+export const SCENARIO_RUN_STATUSES = ['pass', 'fail', 'error'] as const
+export type ScenarioRunStatus = (typeof SCENARIO_RUN_STATUSES)[number]
+
+/** A scenario belongs to an advice set and so to its owner; deleting it only marks it, restore brings it back. */
+export const adviceScenarios = pgTable('advice_scenarios', {
+  id: serial('id').primaryKey(),
+  adviceSetId: integer('advice_set_id').notNull().references(() => adviceSets.id),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** Answers by variable name, as an API caller sends them. */
+  inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull().default({}),
+  /** The run's "now" (YYYY-MM-DD, midnight UTC); null runs as of the moment of the run. */
+  runAsOf: date('run_as_of', { mode: 'string' }),
+  expected: jsonb('expected').$type<ExpectedOutcome>().notNull(),
+  createdBy: integer('created_by').references(() => users.id),
+  updatedBy: integer('updated_by').references(() => users.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [index('advice_scenarios_set_idx').on(t.adviceSetId, t.deletedAt)])
+
+/** One run of one scenario. A scenario's status is its latest run's; the rows are its run history. */
+export const adviceScenarioRuns = pgTable('advice_scenario_runs', {
+  id: serial('id').primaryKey(),
+  scenarioId: integer('scenario_id').notNull().references(() => adviceScenarios.id),
+  /** Who ran it; null when the server did. */
+  userId: integer('user_id').references(() => users.id),
+  /** The version it ran against; null for the working draft. */
+  versionId: integer('version_id').references(() => versions.id),
+  status: text('status').$type<ScenarioRunStatus>().notNull(),
+  differences: jsonb('differences').$type<ScenarioDifferences>(),
+  actual: jsonb('actual').$type<ActualOutcome>(),
+  /** Why the scenario could not run (status error). */
+  errorMessage: text('error_message'),
+  ranAt: timestamp('ran_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('advice_scenario_runs_scenario_idx').on(t.scenarioId, t.id),
+  index('advice_scenario_runs_user_idx').on(t.userId, t.ranAt),
+])

@@ -1,0 +1,176 @@
+// The scenario form (new, edit, copy): what it offers from the set (the debugger's answer fields, the advice items to
+// tick, the questions a run can stop at, the variables to check) and the two-way translation between a scenario and
+// the form's text fields. Answers keep their JSON kind: a number field gives a number, yes/no a boolean, lines a list.
+import { ENTITY_TYPES, adviceGroupOf, nodeSummary, type NodeModel, type RuleModel } from '../../engine/index.ts'
+import type { Actor, Deps } from '../context.ts'
+import { canWriteOwned } from '../accounts/visibility.ts'
+import { debugScope, inputFields, type DebugField, type DebugScope } from '../authoring/rule-debug-page.ts'
+import type { ScenarioInput } from './fields.ts'
+import { FOCUS_COMPLETE, type ExpectedOutcome } from './outcome.ts'
+
+const GROUP_LABELS = { advice: 'Advice', assumptions: 'Assumption', examples: 'Example' } as const
+
+export interface NodeChoice { id: string; label: string; ruleName: string; group: string }
+export interface VariableChoice { name: string; dataType: string | null }
+
+/** A field answered by the form; `extra` ones are answers the set asks no question for (kept as written). */
+export interface ScenarioField extends DebugField { extra?: boolean }
+
+export interface ScenarioFormModel {
+  scope: DebugScope
+  fields: ScenarioField[]
+  adviceNodes: NodeChoice[]
+  questions: NodeChoice[]
+  variables: VariableChoice[]
+  canWrite: boolean
+}
+
+function walk(nodes: NodeModel[], visit: (node: NodeModel) => void): void {
+  for (const node of nodes) {
+    visit(node)
+    walk(node.children, visit)
+  }
+}
+
+/** Nodes of the set's rules and the rules they call, in tree order. */
+function nodesOfType(rules: RuleModel[], type: 'advice' | 'inputRequest'): NodeChoice[] {
+  const names = new Map(rules.map((r) => [r.id, r.name]))
+  const found: NodeChoice[] = []
+  for (const rule of rules) {
+    walk(rule.nodes, (node) => {
+      if (node.type !== type) return
+      found.push({
+        id: node.id, ruleName: rule.name, label: nodeSummary(node, (id) => names.get(id)) || `${ENTITY_TYPES[type].displayName} ${node.id}`,
+        group: type === 'advice' ? GROUP_LABELS[adviceGroupOf(node.tags ?? [])] : 'Question',
+      })
+    })
+  }
+  return found
+}
+
+/** What the form needs from the working draft of a set the actor reads. */
+export async function scenarioFormModel(deps: Deps, actor: Actor, adviceSetId: number): Promise<ScenarioFormModel> {
+  const scope = await debugScope(deps, actor, adviceSetId, undefined)
+  const rules = [...scope.model.rules, ...(scope.model.externalRules ?? [])]
+  return {
+    scope,
+    fields: inputFields(scope),
+    adviceNodes: nodesOfType(rules, 'advice'),
+    questions: nodesOfType(rules, 'inputRequest'),
+    variables: scope.compiled.variables.filter((v) => !v.isSystem).map((v) => ({ name: v.name, dataType: v.dataType ?? null }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    canWrite: canWriteOwned(actor, scope.set.ownerId),
+  }
+}
+
+/** The form's fields for these answers: the set's questions, then a text field for each other answer given. */
+export function fieldsFor(model: ScenarioFormModel, inputs: Record<string, unknown>): ScenarioField[] {
+  const asked = new Set(model.fields.map((f) => f.variable))
+  const extra = Object.keys(inputs).filter((name) => !asked.has(name)).map((name): ScenarioField => ({
+    variable: name, label: `{{${name}}}`, control: 'text', dataType: null, options: [], nodeId: '', extra: true,
+    placeholder: '', description: 'An answer no question of this advice set asks for (conditions may read it). Written as JSON when not text.',
+  }))
+  return [...model.fields, ...extra]
+}
+
+// Scenario ↔ form text ------------------------------------------------------------------------------------------------
+
+/** Text the author typed for a value: JSON when it reads as JSON (400, true, ["a","b"], null), else the text itself. */
+export function valueFromText(text: string): unknown {
+  const trimmed = text.trim()
+  try {
+    return JSON.parse(trimmed) as unknown
+  } catch {
+    return text
+  }
+}
+
+/** A value as the form shows it: text as itself, anything else as JSON. */
+export function textOfValue(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+function answerText(field: ScenarioField, value: unknown): string {
+  if (field.extra) return textOfValue(value)
+  if (Array.isArray(value)) return value.map((v) => textOfValue(v)).join('\n')
+  return value === null || value === undefined ? '' : String(value)
+}
+
+function answerOf(field: ScenarioField, text: string): unknown {
+  if (field.extra) return valueFromText(text)
+  switch (field.control) {
+    case 'lines': return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
+    case 'number': {
+      const n = Number(text.trim())
+      return Number.isFinite(n) ? n : text
+    }
+    case 'boolean': return text === 'true' ? true : text === 'false' ? false : text
+    default: return text
+  }
+}
+
+/** The form's values, as the views read them (`values` of the page) and as a form post gives them back. */
+export interface ScenarioFormValues {
+  name: string
+  description: string
+  runAsOf: string
+  /** Answer text by variable. */
+  inputs: Record<string, string>
+  advice: string[]
+  focus: string
+  /** Checked variables' expected values as text, by name. */
+  variables: Record<string, string>
+}
+
+export function formValuesOf(fields: ScenarioField[], scenario: { name: string; description: string; runAsOf: string | null; inputs: Record<string, unknown>; expected: ExpectedOutcome }): ScenarioFormValues {
+  const byName = new Map(fields.map((f) => [f.variable, f]))
+  return {
+    name: scenario.name, description: scenario.description, runAsOf: scenario.runAsOf ?? '',
+    inputs: Object.fromEntries(Object.entries(scenario.inputs).map(([name, value]) => [name, byName.has(name) ? answerText(byName.get(name)!, value) : textOfValue(value)])),
+    advice: [...scenario.expected.advice],
+    focus: scenario.expected.focus,
+    variables: Object.fromEntries(Object.entries(scenario.expected.variables).map(([name, value]) => [name, textOfValue(value)])),
+  }
+}
+
+const text = (raw: unknown): string => Array.isArray(raw) ? raw.map(String).join('\n') : raw === undefined || raw === null ? '' : String(raw)
+const list = (raw: unknown): string[] => (Array.isArray(raw) ? raw : raw === undefined || raw === '' ? [] : [raw]).map(String)
+
+/**
+ * A posted form as form values: answers `input.<Variable>`, advice `expected.advice` (ticked node ids), focus
+ * `expected.focus`, variables `expected.var.<Name>` (ticked) with `expected.value.<Name>`.
+ */
+export function formValuesFromBody(body: Record<string, unknown>): ScenarioFormValues {
+  const inputs: Record<string, string> = {}
+  const variables: Record<string, string> = {}
+  for (const [key, value] of Object.entries(body)) {
+    if (key.startsWith('input.')) inputs[key.slice('input.'.length)] = text(value)
+    if (key.startsWith('expected.var.')) {
+      const name = key.slice('expected.var.'.length)
+      variables[name] = text(body[`expected.value.${name}`])
+    }
+  }
+  return {
+    name: text(body.name), description: text(body.description), runAsOf: text(body.runAsOf).trim(), inputs,
+    advice: list(body['expected.advice']), focus: text(body['expected.focus']) || FOCUS_COMPLETE, variables,
+  }
+}
+
+/** Form values as the services take them; blank answers are left out, so the run stops at their question. */
+export function scenarioInputOf(fields: ScenarioField[], values: ScenarioFormValues): ScenarioInput {
+  const byName = new Map(fields.map((f) => [f.variable, f]))
+  const inputs: Record<string, unknown> = {}
+  for (const [name, raw] of Object.entries(values.inputs)) {
+    if (raw.trim() === '') continue
+    const field = byName.get(name) ?? { variable: name, extra: true } as ScenarioField
+    inputs[name] = answerOf(field, raw)
+  }
+  return {
+    name: values.name, description: values.description, runAsOf: values.runAsOf, inputs,
+    expected: {
+      advice: values.advice, focus: values.focus,
+      variables: Object.fromEntries(Object.entries(values.variables).map(([name, raw]) => [name, raw.trim() === '' ? null : valueFromText(raw)])),
+    },
+  }
+}
