@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
+import type { FastifyInstance } from 'fastify'
 import type { Db } from '../../src/db/client.ts'
 import type { UserRole } from '../../src/db/schema/index.ts'
 import { openTestDatabase } from './database.ts'
@@ -13,16 +14,19 @@ import { createUser, type TestUser } from './factories.ts'
 export interface TestServer {
   url: string
   db: Db
+  app: FastifyInstance
   createUser(opts?: { role?: UserRole; ownerId?: string; name?: string }): Promise<TestUser>
   close(): Promise<void>
 }
 
-export async function startServer(): Promise<TestServer> {
+/** `beforeReady` sees the app before it starts (to register test job kinds). */
+export async function startServer(opts: { beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestServer> {
   await buildIslandsIfStale()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-e2e-'))
   const database = await openTestDatabase()
   const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456' })
   const app = await buildApp({ config: probe, db: database.db, logger: false })
+  opts.beforeReady?.(app)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
@@ -30,6 +34,7 @@ export async function startServer(): Promise<TestServer> {
   app.deps.config.baseUrl = url
   return {
     url,
+    app,
     db: database.db,
     createUser: (opts) => createUser(database.db, opts),
     close: async () => {

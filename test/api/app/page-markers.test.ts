@@ -25,6 +25,8 @@ const EXPECTED: Record<string, string> = {
   '/user/team': 'user-page',
   '/admin/users': 'admin-users',
   '/admin/users/new': 'admin-users-new',
+  '/admin/support': 'support',
+  '/admin/support/impersonate': 'support',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
@@ -93,10 +95,12 @@ const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, a
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
+const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
+  '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
 }
 const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
