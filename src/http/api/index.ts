@@ -15,6 +15,7 @@ import { publishApi } from './publish.ts'
 import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
 import { jobApi } from './job.ts'
+import { exportApi } from './export.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -34,4 +35,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(catalogApi, { prefix: '/catalog' })
   await app.register(ownerApi, { prefix: '/owner' })
   await app.register(jobApi, { prefix: '/job' })
+  await app.register(exportApi, { prefix: '/export' })
 }

@@ -14,6 +14,7 @@ import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
 import { supportPages } from './support.ts'
+import { exportPages } from './export.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -31,4 +32,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(apiKeyPages)
   await app.register(publishPages)
   await app.register(supportPages)
+  await app.register(exportPages)
 }

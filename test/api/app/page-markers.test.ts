@@ -27,6 +27,7 @@ const EXPECTED: Record<string, string> = {
   '/admin/users/new': 'admin-users-new',
   '/admin/support': 'support',
   '/admin/support/impersonate': 'support',
+  '/admin/export': 'admin-export',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
