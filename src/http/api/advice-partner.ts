@@ -12,6 +12,7 @@ import { KeyRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
 import { adviceApi } from './advice.ts'
+import { adviceEmbedApi } from './advice-embed.ts'
 import { dictionaryApi } from './dictionary.ts'
 
 export interface PartnerContext {
@@ -94,5 +95,6 @@ export function addPartnerResponseHooks(app: FastifyInstance): void {
 export async function partnerApi(app: FastifyInstance) {
   addPartnerResponseHooks(app)
   await app.register(adviceApi, { prefix: '/advice' })
+  await app.register(adviceEmbedApi, { prefix: '/advice' })
   await app.register(dictionaryApi)
 }

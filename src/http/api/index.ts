@@ -16,6 +16,8 @@ import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
 import { jobApi } from './job.ts'
 import { exportApi } from './export.ts'
+import { adviceRequestsApi } from './advice-requests.ts'
+import { analyticsApi } from './analytics.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -36,4 +38,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(ownerApi, { prefix: '/owner' })
   await app.register(jobApi, { prefix: '/job' })
   await app.register(exportApi, { prefix: '/export' })
+  await app.register(adviceRequestsApi, { prefix: '/adviceset' })
+  await app.register(analyticsApi, { prefix: '/google-analytics' })
 }

@@ -15,6 +15,7 @@ import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
 import { supportPages } from './support.ts'
 import { exportPages } from './export.ts'
+import { adviceRequestPages } from './advice-requests.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -33,4 +34,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(publishPages)
   await app.register(supportPages)
   await app.register(exportPages)
+  await app.register(adviceRequestPages)
 }

@@ -6,6 +6,7 @@ import type { AuthenticatedKey } from './api-keys.ts'
 import type { AdviceCache } from './cache.ts'
 import type { ResponseShape } from './fields.ts'
 import { checkInputs } from './inputs.ts'
+import { recordAdviceRunEvents } from './interview-events.ts'
 import { adviceJson } from './response-json.ts'
 import { adviceSetInfo, legacyItems, type AdviceSetInfo, type LegacyItem } from './response.ts'
 import { PROVIDER_OWNER_ID } from '../context.ts'
@@ -42,6 +43,7 @@ function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, 
   const compiled = cache.compiled(version)
   checkInputs(compiled, request.inputs)
   const result = evaluate(compiled, request.inputs, { context: 'run', contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace })
+  recordAdviceRunEvents(version.adviceSetId, result.inputRequests.length, result.currentFocus?.variable)
   return { compiled, result }
 }
 
