@@ -16,6 +16,7 @@ import { publishPages } from './publish.ts'
 import { supportPages } from './support.ts'
 import { exportPages } from './export.ts'
 import { adviceRequestPages } from './advice-requests.ts'
+import { tagPages } from './tags.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -35,4 +36,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(supportPages)
   await app.register(exportPages)
   await app.register(adviceRequestPages)
+  await app.register(tagPages)
 }

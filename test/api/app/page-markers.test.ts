@@ -7,6 +7,7 @@ import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
+import { tags } from '../../../src/db/schema/index.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -28,6 +29,8 @@ const EXPECTED: Record<string, string> = {
   '/admin/support': 'support',
   '/admin/support/impersonate': 'support',
   '/admin/export': 'admin-export',
+  '/admin/tag': 'tag',
+  '/admin/tag/:id/edit': 'tag',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
@@ -97,13 +100,14 @@ const markerVariable = await createVariable(database.db, provider, 'Marker_Varia
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
+const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
   '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
 }
-const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id)) + (QUERIES[url] ?? '')
 
