@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent, signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
+import { adminCast } from '../../helpers/team.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
@@ -14,12 +15,7 @@ import { entities } from '../../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-await createOwner(db, { id: 'TF', name: 'Advice Studio' })
-const providerAdmin = await createUser(db, { ownerId: 'TF', role: 'admin' })
-const acme = await createOwner(db, { name: 'Acme' })
-const acmeAdmin = await createUser(db, { ownerId: acme, role: 'admin' })
-const acmeAuthor = await createUser(db, { ownerId: acme, role: 'author' })
-const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer' })
+const { providerAdmin, acme, acmeAdmin, acmeAuthor, acmeViewer } = await adminCast(db)
 const globex = await createOwner(db, { name: 'Globex' })
 const globexAdmin = await createUser(db, { ownerId: globex, role: 'admin' })
 

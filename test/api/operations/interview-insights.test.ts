@@ -5,7 +5,8 @@ import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
-import { createOwner, createUser } from '../../helpers/factories.ts'
+import { createUser } from '../../helpers/factories.ts'
+import { adminCast } from '../../helpers/team.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { buildPensionSet, createPensionVariables } from '../delivery/advice-api-setup.ts'
@@ -14,12 +15,7 @@ import { flushInterviewEvents } from '../../../src/services/delivery/interview-e
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-await createOwner(db, { id: 'TF', name: 'Advice Studio' })
-const providerAdmin = await createUser(db, { ownerId: 'TF', role: 'admin' })
-const acme = await createOwner(db, { name: 'Acme' })
-const author = await createUser(db, { ownerId: acme, role: 'author' })
-const viewer = await createUser(db, { ownerId: acme, role: 'viewer' })
-const stranger = await createUser(db, { role: 'admin' })
+const { providerAdmin, acme, acmeAuthor: author, acmeViewer: viewer, otherAdmin: stranger } = await adminCast(db)
 await createPensionVariables(db, acme)
 const { set } = await buildPensionSet(db, acme, { isPublic: true })
 await publishVersion(db, { adviceSetId: set.id })

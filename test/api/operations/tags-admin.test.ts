@@ -4,18 +4,13 @@ import t from 'tap'
 import { and, eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
-import { createOwner, createUser } from '../../helpers/factories.ts'
+import { adminCast } from '../../helpers/team.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { activity, tagLinks, tags } from '../../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
-await createOwner(db, { id: 'TF', name: 'Advice Studio' })
-const providerAdmin = await createUser(db, { ownerId: 'TF', role: 'admin' })
-const acme = await createOwner(db, { name: 'Acme' })
-const acmeAdmin = await createUser(db, { ownerId: acme, role: 'admin' })
-const acmeAuthor = await createUser(db, { ownerId: acme, role: 'author' })
-const globexAdmin = await createUser(db, { role: 'admin' })
+const { providerAdmin, acme, acmeAdmin, acmeAuthor, otherAdmin: globexAdmin } = await adminCast(db)
 const [followOn] = await db.select().from(tags).where(and(eq(tags.ownerId, 'TF'), eq(tags.slug, 'follow-on')))
 const set1 = await createAdviceSet(db, { ownerId: acme, name: 'Pensions' })
 const set2 = await createAdviceSet(db, { ownerId: acme, name: 'Savings' })
