@@ -151,3 +151,26 @@ t.test('preferences: newPreferences JSON in a form field; data.preferences comes
   t.equal(bad.statusCode, 400)
   t.match(bad.json().error.message, /tz must be an IANA time zone/)
 })
+
+t.test('the admin and operations area by role: support for provider admins, export and tags for admins, jobs for all', async (t) => {
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Acme' })
+  const cast = { providerAdmin, acmeAdmin, acmeAuthor, acmeViewer, globexAuthor }
+  const expected: Record<string, Record<keyof typeof cast, number>> = {
+    '/admin/support': { providerAdmin: 200, acmeAdmin: 403, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/export': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/tag': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/export/questions/data': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/job': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 200, acmeViewer: 200, globexAuthor: 200 },
+  }
+  for (const [who, user] of Object.entries(cast) as Array<[keyof typeof cast, typeof acmeAdmin]>) {
+    const agent = await signedIn(user)
+    for (const [url, statuses] of Object.entries(expected)) {
+      const res = url.startsWith('/api/') ? await agent.api('GET', url) : await agent.get(url)
+      t.equal(res.statusCode, statuses[who], `${who} ${url}`)
+    }
+  }
+  const anon = new Agent(app)
+  for (const url of Object.keys(expected)) {
+    t.equal((url.startsWith('/api/') ? await anon.api('GET', url, undefined, { csrf: false }) : await anon.get(url)).statusCode, url.startsWith('/api/') ? 401 : 302, `anonymous ${url}`)
+  }
+})
