@@ -78,6 +78,8 @@ t.test('the team lists, records and answers requests; viewers read; other owners
   const page = await agent.get(`/adviceset/${set.id}/show`)
   t.match(page.body, 'Recorded from the page')
   t.match(page.body, /data-open-requests>6 open/)
+  t.match((await agent.get('/library')).body, 'data-open-requests="6"', 'the library counts the open requests')
+  t.notMatch((await (await signedInAgent(app, stranger)).get('/explore')).body, 'open request', 'not for other owners')
   t.equal((await agent.api('DELETE', `/api/adviceset/${set.id}/ai-user-request/${id}`)).statusCode, 200)
   t.equal((await agent.api('GET', `/api/adviceset/${set.id}/ai-user-request/${id}`)).statusCode, 404)
 
