@@ -28,6 +28,7 @@ t.test('support: impersonate and stop; a job’s progress bar moves and complete
   await signInByApi(page, server.url, admin)
 
   await page.goto(`${server.url}/`)
+  await page.getByText('Admin', { exact: true }).click()
   await page.getByRole('link', { name: 'Support' }).click()
   await page.getByLabel('Name, e-mail, team or id').fill('Acme')
   await page.getByRole('button', { name: 'Find' }).click()
