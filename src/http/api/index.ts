@@ -18,6 +18,9 @@ import { jobApi } from './job.ts'
 import { opengraphApi } from './opengraph.ts'
 import { externalApiApi } from './external-api.ts'
 import { adviceScenarioApi } from './advicescenario.ts'
+import { exportApi } from './export.ts'
+import { adviceRequestsApi } from './advice-requests.ts'
+import { analyticsApi } from './analytics.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -40,4 +43,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(opengraphApi, { prefix: '/opengraph' })
   await app.register(externalApiApi, { prefix: '/external-api' })
   await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
+  await app.register(exportApi, { prefix: '/export' })
+  await app.register(adviceRequestsApi, { prefix: '/adviceset' })
+  await app.register(analyticsApi, { prefix: '/google-analytics' })
 }

@@ -15,6 +15,10 @@ import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
 import { apiManagerPages } from './api-manager.ts'
 import { adviceScenarioPages } from './advice-scenario.ts'
+import { supportPages } from './support.ts'
+import { exportPages } from './export.ts'
+import { adviceRequestPages } from './advice-requests.ts'
+import { tagPages } from './tags.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -33,4 +37,8 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(publishPages)
   await app.register(apiManagerPages)
   await app.register(adviceScenarioPages)
+  await app.register(supportPages)
+  await app.register(exportPages)
+  await app.register(adviceRequestPages)
+  await app.register(tagPages)
 }

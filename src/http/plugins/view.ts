@@ -40,7 +40,7 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
       ...data,
       csrfToken: this.generateCsrf(),
       user,
-      impersonating: Boolean(request.session?.impersonatorId),
+      impersonator: request.impersonator,
       flash,
       appContextJson: jsonForScript(appContext),
       notificationsProps: JSON.stringify({ flash }),

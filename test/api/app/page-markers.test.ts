@@ -9,6 +9,7 @@ import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
+import { tags } from '../../../src/db/schema/index.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -27,6 +28,11 @@ const EXPECTED: Record<string, string> = {
   '/user/team': 'user-page',
   '/admin/users': 'admin-users',
   '/admin/users/new': 'admin-users-new',
+  '/admin/support': 'support',
+  '/admin/support/impersonate': 'support',
+  '/admin/export': 'admin-export',
+  '/admin/tag': 'tag',
+  '/admin/tag/:id/edit': 'tag',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
@@ -106,12 +112,16 @@ const { key: markerKey } = await createApiKey(database.db, { ownerId: provider }
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { adviceSetId: adviceSet.id, name: 'Marker scenario' })
+const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
+const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
+  '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
 }
-const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token')
+  .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
   .replace(':scenarioId', String(markerScenario.id)) + (QUERIES[url] ?? '')

@@ -192,3 +192,26 @@ t.test('advice scenario pages: another owner sees none of them; a viewer reads t
   t.match((await author.api('GET', `/api/advicescenario/${scenario.id}`)).json().data, { name: 'Acme case', deletedAt: null }, 'nothing changed')
   t.same((await author.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data.map((s: { name: string }) => s.name), ['Acme case'])
 })
+
+t.test('the admin and operations area by role: support for provider admins, export and tags for admins, jobs for all', async (t) => {
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Acme' })
+  const cast = { providerAdmin, acmeAdmin, acmeAuthor, acmeViewer, globexAuthor }
+  const expected: Record<string, Record<keyof typeof cast, number>> = {
+    '/admin/support': { providerAdmin: 200, acmeAdmin: 403, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/export': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/tag': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/export/questions/data': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/job': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 200, acmeViewer: 200, globexAuthor: 200 },
+  }
+  for (const [who, user] of Object.entries(cast) as Array<[keyof typeof cast, typeof acmeAdmin]>) {
+    const agent = await signedIn(user)
+    for (const [url, statuses] of Object.entries(expected)) {
+      const res = url.startsWith('/api/') ? await agent.api('GET', url) : await agent.get(url)
+      t.equal(res.statusCode, statuses[who], `${who} ${url}`)
+    }
+  }
+  const anon = new Agent(app)
+  for (const url of Object.keys(expected)) {
+    t.equal((url.startsWith('/api/') ? await anon.api('GET', url, undefined, { csrf: false }) : await anon.get(url)).statusCode, url.startsWith('/api/') ? 401 : 302, `anonymous ${url}`)
+  }
+})
