@@ -88,3 +88,11 @@ function toCandidate(slot: VariableSlot, value: AtomValue): Candidate | undefine
   if (!coerced.ok || coerced.value === null) return undefined
   return { raw, value: coerced.value }
 }
+
+/** A starting answer as a candidate: the raw answer kept as given, coerced as a run will; undefined when it cannot be. */
+export function fixedCandidate(slot: VariableSlot, raw: unknown): Candidate | undefined {
+  if (slot.dataType === undefined) return raw === null || raw === undefined ? undefined : { raw, value: raw as Value }
+  const coerced = coerceInput(slot.dataType, raw, slot.options ? { options: slot.options } : undefined)
+  if (!coerced.ok || coerced.value === null) return undefined
+  return { raw, value: coerced.value }
+}

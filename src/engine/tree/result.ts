@@ -150,6 +150,14 @@ export class EngineResult {
     return map
   }
 
+  /** Whether `name` holds a value at the end of the run (is a key of `variables`), without formatting anything. */
+  hasValue(name: string): boolean {
+    const index = this.compiled.variableIndex.get(name)
+    if (index === undefined) return false
+    const slot = this.compiled.variables[index]!
+    return (this.values[index] ?? (slot.isConstant ? slot.defaultValue : undefined)) !== undefined
+  }
+
   /**
    * The variables of `variables`, in the same order, without building the map: for callers that write them out
    * straight away (the Advice API's response writer). `index` is the slot's position in compiled.variables.
