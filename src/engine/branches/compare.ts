@@ -20,7 +20,7 @@ import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { EngineResult } from '../tree/result.ts'
 import type { Branch, BranchProgress, BranchReport, UnreachablePath } from './index.ts'
-import { outcomeOf, pathVisited, visitedNodes } from './outcome.ts'
+import { outcomeOf, pathReached } from './outcome.ts'
 import type { RunOutcome } from './outcome.ts'
 
 export interface BranchSource {
@@ -163,8 +163,8 @@ class SideRunner {
       const key = JSON.stringify(inputs)
       if (seen.has(key)) continue
       seen.add(key)
-      const baseRun = this.run(this.base, inputs)
-      const nextRun = this.run(this.next, inputs)
+      const baseRun = this.run(this.base, inputs, b.path)
+      const nextRun = this.run(this.next, inputs, n.path)
       const reason = differs(this.view(this.base, b, baseRun), this.view(this.next, n, nextRun))
       if (reason !== null) {
         return { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason }
@@ -181,13 +181,14 @@ class SideRunner {
     const inputs = side.branch.inputs
     return {
       base: b, next: n, inputs, reason,
-      baseOutcome: outcomeOf(this.run(this.base, inputs)), nextOutcome: outcomeOf(this.run(this.next, inputs)),
+      baseOutcome: outcomeOf(this.run(this.base, inputs, side.path)), nextOutcome: outcomeOf(this.run(this.next, inputs, side.path)),
     }
   }
 
-  private run(compiled: CompiledAdviceSet, inputs: Record<string, unknown>): EngineResult {
+  /** A run tracing only `path` (all `view` reads of the trace). */
+  private run(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, path: readonly string[]): EngineResult {
     return evaluate(compiled, inputs, {
-      context: 'genbranches', render: false, trace: true, apiPort: this.options.apiPort ?? NO_API_VALUE,
+      context: 'genbranches', render: false, trace: 'visits', traceOnly: new Set(path), apiPort: this.options.apiPort ?? NO_API_VALUE,
       ...(this.options.now ? { now: this.options.now } : {}),
     })
   }
@@ -195,7 +196,7 @@ class SideRunner {
   private view(compiled: CompiledAdviceSet, side: PathSide, result: EngineResult): PathView {
     const onPath = new Set(side.path)
     const leaf = compiled.nodeById.get(side.path[side.path.length - 1]!)
-    const reached = pathVisited(visitedNodes(result.trace ?? []), side.path, leaf?.type === 'condition')
+    const reached = pathReached(result.trace ?? [], side.path, leaf?.type === 'condition')
     const advice: string[] = []
     for (const group of [result.advice, result.assumptions, result.examples]) {
       for (const item of group) {

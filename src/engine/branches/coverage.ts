@@ -29,7 +29,7 @@ export function branchCoverage(
 ): BranchCoverage {
   const apiPort = options.apiPort ?? (() => null)
   const visits = runs.map((run) => visitedNodes('trace' in run ? run.trace : evaluate(compiled, run.inputs, {
-    context: 'genbranches', render: false, trace: true, apiPort, ...(run.now ? { now: run.now } : {}),
+    context: 'genbranches', render: false, trace: 'visits', apiPort, ...(run.now ? { now: run.now } : {}),
   }).trace ?? []))
   const reachedBy = branches.map((branch) => {
     const leafIsCondition = compiled.nodeById.get(branch.path[branch.path.length - 1] ?? '')?.type === 'condition'

@@ -16,7 +16,7 @@ import type { Atom } from '../checks/constraints.ts'
 import { byVariable, describeAtom, holds } from '../checks/constraints.ts'
 import type { AtomValue } from '../checks/constraints.ts'
 import { contradiction, stableVariables, usableAtoms } from '../checks/reachability.ts'
-import { candidatesFor, fixedCandidate, inputVariables } from './input-values.ts'
+import { GeneralCandidates, candidatesFor, fixedCandidate, inputVariables } from './input-values.ts'
 import type { Candidate } from './input-values.ts'
 import { countPaths, treePaths } from './paths.ts'
 import type { TreePath } from './paths.ts'
@@ -120,7 +120,10 @@ interface Choice {
 
 class AnswerSearch {
   private readonly stable: Set<string>
-  private readonly allAtoms: Map<string, Atom[]>
+  /** Per input variable: its candidates from the whole set, worked out once. */
+  private readonly general = new Map<number, GeneralCandidates>()
+  /** Candidates per variable and path constraints: paths under the same conditions ask the same question again. */
+  private readonly candidateMemo = new Map<string, Candidate[]>()
   private readonly now: Date
   private readonly maxAttempts: number
   private readonly verify: boolean
@@ -144,7 +147,11 @@ class AnswerSearch {
     // Every comparison anywhere, true or false side, so answers for variables off the path can avoid exits.
     const atoms: Atom[] = []
     for (const node of compiled.nodeById.values()) atoms.push(...usableAtoms(compiled, node, this.stable).atoms)
-    this.allAtoms = byVariable(atoms)
+    const allAtoms = byVariable(atoms)
+    for (const index of this.inputSlots) {
+      const slot = compiled.variables[index]!
+      this.general.set(index, new GeneralCandidates(slot, allAtoms.get(slot.name) ?? [], this.now))
+    }
   }
 
   private facts(node: CompiledNode): { atoms: Atom[]; alwaysFalse: boolean } {
@@ -197,7 +204,7 @@ class AnswerSearch {
         out.push({ name: slot.name, candidates: [candidate] })
         continue
       }
-      const candidates = candidatesFor(slot, atoms, this.allAtoms.get(slot.name) ?? [], this.now)
+      const candidates = this.candidates(index, atoms)
       if (candidates.length === 0) {
         if (pathAtoms.has(slot.name)) return 'No answer satisfies the conditions on this path.'
         continue
@@ -205,6 +212,18 @@ class AnswerSearch {
       out.push({ name: slot.name, candidates })
     }
     return out
+  }
+
+  private candidates(index: number, atoms: readonly Atom[]): Candidate[] {
+    const key = `${index}:${JSON.stringify(atoms.map((atom) => [atom.op, atom.value instanceof Date ? { date: atom.value.getTime() } : atom.value]))}`
+    let candidates = this.candidateMemo.get(key)
+    if (candidates === undefined) {
+      const slot = this.compiled.variables[index]!
+      // A search never looks past its attempt budget in one variable's list, so longer lists are never read.
+      candidates = candidatesFor(slot, atoms, this.general.get(index)!, this.maxAttempts + 1)
+      this.candidateMemo.set(key, candidates)
+    }
+    return candidates
   }
 
   private inputs(choices: Choice[], picks: number[]): Record<string, unknown> {
@@ -222,11 +241,12 @@ class AnswerSearch {
    */
   private searchAnswers(nodes: CompiledNode[], choices: Choice[], base: number[]): Found | undefined {
     let attempts = 0
+    const watched = new Set(nodes.map((node) => node.id))
     const attempt = (picks: number[]): Found | undefined => {
       attempts++
       const inputs = this.inputs(choices, picks)
-      const result = this.run(inputs)
-      return this.reaches(nodes, result) ? this.trimmed(nodes, inputs, result) : undefined
+      const result = this.run(inputs, watched)
+      return this.reaches(nodes, result) ? this.trimmed(nodes, inputs, result, watched) : undefined
     }
     const first = attempt(base)
     if (first) return first
@@ -260,7 +280,7 @@ class AnswerSearch {
    * Keeps only the answers the run actually used (and the starting answers), if the path is still reached without
    * the others; `result` is the run with all of `inputs`.
    */
-  private trimmed(nodes: CompiledNode[], inputs: Record<string, unknown>, result: EngineResult): Found {
+  private trimmed(nodes: CompiledNode[], inputs: Record<string, unknown>, result: EngineResult, watched: ReadonlySet<string>): Found {
     const kept: Record<string, unknown> = {}
     let dropped = false
     for (const [name, raw] of Object.entries(inputs)) {
@@ -268,15 +288,17 @@ class AnswerSearch {
       else dropped = true
     }
     if (!dropped) return { inputs, result }
-    const keptResult = this.run(kept)
+    const keptResult = this.run(kept, watched)
     return this.reaches(nodes, keptResult) ? { inputs: kept, result: keptResult } : { inputs, result }
   }
 
-  private run(inputs: Record<string, unknown>): EngineResult {
+  /** A run that traces only the path's nodes (`watched`): all pathReached needs, at a fraction of a full trace's cost. */
+  private run(inputs: Record<string, unknown>, watched: ReadonlySet<string>): EngineResult {
     return evaluate(this.compiled, inputs, {
       context: 'genbranches',
       render: false,
-      trace: true,
+      trace: 'visits',
+      traceOnly: watched,
       now: this.now,
       apiPort: this.apiPort,
     })

@@ -30,7 +30,18 @@ export function pathVisited(visited: VisitedNodes, path: readonly string[], leaf
   return !leafIsCondition || visited.get(path[path.length - 1]!) === true
 }
 
-/** Whether a trace visited every node of the path, and, when the path ends in a condition, found it true. */
+/**
+ * Whether a trace visited every node of the path, and, when the path ends in a condition, found it true. One pass
+ * over the trace that only looks up the path's few nodes (this runs once per attempt of branch generation).
+ */
 export function pathReached(trace: ReadonlyArray<Pick<TraceEntry, 'nodeId' | 'value'>>, path: readonly string[], leafIsCondition: boolean): boolean {
-  return pathVisited(visitedNodes(trace), path, leafIsCondition)
+  const missing = new Set(path)
+  const leaf = path[path.length - 1]
+  let leafHeld = !leafIsCondition
+  for (const entry of trace) {
+    if (entry.nodeId === leaf && entry.value === true) leafHeld = true
+    missing.delete(entry.nodeId)
+    if (missing.size === 0 && leafHeld) return true
+  }
+  return false
 }
