@@ -16,11 +16,17 @@ const MAX_PATHS = 20_000
 /** Different condition sets listed per advice item before "and N more". */
 const MAX_WAYS = 12
 
-export function summarize(model: AdviceSetModel): string {
+export interface SummaryOptions {
+  /** A line under the title, e.g. which version this is and when it was written. */
+  note?: string
+}
+
+export function summarize(model: AdviceSetModel, options: SummaryOptions = {}): string {
   const compiled = compileAdviceSet(model)
   const rulesById = new Map<string, RuleModel>()
   for (const rule of [...model.rules, ...(model.externalRules ?? [])]) rulesById.set(rule.id, rule)
   const lines: string[] = [`# ${inline(model.name)}`, '']
+  if (options.note) lines.push(`_${inline(options.note)}_`, '')
   const questions = questionsOf(compiled)
   const advice = adviceOf(compiled)
   lines.push(

@@ -14,12 +14,14 @@ import { markdownPreviewApi } from './markdown-preview.ts'
 import { publishApi } from './publish.ts'
 import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
+import { adviceSetTestingApi } from './adviceset-testing.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
   await app.register(adviceSetApi, { prefix: '/adviceset' })
   await app.register(publishApi, { prefix: '/adviceset' })
+  await app.register(adviceSetTestingApi, { prefix: '/adviceset' })
   await app.register(tagsApi, { prefix: '/tags' })
   await app.register(activityApi, { prefix: '/activity' })
   await app.register(recentItemsApi, { prefix: '/recentitem' })
