@@ -13,6 +13,7 @@ import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 // Areas whose pages have React islands so far.
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   admin: () => import('./areas/admin.ts'),
+  advicescenario: () => import('./areas/advicescenario.ts'),
   entity: () => import('./areas/entity.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),

@@ -14,13 +14,20 @@
 // for other questions. For each matched path, every answer set found for it on either side is run on both sides,
 // and the path counts as changed when, for one of them, the two runs differ on this path: one reaches it and the
 // other does not, the advice its own nodes give differs (by content), or one run stops at a question on the path
-// and the other does not. The whole-run outcomes are still returned, for the reader to see.
+// and the other does not. The whole-run outcomes are still returned, for the reader to see. When the path's own
+// nodes differ between the sides (an edited condition) and neither side's answers show a difference — the edit
+// may only matter for answers neither generation picked — the answers are varied one variable at a time over the
+// boundaries of the comparisons on both versions of the path (at most MAX_PROBES runs) to find ones that do.
 import type { CompiledAdviceSet, CompiledNode } from '../tree/compiled.ts'
 import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { EngineResult } from '../tree/result.ts'
 import type { Branch, BranchProgress, BranchReport, UnreachablePath } from './index.ts'
 import { outcomeOf, pathReached } from './outcome.ts'
+import { byVariable } from '../checks/constraints.ts'
+import type { Atom } from '../checks/constraints.ts'
+import { usableAtoms } from '../checks/reachability.ts'
+import { boundaryAnswers } from './input-values.ts'
 import type { RunOutcome } from './outcome.ts'
 
 export interface BranchSource {
@@ -58,6 +65,8 @@ export interface CompareOptions {
 }
 
 const NO_API_VALUE: ApiPort = () => null
+/** Most answer sets tried per edited path to find one that shows the edit. */
+const MAX_PROBES = 64
 
 export function compareBranches(base: BranchSource, next: BranchSource, options: CompareOptions = {}): BranchComparison {
   const steps = walkComparison(base, next, options)
@@ -159,18 +168,51 @@ class SideRunner {
     const witnesses = [b, n].flatMap((side) => ('branch' in side ? [side.branch.inputs] : []))
     if (witnesses.length === 0) return null
     const seen = new Set<string>()
-    for (const inputs of witnesses) {
+    const tryInputs = (inputs: Record<string, unknown>): PathChange | null => {
       const key = JSON.stringify(inputs)
-      if (seen.has(key)) continue
+      if (seen.has(key)) return null
       seen.add(key)
       const baseRun = this.run(this.base, inputs, b.path)
       const nextRun = this.run(this.next, inputs, n.path)
       const reason = differs(this.view(this.base, b, baseRun), this.view(this.next, n, nextRun))
-      if (reason !== null) {
-        return { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason }
-      }
+      return reason === null ? null : { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason }
+    }
+    for (const inputs of witnesses) {
+      const change = tryInputs(inputs)
+      if (change) return change
+    }
+    if (this.samePathContent(b, n)) return null
+    for (const probe of this.probes(b, n, witnesses)) {
+      if (seen.size >= witnesses.length + MAX_PROBES) break
+      const change = tryInputs(probe)
+      if (change) return change
     }
     return null
+  }
+
+  private samePathContent(b: PathSide, n: PathSide): boolean {
+    if (b.path.length !== n.path.length) return false
+    return b.path.every((id, i) => {
+      const before = this.base.nodeById.get(id)
+      const after = this.next.nodeById.get(n.path[i]!)
+      return before !== undefined && after !== undefined && nodeContent(this.base, before) === nodeContent(this.next, after)
+    })
+  }
+
+  /** The witnesses with one variable changed to a boundary of the comparisons on either version of the path. */
+  private *probes(b: PathSide, n: PathSide, witnesses: Array<Record<string, unknown>>): Generator<Record<string, unknown>> {
+    const atoms: Atom[] = []
+    for (const [compiled, side] of [[this.base, b], [this.next, n]] as const) {
+      for (const id of side.path) {
+        const node = compiled.nodeById.get(id)
+        if (node) atoms.push(...usableAtoms(compiled, node).atoms)
+      }
+    }
+    for (const [name, group] of byVariable(atoms)) {
+      const slot = this.next.variables[this.next.variableIndex.get(name) ?? -1] ?? this.base.variables[this.base.variableIndex.get(name) ?? -1]
+      if (!slot) continue
+      for (const raw of boundaryAnswers(slot, group)) for (const witness of witnesses) yield { ...witness, [name]: raw }
+    }
   }
 
   /** An added (base null) or removed (next null) path, with its own answers run on both sides. */

@@ -142,3 +142,18 @@ export function fixedCandidate(slot: VariableSlot, raw: unknown): Candidate | un
   if (!coerced.ok || coerced.value === null) return undefined
   return { raw, value: coerced.value }
 }
+
+/** Raw answers worth trying for a variable compared by `atoms`: each constant and its neighbours, as a run accepts them. */
+export function boundaryAnswers(slot: VariableSlot, atoms: readonly Atom[]): unknown[] {
+  const seen = new Set<string>()
+  const out: unknown[] = []
+  for (const value of candidateValues(atoms)) {
+    const candidate = toCandidate(slot, value)
+    if (!candidate) continue
+    const key = JSON.stringify(candidate.raw)
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(candidate.raw)
+  }
+  return out
+}

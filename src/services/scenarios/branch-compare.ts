@@ -23,6 +23,8 @@ export interface CompareRequest {
   limit?: unknown
   runAsOf?: unknown
   background?: boolean | undefined
+  /** As for generations (branches.ts GenerateRequest.directOnly): a large compare comes back as `pending`. */
+  directOnly?: boolean | undefined
 }
 
 export interface ChangeRow {
@@ -58,7 +60,10 @@ export interface CompareView extends CompareContext {
   truncated: string | null
 }
 
-export type CompareOutcome = { view: CompareView; task?: undefined } | { task: TaskStatus; view?: undefined }
+export type CompareOutcome =
+  | { view: CompareView; task?: undefined; pending?: undefined }
+  | { task: TaskStatus; view?: undefined; pending?: undefined }
+  | { pending: CompareContext & { examined: [number, number] }; view?: undefined; task?: undefined }
 
 export const compareTasks = new TaskRegistry<CompareContext, CompareView>('compare')
 
@@ -105,9 +110,11 @@ export async function compareSources(deps: Deps, actor: Actor, request: CompareR
     runAsOf: asOf?.text ?? null, limit,
   }
   const examined: [number, number] = [pathsToExamine(baseCompiled, limit).examined, pathsToExamine(nextCompiled, limit).examined]
+  const direct = Math.max(...examined) <= DIRECT_PATHS && request.background !== true
+  if (request.directOnly && !direct) return { pending: { ...context, examined } }
   const steps = compareSteps(baseCompiled, nextCompiled, { limit, now: asOf?.date ?? new Date() }, examined)
   const present = (result: CompareResult) => presentComparison(context, baseCompiled, nextCompiled, result)
-  if (Math.max(...examined) <= DIRECT_PATHS && request.background !== true) {
+  if (direct) {
     let step = steps.next()
     while (!step.done) step = steps.next()
     return { view: present(step.value) }

@@ -23,6 +23,11 @@ export interface GenerateRequest {
   runAsOf?: unknown
   /** Run in the background even when the set is small. */
   background?: boolean | undefined
+  /**
+   * Never start a background task: a generation too large to answer at once comes back as `pending` (what it would
+   * examine), for a page to offer to start it. Pages use this on GET, which must not start work.
+   */
+  directOnly?: boolean | undefined
 }
 
 export interface BranchesView {
@@ -49,7 +54,10 @@ export interface GenerateContext {
   limit: number
 }
 
-export type GenerateOutcome = { view: BranchesView; task?: undefined } | { task: TaskStatus; view?: undefined }
+export type GenerateOutcome =
+  | { view: BranchesView; task?: undefined; pending?: undefined }
+  | { task: TaskStatus; view?: undefined; pending?: undefined }
+  | { pending: GenerateContext & { total: number; examined: number }; view?: undefined; task?: undefined }
 
 export const generateTasks = new TaskRegistry<GenerateContext, BranchesView>('generate')
 
@@ -72,6 +80,7 @@ async function prepare(deps: Deps, actor: Actor, request: GenerateRequest) {
 export async function generateSetBranches(deps: Deps, actor: Actor, request: GenerateRequest): Promise<GenerateOutcome> {
   const { context, compiled, options, total, examined } = await prepare(deps, actor, request)
   const present = (report: BranchReport) => presentBranches(context, new PathPresenter(compiled, context.adviceSet.id, context.runAsOf), report, total, examined)
+  if (request.directOnly && (examined > DIRECT_PATHS || request.background === true)) return { pending: { ...context, total, examined } }
   const steps = walkBranches(compiled, options)
   if (examined <= DIRECT_PATHS && request.background !== true) {
     let step = steps.next()

@@ -42,6 +42,15 @@ t.test('editing one condition reports exactly the paths through it as changed', 
   t.notOk(change.nextOutcome!.advice.includes('a-senior'), 'the outcome on the next side does not')
 })
 
+t.test('an edit that only matters for answers neither side picked is still found, by trying the boundaries', async (t) => {
+  const next = edited(loan, (node) => (node.id === 'c-high-employed' ? { ...node, expression: '{{Employed}} && {{Age}} < 50' } : node))
+  const result = compareBranches(source(loan), source(next), { now: NOW })
+  t.same(leaves(result.changed), ['a-prime'])
+  const change = result.changed[0]!
+  t.ok((change.inputs!.Age as number) >= 50, `answers with Age ${String(change.inputs!.Age)} show it`)
+  t.ok(change.baseOutcome!.advice.includes('a-prime') && !change.nextOutcome!.advice.includes('a-prime'))
+})
+
 t.test('a condition that ends a rule earlier changes the paths after it too', async (t) => {
   const next = edited(loan, (node) => (node.id === 'c-minor' ? { ...node, expression: '{{Age}} < 21' } : node))
   const result = compareBranches(source(loan), source(next), { now: NOW })

@@ -1,0 +1,8 @@
+import { taskProgressIsland } from '../task-progress/index.ts'
+import type { IslandRegistry } from '../shared/define-island.ts'
+
+export { mountPage } from '../runtime.ts'
+
+export const islands: IslandRegistry = {
+  'task-progress': taskProgressIsland,
+}
