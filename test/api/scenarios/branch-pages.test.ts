@@ -80,10 +80,11 @@ t.test('without JavaScript: a small set\'s form redirects to its permalink; a la
   t.equal(small.statusCode, 303)
   t.equal(small.headers.location, `${base}/gen-branches?source=draft&limit=50`)
 
-  const wide = await buildWideSet(db, ownerId, { calls: 40, bands: 25 })
+  // 16,202 paths whose every run walks 8,000 conditions: seconds of work, still running when the page is read.
+  const wide = await buildWideSet(db, ownerId, { calls: 80, bands: 100 })
   const wideBase = `/adviceset/${wide.set.id}/advicescenario`
   const plan = await agent.get(`${wideBase}/gen-branches`)
-  t.match(plan.body, /This source has <strong>2,052<\/strong> paths; generating 1,000 of them runs in the background/)
+  t.match(plan.body, /This source has <strong>16,202<\/strong> paths; generating 1,000 of them runs in the background/)
   t.notMatch(plan.body, 'data-island="task-progress"', 'GET starts nothing')
   const started = await agent.postForm(`${wideBase}/gen-branches`, { source: 'draft', inputs: '', limit: '20000', runAsOf: '' })
   t.equal(started.statusCode, 303)
@@ -91,6 +92,7 @@ t.test('without JavaScript: a small set\'s form redirects to its permalink; a la
   const running = await agent.get(started.headers.location as string)
   t.equal(running.statusCode, 200)
   t.match(running.body, 'data-island="task-progress"')
+  t.match(running.body, /data-task-state="running"/)
   t.match(running.body, `href="${wideBase}/gen-branches?task=${taskId}">Refresh</a>`)
   const cancel = await agent.postForm(`${wideBase}/gen-branches/tasks/${taskId}/cancel`, {})
   t.equal(cancel.statusCode, 303)
