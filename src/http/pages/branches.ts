@@ -19,8 +19,8 @@ import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 
-/** Rows per page of a result; a direct generation (at most DIRECT_PATHS) always fits on one. */
-const PAGE_SIZE = Math.max(DIRECT_PATHS, 200)
+/** Rows per page of a result: a direct generation (at most DIRECT_PATHS paths) always fits on one. */
+const PAGE_SIZE = DIRECT_PATHS
 
 const SetParams = Type.Object({ ruleSetId: IdString })
 const ScenarioParams = Type.Object({ ruleSetId: IdString, id: IdString })
@@ -48,7 +48,7 @@ function pageNumber(raw: string | undefined): number {
 function paged<T>(items: T[], page: number) {
   const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE))
   const current = Math.min(page, pages)
-  return { items: items.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE), page: current, pages, from: (current - 1) * PAGE_SIZE + 1 }
+  return { items: items.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE), page: current, pages }
 }
 
 function href(path: string, query: Record<string, string | number | null | undefined>): string {
@@ -73,12 +73,21 @@ async function toolPage(app: FastifyInstance, actor: Actor, setId: number) {
   }
 }
 
-/** The island's props: where to read the task's progress, stop it, and fetch its results. */
-function taskProps(status: TaskStatus, resultsUrl: string) {
+/**
+ * The task panel of a tool page (`page`: gen-branches or gen-branches/compare): the island's props (where to read the
+ * task's progress, stop it, and fetch its results) and, for the page without JavaScript, Refresh and Cancel.
+ */
+function taskPanel(toolBase: string, page: string, status: TaskStatus) {
+  const own = `${toolBase}/${page}?task=${status.id}`
   return {
-    statusUrl: `/api/adviceset/generate-branches/tasks/${status.id}`,
-    cancelUrl: `/api/adviceset/generate-branches/tasks/${status.id}/cancel`,
-    resultsUrl, state: status.state, done: status.done, total: status.total, unit: status.kind === 'compare' ? 'steps' : 'paths',
+    status,
+    props: {
+      statusUrl: `/api/adviceset/generate-branches/tasks/${status.id}`,
+      cancelUrl: `/api/adviceset/generate-branches/tasks/${status.id}/cancel`,
+      resultsUrl: `${own}&fragment=1`, state: status.state, done: status.done, total: status.total, unit: status.kind === 'compare' ? 'steps' : 'paths',
+    },
+    refresh: own,
+    cancelAction: `${toolBase}/gen-branches/tasks/${status.id}/cancel`,
   }
 }
 
@@ -92,13 +101,10 @@ async function renderFragment(reply: FastifyReply, template: string, data: Recor
   return html
 }
 
-/** A field error on a GET form: the page again, the message beside the field, the typed values kept. */
-function fieldErrors(error: unknown): Record<string, string> {
-  if (error instanceof ValidationError) return { [error.field]: error.message }
-  throw error
-}
-
-/** A refused start (bad field, or too many tasks running) as the form shows it; anything else is thrown on. */
+/**
+ * A refused request (a bad field, or too many tasks running) as the form shows it: the page again with the message
+ * beside the field and the typed values kept. Anything else (404, a fault) is thrown on to the error handler.
+ */
 function refusal(error: unknown): { status: number; errors: Record<string, string>; formError: string } {
   if (error instanceof ValidationError) return { status: 400, errors: { [error.field]: error.message }, formError: 'Please correct the field marked below.' }
   if (error instanceof ConflictError) return { status: 409, errors: {}, formError: error.message }
@@ -121,8 +127,9 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       const pageHref = (page: number) => href(`${tools.base}/gen-branches${scenario ? `/${scenario.id}` : ''}`, { ...values, page })
       return reply.page('advicescenario/gen-branches', { ...data, view: outcome.view, results: branchResults(outcome.view!, pageNumber(query.page), pageHref) })
     } catch (error) {
-      reply.code(400)
-      return reply.page('advicescenario/gen-branches', { ...data, errors: fieldErrors(error), formError: 'Please correct the field marked below.' })
+      const { status, errors, formError } = refusal(error)
+      reply.code(status)
+      return reply.page('advicescenario/gen-branches', { ...data, errors, formError })
     }
   }
 
@@ -136,7 +143,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const values = { source: context.source.key, inputs: Object.keys(context.startingInputs).length ? JSON.stringify(context.startingInputs) : '', limit: String(context.limit), runAsOf: context.runAsOf ?? '' }
     return reply.page('advicescenario/gen-branches', {
       ...tools, title: `Generated branches · ${tools.set.name}`, values, errors: {}, scenario: null, view, results, pending: null,
-      task: { status, context, props: taskProps(status, `${tools.base}/gen-branches?task=${status.id}&fragment=1`), refresh: `${tools.base}/gen-branches?task=${status.id}`, cancelAction: `${tools.base}/gen-branches/tasks/${status.id}/cancel` },
+      task: taskPanel(tools.base, 'gen-branches', status),
     })
   }
 
@@ -196,7 +203,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       if (query.fragment) return renderFragment(reply, 'advicescenario/_compare-results', { results })
       return reply.page('advicescenario/gen-branches-compare', {
         ...data, values: { base: context.base.key, next: context.next.key, limit: String(context.limit), runAsOf: context.runAsOf ?? '' }, view, results,
-        task: { status, context, props: taskProps(status, `${tools.base}/gen-branches/compare?task=${status.id}&fragment=1`), refresh: `${tools.base}/gen-branches/compare?task=${status.id}`, cancelAction: `${tools.base}/gen-branches/tasks/${status.id}/cancel` },
+        task: taskPanel(tools.base, 'gen-branches/compare', status),
       })
     }
     // Nothing published and no base chosen: the form alone, saying so.
@@ -207,8 +214,9 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       const pageHref = (page: number) => href(`${tools.base}/gen-branches/compare`, { ...values, page })
       return reply.page('advicescenario/gen-branches-compare', { ...data, view: outcome.view, results: resultsOf(outcome.view!, pageNumber(query.page), pageHref) })
     } catch (error) {
-      reply.code(400)
-      return reply.page('advicescenario/gen-branches-compare', { ...data, errors: fieldErrors(error), formError: 'Please correct the field marked below.' })
+      const { status, errors, formError } = refusal(error)
+      reply.code(status)
+      return reply.page('advicescenario/gen-branches-compare', { ...data, errors, formError })
     }
   })
 
@@ -241,8 +249,9 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       const download = href('/api/adviceset/generate-summary', { adviceSetId: tools.set.id, source: summary.source.key, format: 'markdown' })
       return reply.page('advicescenario/gen-summary', { ...data, summary, download })
     } catch (error) {
-      reply.code(400)
-      return reply.page('advicescenario/gen-summary', { ...data, errors: fieldErrors(error), formError: 'Please correct the field marked below.' })
+      const { status, errors, formError } = refusal(error)
+      reply.code(status)
+      return reply.page('advicescenario/gen-summary', { ...data, errors, formError })
     }
   })
 }
