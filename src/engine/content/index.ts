@@ -6,6 +6,8 @@ import { BoundedMemo } from '../format/bounded-memo.ts'
 import { compilePlain, fillAttributed, fillText, type AttributedString, type PlainTemplate } from './plain.ts'
 import type { ResolvedTag } from './resolved.ts'
 import { fillMarkdown, fillRaw, markdownContexts, type MarkdownContext } from './source.ts'
+import { markdown } from './markdown.ts'
+import { sanitizeRendered } from './sanitize.ts'
 
 export type { AttributedString } from './plain.ts'
 export type { ResolvedTag } from './resolved.ts'
@@ -113,4 +115,12 @@ function resolveTags(
     values.push(resolved)
   }
   return { values, missing }
+}
+
+/**
+ * A whole markdown document (a generated summary, not an author's template) as safe HTML: the same renderer and
+ * allow-list as advice content, without links; `{{Name}}` and `[[Name]]` stay text.
+ */
+export function renderMarkdownDocument(source: string): string {
+  return sanitizeRendered(markdown.render(source), false)
 }

@@ -134,7 +134,7 @@ export class Run implements SlotScope {
   ) {
     this.nowValue = options.now
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
-    this.tracer = options.trace === true ? new Tracer() : null
+    this.tracer = options.trace === true || options.trace === 'visits' ? new Tracer(options.trace === true, options.traceOnly) : null
     this.values = compiled.blankValues.slice()
     this.content =
       options.render !== false
@@ -287,12 +287,14 @@ export class Run implements SlotScope {
     const count = ops.length
     const values = this.values
     const tracer = this.tracer
+    // Conditions the trace does not record take the fast path below, as in an untraced run.
+    const traceOnly = this.options.traceOnly
     const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eqText } = OPCODES
     let pc = start
     while (pc < count) {
       const op = ops[pc]!
       if (op >= atom) {
-        if (tracer !== null) {
+        if (tracer !== null && (traceOnly === undefined || traceOnly.has(nodes[pc]!.id))) {
           pc = this.tracedCondition(tracer, program, pc)
           continue
         }

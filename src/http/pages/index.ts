@@ -19,6 +19,7 @@ import { supportPages } from './support.ts'
 import { exportPages } from './export.ts'
 import { adviceRequestPages } from './advice-requests.ts'
 import { tagPages } from './tags.ts'
+import { branchToolPages } from './branches.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -41,4 +42,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(exportPages)
   await app.register(adviceRequestPages)
   await app.register(tagPages)
+  await app.register(branchToolPages)
 }

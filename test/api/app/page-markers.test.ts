@@ -73,6 +73,10 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/advicescenario/:scenarioId/edit': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/copy': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/delete': 'advice-scenario-index',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches/:id': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches/compare': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-summary': 'generate-summary',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -120,7 +124,8 @@ const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
   '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
 }
-const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token')
+const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace('/gen-branches/:id', `/gen-branches/${markerScenario.id}`)
+  .replace(':token', 'not-a-real-token').replace(':ruleSetId', String(adviceSet.id))
   .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))

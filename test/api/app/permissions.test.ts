@@ -6,6 +6,9 @@ import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { users } from '../../../src/db/schema/index.ts'
+import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
+import { buildRule } from '../../helpers/rules.ts'
+import { publishVersion } from '../../helpers/publishing.ts'
 
 const { app, database, outbox } = await buildTestApp(t)
 const db = database.db
@@ -214,4 +217,26 @@ t.test('the admin and operations area by role: support for provider admins, expo
   for (const url of Object.keys(expected)) {
     t.equal((url.startsWith('/api/') ? await anon.api('GET', url, undefined, { csrf: false }) : await anon.get(url)).statusCode, url.startsWith('/api/') ? 401 : 302, `anonymous ${url}`)
   }
+})
+
+t.test('the testing tools (generated branches, compare, summary) are readers\' pages: other owners get 404', async (t) => {
+  const set = await createAdviceSetRow(db, { ownerId: acme, name: 'Private testing set' })
+  await buildRule(db, set.id, 'Only rule', [{ type: 'advice', headline: 'Hello' }])
+  await publishVersion(db, { adviceSetId: set.id })
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Viewer' })
+  const base = `/adviceset/${set.id}/advicescenario`
+  const pages = [`${base}/gen-branches`, `${base}/gen-branches/compare`, `${base}/gen-summary`]
+  const apis: Array<[string, string, unknown]> = [
+    ['POST', '/api/adviceset/generate-branches', { adviceSetId: set.id }],
+    ['POST', '/api/adviceset/generate-branches/compare', { adviceSetId: set.id }],
+    ['GET', `/api/adviceset/generate-summary?adviceSetId=${set.id}`, undefined],
+  ]
+  for (const [who, user] of [['author', acmeAuthor], ['viewer', acmeViewer]] as const) {
+    const agent = await signedIn(user)
+    for (const url of pages) t.equal((await agent.get(url)).statusCode, 200, `${who} reads ${url}`)
+    for (const [method, url, body] of apis) t.equal((await agent.api(method, url, body)).statusCode, 200, `${who}: ${method} ${url}`)
+  }
+  const gus = await signedIn(globexAuthor)
+  for (const url of pages) t.equal((await gus.get(url)).statusCode, 404, `another owner: ${url}`)
+  for (const [method, url, body] of apis) t.equal((await gus.api(method, url, body)).statusCode, 404, `another owner: ${method} ${url}`)
 })
