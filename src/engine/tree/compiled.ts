@@ -2,7 +2,7 @@
 // rule calls resolved to rules. Built by compile.ts, read by the runner.
 import type { EngineError, SourceSpan } from '../errors.ts'
 import type { CompiledExpr, Expr, Scope } from '../expr/index.ts'
-import type { AttributedString } from '../content/index.ts'
+import { prepareText, type AttributedString, type PreparedText } from '../content/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
 import type { NodeType } from '../entity-types.ts'
 import type { DataType } from '../types/index.ts'
@@ -55,10 +55,13 @@ export type ContentBody = string | AttributedString
 
 export interface CompiledAdvice {
   readonly group: AdviceGroup
-  readonly headline: string
-  readonly text: string
+  readonly headline: PreparedText
+  readonly text: PreparedText
   readonly decisionItem: AdviceItem
 }
+
+/** The empty text every node without one shares. */
+export const NO_TEXT: PreparedText = prepareText('')
 
 export class CompiledNode {
   children: CompiledNode[] = []
@@ -72,7 +75,8 @@ export class CompiledNode {
   slot = -1
   called: CompiledRule | null = null
   advice: CompiledAdvice | null = null
-  question = ''
+  /** Input requests: the question, prepared for rendering once per compiled set. */
+  question: PreparedText = NO_TEXT
   apiId = ''
   error: EngineError | null = null
 

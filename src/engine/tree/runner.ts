@@ -2,8 +2,8 @@
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
-import { renderContent } from '../content/index.ts'
-import type { RenderOptions, ResolvedTag } from '../content/index.ts'
+import { renderContent, renderPrepared } from '../content/index.ts'
+import type { PreparedText, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
@@ -432,7 +432,7 @@ export class Run implements SlotScope {
       return false
     }
     this.report(value)
-    let question: ContentBody = node.question
+    let question: ContentBody = node.question.text
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
       this.content.resolvedOf[slot] = undefined
@@ -466,7 +466,7 @@ export class Run implements SlotScope {
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {
-      const headlineBody = this.renderText(custom ?? advice.headline, node)
+      const headlineBody = custom === undefined ? this.renderText(advice.headline, node) : this.renderDynamicText(custom, node)
       const textBody = this.renderText(advice.text, node)
       item =
         custom === undefined
@@ -554,14 +554,23 @@ export class Run implements SlotScope {
     return resolved
   }
 
-  private renderText(template: string, node: CompiledNode): ContentBody {
+  /** A text of the compiled set, prepared on its node. */
+  private renderText(template: PreparedText, node: CompiledNode): ContentBody {
+    if (template.text === '') return ''
+    return this.reportMissing(renderPrepared(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
+  }
+
+  /** A text made during the run (Headline_Custom's value): prepared through the engine's bounded memo. */
+  private renderDynamicText(template: string, node: CompiledNode): ContentBody {
     if (template === '') return template
-    const rendered = renderContent(
-      template,
-      this.options.contentType ?? 'text',
-      this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name)),
-      this.content?.renderOptions,
-    )
+    return this.reportMissing(renderContent(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
+  }
+
+  private resolver(): (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined {
+    return this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name))
+  }
+
+  private reportMissing(rendered: RenderedContent, node: CompiledNode): ContentBody {
     for (const tag of rendered.missing) {
       const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
       this.result.addError({
