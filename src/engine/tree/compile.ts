@@ -1,7 +1,6 @@
 // compileAdviceSet: parse every expression once, compile closures, resolve names to slots and rule calls.
 // Problems are collected per node (and per dictionary entry) instead of thrown, so one bad node never hides the
 // rest of the set; the runner turns a node's error into an error item for its rule.
-import { prepareText } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import { compileExpression, parseAssignment, parseExpression } from '../expr/index.ts'
 import type { CompiledExpr, Expr, RefKind } from '../expr/index.ts'
@@ -17,7 +16,6 @@ import { rawToValue } from './raw-value.ts'
 import { RESERVED_SLOT_TYPES } from './slots.ts'
 import {
   CompiledNode,
-  NO_TEXT,
   KIND_OF,
   type CompileIssue,
   type CompiledAdviceSet,
@@ -237,7 +235,7 @@ class Compiler {
       }
       case 'inputRequest': {
         node.slot = this.targetSlot(model)
-        node.question = model.question ? prepareText(model.question) : NO_TEXT
+        node.question = model.question ?? ''
         return
       }
       case 'variableAssignment': {
@@ -323,8 +321,8 @@ function compileAdvice(node: CompiledNode, model: NodeModel): CompiledNode['advi
   const tags = Object.freeze([...(model.tags ?? [])])
   return {
     group: adviceGroupOf(tags),
-    headline: model.headline ? prepareText(model.headline) : NO_TEXT,
-    text: model.text ? prepareText(model.text) : NO_TEXT,
+    headline: model.headline ?? '',
+    text: model.text ?? '',
     decisionItem: Object.freeze({
       nodeId: node.id,
       ruleId: node.ruleId,

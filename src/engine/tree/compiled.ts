@@ -2,7 +2,7 @@
 // rule calls resolved to rules. Built by compile.ts, read by the runner.
 import type { EngineError, SourceSpan } from '../errors.ts'
 import type { CompiledExpr, Expr, Scope } from '../expr/index.ts'
-import { prepareText, type AttributedString, type PreparedText } from '../content/index.ts'
+import type { AttributedString, PreparedText } from '../content/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
 import type { NodeType } from '../entity-types.ts'
 import type { DataType } from '../types/index.ts'
@@ -55,13 +55,13 @@ export type ContentBody = string | AttributedString
 
 export interface CompiledAdvice {
   readonly group: AdviceGroup
-  readonly headline: PreparedText
-  readonly text: PreparedText
+  readonly headline: string
+  readonly text: string
   readonly decisionItem: AdviceItem
+  /** headline and text prepared for rendering on the first full-response run (compiling for checks needs neither). */
+  preparedHeadline?: PreparedText
+  preparedText?: PreparedText
 }
-
-/** The empty text every node without one shares. */
-export const NO_TEXT: PreparedText = prepareText('')
 
 export class CompiledNode {
   children: CompiledNode[] = []
@@ -75,8 +75,9 @@ export class CompiledNode {
   slot = -1
   called: CompiledRule | null = null
   advice: CompiledAdvice | null = null
-  /** Input requests: the question, prepared for rendering once per compiled set. */
-  question: PreparedText = NO_TEXT
+  question = ''
+  /** Input requests: the question prepared for rendering on the first full-response run. */
+  preparedQuestion: PreparedText | null = null
   apiId = ''
   error: EngineError | null = null
 

@@ -2,7 +2,7 @@
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
-import { renderContent, renderPrepared } from '../content/index.ts'
+import { prepareText, renderContent, renderPrepared } from '../content/index.ts'
 import type { PreparedText, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
@@ -432,11 +432,11 @@ export class Run implements SlotScope {
       return false
     }
     this.report(value)
-    let question: ContentBody = node.question.text
+    let question: ContentBody = node.question
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
       this.content.resolvedOf[slot] = undefined
-      question = this.renderText(node.question, node)
+      question = this.renderText((node.preparedQuestion ??= prepareText(node.question)), node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
     return true
@@ -447,7 +447,7 @@ export class Run implements SlotScope {
       nodeId: node.id,
       ruleId: node.ruleId,
       variable: info.name,
-      question: this.renderText(node.question, node),
+      question: this.renderText((node.preparedQuestion ??= prepareText(node.question)), node),
       ...(info.dataType ? { dataType: info.dataType } : {}),
       ...(info.options ? { options: info.options } : {}),
       ...(info.defaultValue !== undefined ? { defaultValue: info.defaultValue } : {}),
@@ -466,8 +466,8 @@ export class Run implements SlotScope {
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {
-      const headlineBody = custom === undefined ? this.renderText(advice.headline, node) : this.renderDynamicText(custom, node)
-      const textBody = this.renderText(advice.text, node)
+      const headlineBody = custom === undefined ? this.renderText((advice.preparedHeadline ??= prepareText(advice.headline)), node) : this.renderDynamicText(custom, node)
+      const textBody = this.renderText((advice.preparedText ??= prepareText(advice.text)), node)
       item =
         custom === undefined
           ? { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody }
