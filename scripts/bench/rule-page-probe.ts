@@ -19,7 +19,8 @@ const session = new Session(); session.connect(); await session.post('Profiler.e
 for (let i = 0; i < 6; i++) {
   const t = performance.now()
   const res = await agent.request({ method: 'GET', url: `/adviceset/${set.id}/rule/${rule.id}/show` })
-  console.log(res.statusCode, (performance.now() - t).toFixed(0), 'ms', (res.body.length / 1024).toFixed(0), 'KB')
+  const zres = await agent.request({ method: 'GET', url: `/adviceset/${set.id}/rule/${rule.id}/show`, headers: { 'accept-encoding': 'br, gzip' } })
+  console.log(res.statusCode, (performance.now() - t).toFixed(0), 'ms', (res.body.length / 1024).toFixed(0), 'KB', zres.headers['content-encoding'], (zres.rawPayload.length / 1024).toFixed(0), 'KB sent')
   if (i === 0) { for (const m of res.body.matchAll(/data-props='([^']*)'|data-props="([^"]*)"/g)) console.log('props attr KB', (((m[1] ?? m[2])!.length) / 1024).toFixed(0)); require('node:fs').writeFileSync('/tmp/probe/page.html', res.body) }
 }
 const { profile } = await session.post('Profiler.stop'); require('node:fs').mkdirSync('/tmp/prof', { recursive: true }); require('node:fs').writeFileSync('/tmp/prof/page.cpuprofile', JSON.stringify(profile))
