@@ -5,7 +5,6 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Actor } from '../../services/context.ts'
 import { generateSetBranches } from '../../services/scenarios/branches.ts'
 import { compareSources } from '../../services/scenarios/branch-compare.ts'
-import { cancelAllTasks } from '../../services/scenarios/branch-task.ts'
 import { setSummary } from '../../services/scenarios/set-summary.ts'
 import { branchTaskResult, branchTaskStatus, cancelBranchTask } from '../../services/scenarios/task-access.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -31,7 +30,6 @@ const SummaryFields = { adviceSetId: AnyId, source: Type.Optional(Source), forma
 
 export const adviceSetTestingApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
-  app.addHook('onClose', async () => cancelAllTasks())
   const deps = app.deps
 
   app.post('/generate-branches', { schema: { body: GenerateBody } }, async (request, reply) => {
@@ -46,9 +44,9 @@ export const adviceSetTestingApi: FastifyPluginAsyncTypebox = async (app) => {
     if (outcome.task) reply.code(202)
     return { data: outcome.task ? { task: outcome.task } : outcome.view }
   })
-  app.get('/generate-branches/tasks/:taskId', { schema: { params: TaskParams } }, async (request) => ({ data: branchTaskStatus(actorOf(request), request.params.taskId) }))
-  app.get('/generate-branches/tasks/:taskId/result', { schema: { params: TaskParams } }, async (request) => ({ data: branchTaskResult(actorOf(request), request.params.taskId) }))
-  app.post('/generate-branches/tasks/:taskId/cancel', { schema: { params: TaskParams } }, async (request) => ({ data: cancelBranchTask(actorOf(request), request.params.taskId) }))
+  app.get('/generate-branches/tasks/:taskId', { schema: { params: TaskParams } }, async (request) => ({ data: await branchTaskStatus(deps, actorOf(request), request.params.taskId) }))
+  app.get('/generate-branches/tasks/:taskId/result', { schema: { params: TaskParams } }, async (request) => ({ data: await branchTaskResult(deps, actorOf(request), request.params.taskId) }))
+  app.post('/generate-branches/tasks/:taskId/cancel', { schema: { params: TaskParams } }, async (request) => ({ data: await cancelBranchTask(deps, actorOf(request), request.params.taskId) }))
 
   /** JSON (markdown and html), or with format=markdown the markdown itself as a file to download. */
   const summary = async (actor: Actor, fields: { adviceSetId: unknown; source?: string | undefined; format?: 'json' | 'markdown' | undefined }, reply: FastifyReply) => {

@@ -135,7 +135,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
 
   /** A background generation: its progress while it runs, its results when done (`fragment`: the results alone). */
   async function taskPage(request: FastifyRequest, reply: FastifyReply, tools: Awaited<ReturnType<typeof toolPage>>, query: BranchQueryValues) {
-    const { status, context, view } = generationTask(actorOf(request), query.task!)
+    const { status, context, view } = await generationTask(deps, actorOf(request), query.task!)
     if (status.adviceSetId !== tools.set.id) return reply.callNotFound()
     const pageHref = (page: number) => href(`${tools.base}/gen-branches`, { task: status.id, page })
     const results = view ? branchResults(view, pageNumber(query.page), pageHref) : null
@@ -183,7 +183,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
   /** Cancel without JavaScript (the island calls the API). */
   app.post('/adviceset/:ruleSetId/advicescenario/gen-branches/tasks/:taskId/cancel', { preHandler: requireUser, schema: { params: TaskParams, body: FormBody } }, async (request, reply) => {
     const setId = setIdOf(request.params)
-    const status = cancelBranchTask(actorOf(request), request.params.taskId)
+    const status = await cancelBranchTask(deps, actorOf(request), request.params.taskId)
     const page = status.kind === 'compare' ? 'gen-branches/compare' : 'gen-branches'
     return reply.redirect(href(`${base(setId)}/${page}`, { task: status.id }), 303)
   })
@@ -196,7 +196,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const data = { ...tools, title: `Compare branches · ${tools.set.name}`, values, errors: {}, view: null, results: null, pending: null, task: null }
     const resultsOf = (view: CompareView, page: number, pageHref: (page: number) => string) => ({ view, changed: paged(view.changed, page), added: view.added, removed: view.removed, pageHref })
     if (query.task) {
-      const { status, context, view } = comparisonTask(actor, query.task)
+      const { status, context, view } = await comparisonTask(deps, actor, query.task)
       if (status.adviceSetId !== tools.set.id) return reply.callNotFound()
       const pageHref = (page: number) => href(`${tools.base}/gen-branches/compare`, { task: status.id, page })
       const results = view ? resultsOf(view, pageNumber(query.page), pageHref) : null

@@ -2,10 +2,14 @@
 import type { Deps } from '../context.ts'
 import { registerReindexJob } from '../search.ts'
 import { registerRunAllJob } from '../scenarios/run-all-job.ts'
+import { registerGenerateJob } from '../scenarios/branches.ts'
+import { registerCompareJob } from '../scenarios/branch-compare.ts'
 import { registerExportJob } from './export.ts'
 
 export function registerJobKinds(deps: Deps): void {
   registerReindexJob(deps)
   registerRunAllJob(deps)
+  registerGenerateJob(deps)
+  registerCompareJob(deps)
   registerExportJob(deps)
 }

@@ -1,7 +1,7 @@
 // Compare (gen-branches/compare): the generated branches of two sources of a set — by default the published version
 // (base) against the working draft (next) — as paths added, removed and changed in outcome, each with answers that
 // show it and what they give on both sides. How paths are matched and what "changed" means: engine/branches/
-// compare.ts. Small sets answer at once; larger ones run as a background task like a generation.
+// compare.ts. Small sets answer at once; larger ones run as a job like a generation.
 import {
   compileAdviceSet, pathsToExamine, walkBranches, walkComparison, type BranchComparison, type BranchOptions, type BranchProgress,
   type BranchReport, type CompiledAdviceSet, type PathChange, type PathSide,
@@ -9,7 +9,7 @@ import {
 import type { Actor, Deps } from '../context.ts'
 import { ValidationError } from '../errors.ts'
 import { branchLimit, runAsOf } from './branch-requests.ts'
-import { TaskRegistry, type TaskStatus } from './branch-task.ts'
+import { BranchTasks, type TaskStatus, type TaskWalk } from './branch-task.ts'
 import { PathPresenter, answersOf, type AnswerView, type OutcomeView } from './branch-view.ts'
 import { DIRECT_PATHS } from './branches.ts'
 import { loadSource, publishedKey, readableSet } from './sources.ts'
@@ -65,7 +65,18 @@ export type CompareOutcome =
   | { task: TaskStatus; view?: undefined; pending?: undefined }
   | { pending: CompareContext & { examined: [number, number] }; view?: undefined; task?: undefined }
 
-export const compareTasks = new TaskRegistry<CompareContext, CompareView>('compare')
+/** What a compare job walks again. */
+type CompareJobRequest = Pick<CompareRequest, 'adviceSetId' | 'base' | 'next' | 'limit' | 'runAsOf'>
+
+export const compareTasks = new BranchTasks<CompareJobRequest, CompareContext, CompareView>('compare', 'branches.compare', 'steps')
+
+/** The job handler of large compares (services/operations/job-kinds.ts registers it at start-up). */
+export function registerCompareJob(deps: Deps): void {
+  compareTasks.register(deps, async (deps, actor, request): Promise<TaskWalk<CompareResult, CompareView>> => {
+    const prepared = await prepareCompare(deps, actor, request)
+    return { steps: prepared.steps(), finish: prepared.present }
+  })
+}
 
 interface CompareResult { comparison: BranchComparison; baseReport: BranchReport; nextReport: BranchReport }
 
@@ -95,7 +106,8 @@ function* compareSteps(base: CompiledAdviceSet, next: CompiledAdviceSet, options
   return { comparison, baseReport, nextReport }
 }
 
-export async function compareSources(deps: Deps, actor: Actor, request: CompareRequest): Promise<CompareOutcome> {
+/** The request checked, both sources loaded and compiled: the walk to run and how its result is shown. */
+async function prepareCompare(deps: Deps, actor: Actor, request: CompareJobRequest) {
   const set = await readableSet(deps, actor, request.adviceSetId)
   const limit = branchLimit(request.limit)
   const asOf = runAsOf(request.runAsOf)
@@ -110,16 +122,32 @@ export async function compareSources(deps: Deps, actor: Actor, request: CompareR
     runAsOf: asOf?.text ?? null, limit,
   }
   const examined: [number, number] = [pathsToExamine(baseCompiled, limit).examined, pathsToExamine(nextCompiled, limit).examined]
+  return {
+    set, context, examined,
+    steps: () => compareSteps(baseCompiled, nextCompiled, { limit, now: asOf?.date ?? new Date() }, examined),
+    present: (result: CompareResult) => presentComparison(context, baseCompiled, nextCompiled, result),
+  }
+}
+
+export async function compareSources(deps: Deps, actor: Actor, request: CompareRequest): Promise<CompareOutcome> {
+  const { set, context, examined, steps, present } = await prepareCompare(deps, actor, request)
   const direct = Math.max(...examined) <= DIRECT_PATHS && request.background !== true
   if (request.directOnly && !direct) return { pending: { ...context, examined } }
-  const steps = compareSteps(baseCompiled, nextCompiled, { limit, now: asOf?.date ?? new Date() }, examined)
-  const present = (result: CompareResult) => presentComparison(context, baseCompiled, nextCompiled, result)
   if (direct) {
-    let step = steps.next()
-    while (!step.done) step = steps.next()
+    const walk = steps()
+    let step = walk.next()
+    while (!step.done) step = walk.next()
     return { view: present(step.value) }
   }
-  return { task: compareTasks.start(actor, set.id, context, steps, present) }
+  const { adviceSetId, base, next, limit, runAsOf } = request
+  return {
+    task: await compareTasks.start(deps, actor, set.ownerId, {
+      // The sources as resolved now: "published" is pinned to the version published when the compare was asked.
+      adviceSetId: set.id, request: { adviceSetId, base: context.base.key, next: context.next.key, limit, runAsOf }, context,
+      total: 2 * (examined[0] + examined[1]),
+      title: `Compare the branches of “${context.adviceSet.name}”: ${context.base.label} and ${context.next.label}`,
+    }),
+  }
 }
 
 function presentComparison(context: CompareContext, baseCompiled: CompiledAdviceSet, nextCompiled: CompiledAdviceSet, result: CompareResult): CompareView {
@@ -148,7 +176,7 @@ function presentComparison(context: CompareContext, baseCompiled: CompiledAdvice
 }
 
 /** A compare task's page data (null view while it runs). */
-export function comparisonTask(actor: Actor, taskId: string): { status: TaskStatus; context: CompareContext; view: CompareView | null } {
-  const task = compareTasks.read(actor, taskId)
+export async function comparisonTask(deps: Deps, actor: Actor, taskId: string): Promise<{ status: TaskStatus; context: CompareContext; view: CompareView | null }> {
+  const task = await compareTasks.read(deps, actor, taskId)
   return { status: task.status, context: task.context, view: task.result ?? null }
 }

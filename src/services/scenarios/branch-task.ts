@@ -1,21 +1,20 @@
-// Background tasks for large branch generations and compares, in this process, until the durable job queue
-// (issue 16, src/jobs) takes them over: start() returns at once with a task id; the work is one of the engine's
-// step generators (walkBranches, walkComparison), pulled in slices of SLICE_MS with the event loop turning between
-// slices, so the server keeps answering; progress (done of total) is updated after every slice; cancel() stops it
-// before the next slice. Finished tasks are kept for KEEP_MS so their page and result can be read.
-//
-// Moving to the queue: the job's handler does what `run` does here (pull the generator in slices, report progress,
-// check for cancel); status(), cancel() and result() become reads and writes of the job row. Known limits until
-// then: tasks live in this process's memory, so they are lost on restart and, with several app instances, only the
-// instance that started a task can report on it.
-import { randomUUID } from 'node:crypto'
+// Large branch generations and compares run as jobs on the durable queue (src/jobs), so they survive a restart, run
+// on whichever app instance claims them, and are read by id from any instance. Each kind registers a job handler
+// that rebuilds the walk from the request (an engine step generator: walkBranches, walkComparison) and pulls it in
+// slices of SLICE_MS, reporting progress and letting the event loop turn between slices so the server keeps
+// answering; cancel (the job's) stops it before its next slice. The job's row is the task: its state, progress and,
+// once done, its result.
+import { findJob, listJobs, type JobRow } from '../../db/queries/jobs.ts'
+import { findUserById } from '../../db/queries/users.ts'
 import type { BranchProgress } from '../../engine/index.ts'
-import type { Actor } from '../context.ts'
+import { JobAbortedError } from '../../jobs/types.ts'
+import { actorForUser } from '../accounts/users.ts'
+import type { Actor, Deps } from '../context.ts'
 import { ConflictError, NotFoundError } from '../errors.ts'
+import { cancelJob } from '../operations/jobs.ts'
 
 const SLICE_MS = 20
-const KEEP_MS = 30 * 60_000
-/** Running tasks one person may have at once: each holds a core's slices while it runs. */
+/** Running tasks one person may have at once: each holds a worker's slices while it runs. */
 export const MAX_RUNNING_PER_USER = 3
 
 export type TaskState = 'running' | 'done' | 'cancelled' | 'failed'
@@ -26,146 +25,116 @@ export interface TaskStatus {
   kind: TaskKind
   adviceSetId: number
   state: TaskState
+  /** Steps done of `total` (paths, or a compare's steps); `text` says the same in words. */
   done: number
   total: number
+  text: string
   startedAt: string
   finishedAt: string | null
   error: string | null
 }
 
-interface Task<C, T> {
-  status: TaskStatus
-  userId: number
-  /** What the page and the API need to show the result again (the request, the sources' labels). */
-  context: C
-  result: T | undefined
-  cancelled: boolean
+/** What a job of a branch task carries: the request to walk again, and what the page shows of it. */
+interface TaskPayload<Req, C> { adviceSetId: number; request: Req; context: C; total: number; unit: string }
+
+/** A walk rebuilt from its request in the worker, and how its value becomes the stored result. */
+export interface TaskWalk<R, T> { steps: Generator<BranchProgress, R, undefined>; finish: (value: R) => T }
+
+/**
+ * Pulls `steps` to the end in slices of SLICE_MS; after each slice `report` is awaited (progress, which throws once
+ * the job is cancelled) and the event loop turns. Stops with JobAbortedError when `signal` is aborted.
+ */
+export async function runInSlices<R>(steps: Generator<BranchProgress, R, undefined>, report: (step: BranchProgress) => Promise<void>, signal: AbortSignal): Promise<R> {
+  let step = steps.next()
+  for (;;) {
+    const until = performance.now() + SLICE_MS
+    while (!step.done && performance.now() < until) step = steps.next()
+    if (step.done) return step.value
+    await report(step.value)
+    await new Promise((resolve) => setImmediate(resolve))
+    if (signal.aborted) throw new JobAbortedError('The task was stopped.')
+  }
 }
 
-/** Every registry, for the per-person limit and for closing. */
-const registries: Array<{ runningFor(userId: number): number; cancelAll(): void }> = []
+const ACTIVE: ReadonlySet<string> = new Set(['queued', 'running'])
 
-function runningFor(userId: number): number {
-  return registries.reduce((sum, registry) => sum + registry.runningFor(userId), 0)
-}
+/** One kind of branch task: Req is its request, C what its page shows of it, T its result. */
+export class BranchTasks<Req, C, T> {
+  constructor(readonly kind: TaskKind, readonly jobKind: string, private readonly unit: string) {}
 
-/** The tasks of one kind; C is what a task remembers of its request, T its result. */
-export class TaskRegistry<C, T> {
-  private readonly tasks = new Map<string, Task<C, T>>()
-
-  constructor(private readonly kind: TaskKind) {
-    registries.push(this)
+  /** Registers the job handler (at start-up): `walk` rebuilds the walk from the request, as the person who started it. */
+  register<R>(deps: Deps, walk: (deps: Deps, actor: Actor, request: Req) => Promise<TaskWalk<R, T>>): void {
+    deps.jobs.register<TaskPayload<Req, C>>(this.jobKind, async (payload, { progress, signal, job }) => {
+      const user = job.userId === null ? undefined : await findUserById(deps.db, job.userId)
+      if (!user) throw new Error('The person who started this task no longer has an account.')
+      const { steps, finish } = await walk(deps, actorForUser(user), payload.request)
+      const value = await runInSlices(steps, (step) => progress(step.total === 0 ? 100 : Math.min(99, (step.done / step.total) * 100), this.progressText(step.done, step.total)), signal)
+      return finish(value)
+    }, { attempts: 2 })
   }
 
-  runningFor(userId: number): number {
-    let count = 0
-    for (const task of this.tasks.values()) if (task.userId === userId && task.status.state === 'running') count++
-    return count
-  }
-
-  /**
-   * Starts `steps` in the background for `actor`; `finish` turns the generator's return value into the stored
-   * result. Refused (409) while the actor already has MAX_RUNNING_PER_USER tasks running.
-   */
-  start<R>(actor: Actor, adviceSetId: number, context: C, steps: Generator<BranchProgress, R, undefined>, finish: (value: R) => T): TaskStatus {
-    this.sweep(Date.now())
-    const running = runningFor(actor.userId)
+  /** Starts a task for `actor`; refused (409) while the actor already has MAX_RUNNING_PER_USER branch tasks running. */
+  async start(deps: Deps, actor: Actor, ownerId: string, task: { adviceSetId: number; request: Req; context: C; total: number; title: string }): Promise<TaskStatus> {
+    const running = (await listJobs(deps.db, { userId: actor.userId, states: ['queued', 'running'], limit: 50 }))
+      .filter((row) => row.job.kind.startsWith(BRANCH_JOB_PREFIX) && row.job.cancelRequestedAt === null).length
     if (running >= MAX_RUNNING_PER_USER) {
       throw new ConflictError('task', `You already have ${running} branch generations running: wait for one to finish or cancel it.`)
     }
-    const task: Task<C, T> = {
-      status: {
-        id: randomUUID(), kind: this.kind, adviceSetId, state: 'running', done: 0, total: 0,
-        startedAt: new Date().toISOString(), finishedAt: null, error: null,
-      },
-      userId: actor.userId, context, result: undefined, cancelled: false,
-    }
-    this.tasks.set(task.status.id, task)
-    setImmediate(() => runSlice(task, steps, finish))
-    return { ...task.status }
+    const payload: TaskPayload<Req, C> = { adviceSetId: task.adviceSetId, request: task.request, context: task.context, total: task.total, unit: this.unit }
+    const job = await deps.jobs.enqueue(deps.db, {
+      kind: this.jobKind, ownerId, userId: actor.userId, subject: `adviceset:${task.adviceSetId}:branches`, title: task.title, payload,
+    })
+    return this.statusOf(job)
   }
 
-  /** Whether the task is this registry's and the actor's. */
-  has(actor: Actor, id: string): boolean {
-    return this.tasks.get(id)?.userId === actor.userId
+  /** The task when it is this kind's and the actor started it; anyone else gets the answer of a task that never was. */
+  async read(deps: Deps, actor: Actor, id: string): Promise<{ status: TaskStatus; context: C; result: T | undefined }> {
+    const job = await this.own(deps, actor, id)
+    const payload = job.payload as TaskPayload<Req, C>
+    return { status: this.statusOf(job), context: payload.context, result: job.state === 'completed' ? job.result as T : undefined }
   }
 
-  status(actor: Actor, id: string): TaskStatus {
-    return { ...this.own(actor, id).status }
+  async has(deps: Deps, actor: Actor, id: string): Promise<boolean> {
+    const job = await jobOf(deps, id)
+    return job !== undefined && job.kind === this.jobKind && job.userId === actor.userId
   }
 
-  /** Stops a running task before its next slice; a finished one is left as it is. */
-  cancel(actor: Actor, id: string): TaskStatus {
-    const task = this.own(actor, id)
-    if (task.status.state === 'running') {
-      // Shown as cancelled at once; the generator is closed when its next slice would have run.
-      task.cancelled = true
-      settle(task.status, 'cancelled')
-    }
-    return { ...task.status }
+  /** Stops a running task (shown as cancelled at once); a finished one is left as it is. */
+  async cancel(deps: Deps, actor: Actor, id: string): Promise<TaskStatus> {
+    const job = await this.own(deps, actor, id)
+    if (!ACTIVE.has(job.state) || job.cancelRequestedAt !== null) return this.statusOf(job)
+    await cancelJob(deps, actor, job.id)
+    return this.statusOf((await findJob(deps.db, job.id))!)
   }
 
-  /** A task with what it remembers of its request and, once done, its result. */
-  read(actor: Actor, id: string): { status: TaskStatus; context: C; result: T | undefined } {
-    const task = this.own(actor, id)
-    return { status: { ...task.status }, context: task.context, result: task.result }
+  private async own(deps: Deps, actor: Actor, id: string): Promise<JobRow> {
+    const job = await jobOf(deps, id)
+    if (!job || job.kind !== this.jobKind || job.userId !== actor.userId) throw new NotFoundError('No branch task with this id.')
+    return job
   }
 
-  cancelAll(): void {
-    for (const task of this.tasks.values()) {
-      if (task.status.state !== 'running') continue
-      task.cancelled = true
-      settle(task.status, 'cancelled')
-    }
+  private progressText(done: number, total: number): string {
+    return `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${this.unit}`
   }
 
-  private own(actor: Actor, id: string): Task<C, T> {
-    const task = this.tasks.get(id)
-    // Another person's task is not theirs to see: the same answer as a task that never existed.
-    if (!task || task.userId !== actor.userId) throw new NotFoundError('No branch task with this id (finished tasks are kept for 30 minutes).')
-    return task
-  }
-
-  private sweep(now: number): void {
-    for (const [id, task] of this.tasks) {
-      if (task.status.finishedAt !== null && now - Date.parse(task.status.finishedAt) > KEEP_MS) this.tasks.delete(id)
+  private statusOf(job: JobRow): TaskStatus {
+    const payload = job.payload as TaskPayload<Req, C>
+    const state: TaskState = job.state === 'completed' ? 'done' : job.state === 'failed' ? 'failed'
+      : job.state === 'cancelled' || job.cancelRequestedAt !== null ? 'cancelled' : 'running'
+    const total = payload.total
+    const done = state === 'done' ? total : Math.round((job.progress / 100) * total)
+    return {
+      id: String(job.id), kind: this.kind, adviceSetId: payload.adviceSetId, state, done, total,
+      text: state === 'done' ? this.progressText(total, total) : job.progressText || 'Waiting for a worker…',
+      startedAt: (job.startedAt ?? job.createdAt).toISOString(), finishedAt: job.finishedAt?.toISOString() ?? null, error: job.error,
     }
   }
 }
 
-function settle(status: TaskStatus, state: TaskState, error: string | null = null): void {
-  status.state = state
-  status.error = error
-  status.finishedAt = new Date().toISOString()
-}
+/** Every branch task's job kind starts with it (the per-person limit counts them together). */
+export const BRANCH_JOB_PREFIX = 'branches.'
 
-/** One slice of SLICE_MS, then the event loop turns before the next. */
-function runSlice<C, R, T>(task: Task<C, T>, steps: Generator<BranchProgress, R, undefined>, finish: (value: R) => T): void {
-  // A cancelled task's generator is simply dropped: the engine's walks hold nothing that needs closing.
-  if (task.cancelled) return
-  try {
-    const until = performance.now() + SLICE_MS
-    let step = steps.next()
-    while (!step.done) {
-      task.status.done = step.value.done
-      task.status.total = step.value.total
-      if (performance.now() >= until) break
-      step = steps.next()
-    }
-    if (step.done) {
-      task.result = finish(step.value)
-      task.status.done = task.status.total
-      settle(task.status, 'done')
-      return
-    }
-  } catch (error) {
-    settle(task.status, 'failed', error instanceof Error ? error.message : String(error))
-    return
-  }
-  setImmediate(() => runSlice(task, steps, finish))
-}
-
-/** Stops every running task (the app is closing). */
-export function cancelAllTasks(): void {
-  for (const registry of registries) registry.cancelAll()
+async function jobOf(deps: Deps, id: string): Promise<JobRow | undefined> {
+  if (!/^\d{1,15}$/.test(id)) return undefined
+  return findJob(deps.db, Number(id))
 }

@@ -1,11 +1,11 @@
 // Generated branches of an advice set (gen-branches, POST /api/adviceset/generate-branches): every path through a
 // source of the set (draft or a version) with the answers that reach it and its outcome. A generation that examines
-// at most DIRECT_PATHS paths answers at once; a larger one runs as a background task (branch-task.ts) whose result
-// is read when it is done.
+// at most DIRECT_PATHS paths answers at once; a larger one runs as a job (branch-task.ts) whose result is read when
+// it is done.
 import { compileAdviceSet, pathsToExamine, walkBranches, type BranchOptions, type BranchReport } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { branchLimit, runAsOf, startingAnswers } from './branch-requests.ts'
-import { TaskRegistry, type TaskStatus } from './branch-task.ts'
+import { BranchTasks, type TaskStatus, type TaskWalk } from './branch-task.ts'
 import { PathPresenter, answersOf, type AnswerView, type BranchRow, type UnreachableRow } from './branch-view.ts'
 import { loadSource, readableSet } from './sources.ts'
 
@@ -59,10 +59,24 @@ export type GenerateOutcome =
   | { task: TaskStatus; view?: undefined; pending?: undefined }
   | { pending: GenerateContext & { total: number; examined: number }; view?: undefined; task?: undefined }
 
-export const generateTasks = new TaskRegistry<GenerateContext, BranchesView>('generate')
+/** What a generation job walks again: the request as checked, without the page's switches. */
+type GenerateJobRequest = Pick<GenerateRequest, 'adviceSetId' | 'source' | 'inputs' | 'limit' | 'runAsOf'>
+
+export const generateTasks = new BranchTasks<GenerateJobRequest, GenerateContext, BranchesView>('generate', 'branches.generate', 'paths')
+
+/** The job handler of large generations (services/operations/job-kinds.ts registers it at start-up). */
+export function registerGenerateJob(deps: Deps): void {
+  generateTasks.register(deps, async (deps, actor, request): Promise<TaskWalk<BranchReport, BranchesView>> => {
+    const { context, compiled, options, total, examined } = await prepare(deps, actor, request)
+    return {
+      steps: walkBranches(compiled, options),
+      finish: (report) => presentBranches(context, new PathPresenter(compiled, context.adviceSet.id, context.runAsOf), report, total, examined),
+    }
+  })
+}
 
 /** The request checked and its source loaded and compiled, ready to walk. */
-async function prepare(deps: Deps, actor: Actor, request: GenerateRequest) {
+async function prepare(deps: Deps, actor: Actor, request: GenerateJobRequest) {
   const set = await readableSet(deps, actor, request.adviceSetId)
   const limit = branchLimit(request.limit)
   const asOf = runAsOf(request.runAsOf)
@@ -74,20 +88,25 @@ async function prepare(deps: Deps, actor: Actor, request: GenerateRequest) {
     startingInputs: fixed, runAsOf: asOf?.text ?? null, limit,
   }
   const options: BranchOptions = { limit, now: asOf?.date ?? new Date(), fixed }
-  return { context, compiled, options, ...pathsToExamine(compiled, limit) }
+  return { set, context, compiled, options, ...pathsToExamine(compiled, limit) }
 }
 
 export async function generateSetBranches(deps: Deps, actor: Actor, request: GenerateRequest): Promise<GenerateOutcome> {
-  const { context, compiled, options, total, examined } = await prepare(deps, actor, request)
-  const present = (report: BranchReport) => presentBranches(context, new PathPresenter(compiled, context.adviceSet.id, context.runAsOf), report, total, examined)
+  const { set, context, compiled, options, total, examined } = await prepare(deps, actor, request)
   if (request.directOnly && (examined > DIRECT_PATHS || request.background === true)) return { pending: { ...context, total, examined } }
-  const steps = walkBranches(compiled, options)
   if (examined <= DIRECT_PATHS && request.background !== true) {
+    const steps = walkBranches(compiled, options)
     let step = steps.next()
     while (!step.done) step = steps.next()
-    return { view: present(step.value) }
+    return { view: presentBranches(context, new PathPresenter(compiled, context.adviceSet.id, context.runAsOf), step.value, total, examined) }
   }
-  return { task: generateTasks.start(actor, context.adviceSet.id, context, steps, present) }
+  const { adviceSetId, source, inputs, limit, runAsOf } = request
+  return {
+    task: await generateTasks.start(deps, actor, set.ownerId, {
+      adviceSetId: set.id, request: { adviceSetId, source, inputs, limit, runAsOf }, context, total: examined,
+      title: `Generate the branches of “${context.adviceSet.name}” (${context.source.label})`,
+    }),
+  }
 }
 
 /** Branches are numbered 1… in walk order (rule order, depth first); unreachable paths are listed apart, numbered the same way. */
@@ -103,7 +122,7 @@ export function presentBranches(context: GenerateContext, presenter: PathPresent
 }
 
 /** A finished generation task's page data; a task still running (or stopped) has none yet. */
-export function generationTask(actor: Actor, taskId: string): { status: TaskStatus; context: GenerateContext; view: BranchesView | null } {
-  const task = generateTasks.read(actor, taskId)
+export async function generationTask(deps: Deps, actor: Actor, taskId: string): Promise<{ status: TaskStatus; context: GenerateContext; view: BranchesView | null }> {
+  const task = await generateTasks.read(deps, actor, taskId)
   return { status: task.status, context: task.context, view: task.result ?? null }
 }

@@ -10,6 +10,12 @@ import { activity } from '../../../src/db/schema/index.ts'
 import { JobQueue } from '../../../src/jobs/queue.ts'
 
 const gates = new Map<number, ReturnType<typeof gate>>()
+// The job and the test may reach a gate in either order: whoever comes first creates it.
+function gateOf(jobId: number) {
+  let g = gates.get(jobId)
+  if (!g) { g = gate(); gates.set(jobId, g) }
+  return g
+}
 let flakyFailures = 0
 
 const { app, database } = await buildTestApp(t, {}, {
@@ -17,9 +23,7 @@ const { app, database } = await buildTestApp(t, {}, {
     const jobs = app.deps.jobs
     jobs.register<{ steps: number }>('test.gated', async (payload, { progress, job }) => {
       await progress(10, 'Waiting for the test')
-      const g = gates.get(job.id) ?? gate()
-      gates.set(job.id, g)
-      await g.promise
+      await gateOf(job.id).promise
       for (let step = 1; step <= payload.steps; step++) await progress(10 + (90 * step) / payload.steps, `Step ${step} of ${payload.steps}`)
       return { steps: payload.steps }
     })
@@ -77,7 +81,7 @@ t.test('a job is seen by its starter, its owner’s admins and provider admins; 
   t.same((await agents.stranger.api('GET', '/api/job?scope=all')).json().data, [], 'another owner’s admin sees none of them')
   t.equal((await agents.providerAdmin.api('GET', '/api/job?scope=all')).json().data.length, 1)
 
-  gates.get(job.id)!.open()
+  gateOf(job.id).open()
   const done = await waitForJob(db, job.id, (j) => j.state === 'completed')
   t.equal(done.progress, 100)
   t.same(done.result, { steps: 4 })
@@ -110,14 +114,14 @@ t.test('a queued job cancelled before it runs never runs', async (t) => {
   const res = await agents.acmeAdmin.api('POST', `/api/job/${job.id}/cancel`)
   t.equal(res.statusCode, 200, 'an admin of the owner may cancel a teammate’s job')
   t.equal(res.json().data.state, 'cancelled')
-  gates.get(blocker1.id)!.open()
-  gates.get(blocker2.id)!.open()
+  gateOf(blocker1.id).open()
+  gateOf(blocker2.id).open()
   await waitForJob(db, blocker2.id, (j) => j.state === 'completed')
   await waitForJob(db, blocker1.id, (j) => j.state === 'completed')
   // Both workers are free again; the cancelled job's delivery must find it cancelled and not start it.
   const after = await enqueue('test.gated', { steps: 1 })
   await waitForJob(db, after.id, (j) => j.state === 'running')
-  gates.get(after.id)!.open()
+  gateOf(after.id).open()
   await waitForJob(db, after.id, (j) => j.state === 'completed')
   const still = await waitForJob(db, job.id, (j) => j.state === 'cancelled')
   t.equal(still.attempt, 0, 'no attempt of the cancelled job was started')

@@ -120,12 +120,11 @@ t.test('props: nodes and dictionary are checked, optional parts get safe default
     nodes: [{ id: 1, parentId: null, position: 0, type: 'condition', expression: '{{Age}} > 1', tags: ['example', 5], commentCount: 2 }],
     rules: [{ id: 8, name: 'Other', adviceSetId: 3, adviceSetName: 'Pensions' }],
     entities: [{ id: 4, name: 'Age', kind: 'variable', dataType: 'number' }],
-    model: { id: '3', name: 'Pensions', rules: [], entities: [] },
     activeNodeId: 1,
   })
   t.same(props.nodes[0], { ...node(1, null, 0, { type: 'condition', expression: '{{Age}} > 1', headline: null, tags: ['example'], commentCount: 2 }) })
   t.equal(props.activeNodeId, 1)
   t.equal(parseRuleTreeProps({ ...props, mode: 'anything', activeNodeId: 'x' }).mode, 'read', 'anything but edit reads')
   t.throws(() => parseRuleTreeProps({ ...props, nodes: [{ id: 1, type: 'paragraph' }] }), { name: 'InvalidPropsError' })
-  t.throws(() => parseRuleTreeProps({ ...props, model: null }), { name: 'InvalidPropsError' })
+  t.throws(() => parseRuleTreeProps({ ...props, rule: null }), { name: 'InvalidPropsError' })
 })

@@ -1,13 +1,10 @@
-// The in-process background tasks of branch generation (services/scenarios/branch-task.ts): slices that let the event
-// loop turn, progress, cancel between slices, failures, and the per-person limit.
+// How a branch task's job pulls its walk (services/scenarios/branch-task.ts runInSlices): slices that let the event
+// loop turn, progress after each slice, a stop between slices when the job is cancelled, and a failing walk's error.
+// The tasks as jobs (start, read, cancel, the per-person limit) are tested through the API: test/api/scenarios.
 import t from 'tap'
-import { MAX_RUNNING_PER_USER, TaskRegistry } from '../../../src/services/scenarios/branch-task.ts'
+import { runInSlices } from '../../../src/services/scenarios/branch-task.ts'
 import type { BranchProgress } from '../../../src/engine/index.ts'
-import type { Actor } from '../../../src/services/context.ts'
-import { ConflictError, NotFoundError } from '../../../src/services/errors.ts'
-
-const actor = (userId: number): Actor => ({ userId, ownerId: 'o', role: 'author', impersonatorId: null })
-const turn = () => new Promise((resolve) => setImmediate(resolve))
+import { JobAbortedError } from '../../../src/jobs/types.ts'
 
 /** A walk of `total` steps that counts how often it was pulled; each step takes `busyMs`. */
 function walk(total: number, busyMs = 0, fail?: number) {
@@ -25,63 +22,36 @@ function walk(total: number, busyMs = 0, fail?: number) {
   return { steps: steps(), pulled }
 }
 
-async function settled(registry: TaskRegistry<unknown, string>, who: Actor, id: string) {
-  while (registry.status(who, id).state === 'running') await turn()
-  return registry.status(who, id)
-}
-
-t.test('a task runs in slices, reports progress and keeps its result', async (t) => {
-  const registry = new TaskRegistry<{ note: string }, string>('generate')
+t.test('a walk runs in slices, reports progress between them and returns its value', async (t) => {
   const { steps } = walk(60, 1)
-  const started = registry.start(actor(1), 7, { note: 'ctx' }, steps, (value) => value.toUpperCase())
-  t.match(started, { state: 'running', done: 0, kind: 'generate', adviceSetId: 7 })
+  const reports: BranchProgress[] = []
   let turns = 0
-  const seen = new Set<number>()
-  while (registry.status(actor(1), started.id).state === 'running') {
-    seen.add(registry.status(actor(1), started.id).done)
-    turns++
-    await turn()
-  }
-  t.ok(turns > 1, `the event loop turned ${turns} times while it ran`)
-  t.ok(seen.size > 1, 'progress moved between slices')
-  const read = registry.read(actor(1), started.id)
-  t.same(read.context, { note: 'ctx' })
-  t.equal(read.result, 'WALKED 60')
-  t.match(read.status, { state: 'done', done: 60, total: 60 })
-  t.ok(read.status.finishedAt)
+  const ticking = setInterval(() => turns++, 0)
+  const value = await runInSlices(steps, async (step) => { reports.push(step) }, new AbortController().signal)
+  clearInterval(ticking)
+  t.equal(value, 'walked 60')
+  t.ok(reports.length > 1, `progress reported after each of ${reports.length} slices`)
+  t.ok(reports.every((step, i) => i === 0 || step.done > reports[i - 1]!.done), 'progress only moves forward')
+  t.ok(turns > 0, 'the event loop turned between slices')
 })
 
-t.test('cancel stops the walk before its next slice', async (t) => {
-  const registry = new TaskRegistry<null, string>('generate')
+t.test('a cancelled job stops the walk before its next slice', async (t) => {
   const { steps, pulled } = walk(1_000_000)
-  const started = registry.start(actor(2), 1, null, steps, (value) => value)
-  await turn()
-  const cancelled = registry.cancel(actor(2), started.id)
-  t.equal(cancelled.state, 'cancelled')
+  const stop = new AbortController()
+  const running = runInSlices(steps, async () => { stop.abort() }, stop.signal)
+  await t.rejects(running, JobAbortedError)
   const at = pulled.count
-  for (let i = 0; i < 5; i++) await turn()
+  await new Promise((resolve) => setImmediate(resolve))
   t.equal(pulled.count, at, 'nothing more is pulled')
-  t.equal(registry.read(actor(2), started.id).result, undefined)
-  t.equal(registry.cancel(actor(2), started.id).state, 'cancelled', 'cancelling again changes nothing')
+  t.ok(at < 1_000_000, `stopped after ${at.toLocaleString('en')} steps`)
 })
 
-t.test('a walk that throws fails the task with its message', async (t) => {
-  const registry = new TaskRegistry<null, string>('compare')
+t.test('progress that throws (the job was taken away) stops the walk too', async (t) => {
+  const { steps } = walk(1_000_000)
+  await t.rejects(runInSlices(steps, async () => { throw new JobAbortedError('cancelled') }, new AbortController().signal), JobAbortedError)
+})
+
+t.test('a walk that throws fails with its message', async (t) => {
   const { steps } = walk(10, 0, 4)
-  const started = registry.start(actor(3), 1, null, steps, (value) => value)
-  const status = await settled(registry, actor(3), started.id)
-  t.match(status, { state: 'failed', error: 'the walk broke', kind: 'compare' })
-})
-
-t.test('another person sees no task; one person runs a limited number at once', async (t) => {
-  const registry = new TaskRegistry<null, string>('generate')
-  const ids = Array.from({ length: MAX_RUNNING_PER_USER }, () => registry.start(actor(4), 1, null, walk(1_000_000).steps, (v) => v).id)
-  t.throws(() => registry.status(actor(5), ids[0]!), NotFoundError)
-  t.throws(() => registry.cancel(actor(5), ids[0]!), NotFoundError)
-  t.notOk(registry.has(actor(5), ids[0]!))
-  t.throws(() => registry.start(actor(4), 1, null, walk(1).steps, (v) => v), new ConflictError('task', 'You already have 3 branch generations running: wait for one to finish or cancel it.'))
-  registry.start(actor(5), 1, null, walk(1).steps, (v) => v)
-  t.pass('someone else may still start one')
-  for (const id of ids) registry.cancel(actor(4), id)
-  t.ok(registry.start(actor(4), 1, null, walk(1).steps, (v) => v).id, 'after cancelling, the person may start again')
+  await t.rejects(runInSlices(steps, async () => {}, new AbortController().signal), { message: 'the walk broke' })
 })
