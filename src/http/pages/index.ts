@@ -15,6 +15,7 @@ import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
 import { apiManagerPages } from './api-manager.ts'
 import { adviceScenarioPages } from './advice-scenario.ts'
+import { scenarioTreePages } from './scenario-tree.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -33,4 +34,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(publishPages)
   await app.register(apiManagerPages)
   await app.register(adviceScenarioPages)
+  await app.register(scenarioTreePages)
 }

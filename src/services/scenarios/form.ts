@@ -91,13 +91,15 @@ export function textOfValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-function answerText(field: ScenarioField, value: unknown): string {
+/** An answer as the form's field for it shows it. */
+export function answerText(field: ScenarioField, value: unknown): string {
   if (field.extra) return textOfValue(value)
   if (Array.isArray(value)) return value.map((v) => textOfValue(v)).join('\n')
   return value === null || value === undefined ? '' : String(value)
 }
 
-function answerOf(field: ScenarioField, text: string): unknown {
+/** An answer as the form's text for `field` gives it: a number field a number, yes/no a boolean, lines a list. */
+export function answerOf(field: ScenarioField, text: string): unknown {
   if (field.extra) return valueFromText(text)
   switch (field.control) {
     case 'lines': return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
