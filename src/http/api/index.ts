@@ -18,6 +18,7 @@ import { jobApi } from './job.ts'
 import { opengraphApi } from './opengraph.ts'
 import { externalApiApi } from './external-api.ts'
 import { adviceScenarioApi } from './advicescenario.ts'
+import { keywordMapApi } from './keywordmap.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -40,4 +41,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(opengraphApi, { prefix: '/opengraph' })
   await app.register(externalApiApi, { prefix: '/external-api' })
   await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
+  await app.register(keywordMapApi, { prefix: '/keywordmap' })
 }

@@ -16,6 +16,7 @@ import { publishPages } from './publish.ts'
 import { apiManagerPages } from './api-manager.ts'
 import { adviceScenarioPages } from './advice-scenario.ts'
 import { scenarioTreePages } from './scenario-tree.ts'
+import { keywordMapPages } from './keyword-map.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -35,4 +36,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(apiManagerPages)
   await app.register(adviceScenarioPages)
   await app.register(scenarioTreePages)
+  await app.register(keywordMapPages)
 }

@@ -9,6 +9,7 @@ import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
+import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -67,6 +68,9 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/advicescenario/:scenarioId/edit': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/copy': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/delete': 'advice-scenario-index',
+  '/adviceset/:id/advicescenario/tree': 'tree-builder',
+  '/admin/keywordMap': 'keyword-map',
+  '/admin/keywordMap/:keywordMapId': 'keyword-map',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -106,6 +110,7 @@ const { key: markerKey } = await createApiKey(database.db, { ownerId: provider }
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { adviceSetId: adviceSet.id, name: 'Marker scenario' })
+const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
@@ -114,7 +119,7 @@ const QUERIES: Record<string, string> = {
 const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
-  .replace(':scenarioId', String(markerScenario.id)) + (QUERIES[url] ?? '')
+  .replace(':scenarioId', String(markerScenario.id)).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
