@@ -3,6 +3,7 @@
 import { AdviceRequestError, fetchInterviewState } from './advice-client.ts'
 import { adviceView } from './advice-view.ts'
 import { element, plainText } from './dom.ts'
+import { askUsBox, EventReporter } from './feedback.ts'
 import type { InterviewProps } from '../../src/services/delivery/embed.ts'
 import { questionForm } from './question-form.ts'
 import type { InterviewState } from './state.ts'
@@ -18,9 +19,15 @@ export class Interview {
   private readonly stage = element('div', { class: 'interview-stage' })
   private readonly results = element('div')
   private loads = 0
+  /** The question on screen (null when all are answered), for the "abandoned at" event. */
+  private current: string | null = null
+  private readonly reporter: EventReporter | null
 
   constructor(private readonly root: HTMLElement, private readonly props: InterviewProps) {
     root.replaceChildren(this.stage, this.results, this.status)
+    const { source } = props
+    this.reporter = source.kind === 'key' ? new EventReporter(props.adviceSetId, source.key, () => this.current) : null
+    if (source.kind === 'key' && props.askUs) root.append(askUsBox(props.adviceSetId, source.key))
     root.addEventListener('click', (event) => {
       const trigger = (event.target as Element).closest<HTMLElement>('[data-reask]')
       if (!trigger) return
@@ -67,6 +74,7 @@ export class Interview {
   private render(state: InterviewState, moveFocus: boolean): void {
     const again = this.again !== null && state.focus?.variable === this.again.variable ? this.again : null
     const focus = again?.error && state.focus ? { ...state.focus, error: again.error } : state.focus
+    this.current = focus?.variable ?? null
     if (focus) {
       const form = questionForm(focus, {
         previous: again?.previous ?? this.answers.get(focus.variable),
@@ -92,6 +100,7 @@ export class Interview {
   }
 
   private answer(variable: string, raw: string): void {
+    this.reporter?.answered(variable)
     this.answers.set(variable, raw)
     this.again = null
     void this.load(true)

@@ -17,5 +17,5 @@ export function parseInterviewProps(raw: unknown): InterviewProps {
   if (!Array.isArray(parentOrigins) || !parentOrigins.every((o) => typeof o === 'string')) {
     throw new Error('interview: props.parentOrigins must be a list of origins')
   }
-  return { adviceSetId, source: parseSource(raw.source), parentOrigins }
+  return { adviceSetId, source: parseSource(raw.source), parentOrigins, askUs: raw.askUs === true }
 }

@@ -1,4 +1,5 @@
 // The rule-node and comment routes the tree calls (SPEC §7), with answers turned into the island's shapes.
+import type { CheckIssue } from '../../src/engine/checks/index.ts'
 import type { NodeModel } from '../../src/engine/model.ts'
 import { ApiError, callApi } from '../shared/api.ts'
 import { isRecord } from '../shared/guards.ts'
@@ -37,6 +38,11 @@ export function nodeApi(ruleId: number) {
     async recover(nodeId: number): Promise<void> {
       await callApi(`${base}/${nodeId}/recover`, { method: 'POST' })
     },
+    /** The whole set's static checks that concern this rule's nodes, as the server has the set now. */
+    async checks(signal: AbortSignal): Promise<CheckIssue[]> {
+      const data = dataOf(await callApi(`/api/rule/${ruleId}/checks`, { signal }))
+      return Array.isArray(data) ? data.filter(isCheckIssue) : []
+    },
     async tree(): Promise<NodeModel[]> {
       const data = dataOf(await callApi(`${base}/tree`))
       return Array.isArray(data) ? (data as NodeModel[]) : []
@@ -56,6 +62,10 @@ export async function listComments(nodeId: number): Promise<NodeComment[]> {
 
 export async function addComment(nodeId: number, body: string): Promise<void> {
   await callApi(`/api/comment/${nodeId}`, { method: 'POST', json: { body } })
+}
+
+function isCheckIssue(value: unknown): value is CheckIssue {
+  return isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string' && (value.severity === 'error' || value.severity === 'warning')
 }
 
 /** The field a server validation message names (`expression: …`), if it names one. */

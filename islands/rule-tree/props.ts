@@ -1,7 +1,7 @@
-// The rule-tree island's props (the rule pages render them; see the rules contract): the rule's nodes flat, the
-// rules a Rule Call may name, the dictionary and the engine model of the whole advice set.
+// The rule-tree island's props (the rule pages render them; see the rules contract): the rule's nodes flat (fields
+// without a value left out), the rules a Rule Call may name and the dictionary. The whole set's static checks come
+// from the server (api.ts checks()), so the page never carries the set's model.
 import { NODE_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
-import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { InvalidPropsError } from '../shared/invalid-props.ts'
 import { isRecord } from '../shared/guards.ts'
 
@@ -36,7 +36,6 @@ export interface RuleTreeProps {
   nodes: TreeNode[]
   rules: RuleRef[]
   entities: DictionaryEntry[]
-  model: AdviceSetModel
   activeNodeId: number | null
   /** The set owner's external APIs (for API Call nodes' names and picker). */
   apis: ApiRef[]
@@ -90,13 +89,6 @@ function parseApiRef(raw: unknown): ApiRef | null {
   return { id: String(raw.id), name: raw.name, variables: Array.isArray(raw.variables) ? raw.variables.filter((v): v is string => typeof v === 'string') : [] }
 }
 
-function parseModel(raw: unknown): AdviceSetModel {
-  if (!isRecord(raw) || !Array.isArray(raw.rules) || !Array.isArray(raw.entities)) {
-    throw new InvalidPropsError('rule-tree needs the advice set model with rules and entities')
-  }
-  return raw as unknown as AdviceSetModel
-}
-
 export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
   if (!isRecord(raw) || !isRecord(raw.rule) || !isId(raw.rule.id) || !Array.isArray(raw.nodes)) {
     throw new InvalidPropsError('rule-tree needs the rule and its nodes')
@@ -111,7 +103,6 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     nodes: raw.nodes.map(parseTreeNode),
     rules: Array.isArray(raw.rules) ? raw.rules.map(parseRuleRef) : [],
     entities: Array.isArray(raw.entities) ? raw.entities.map(parseEntry) : [],
-    model: parseModel(raw.model),
     activeNodeId: isId(raw.activeNodeId) ? raw.activeNodeId : null,
     apis: Array.isArray(raw.apis) ? raw.apis.map(parseApiRef).filter((api) => api !== null) : [],
   }

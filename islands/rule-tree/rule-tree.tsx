@@ -4,7 +4,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { FocusEvent, KeyboardEvent, MouseEvent } from 'react'
 import type { CheckIssue } from '../../src/engine/checks/index.ts'
-import type { AdviceSetModel } from '../../src/engine/model.ts'
 import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
@@ -21,7 +20,7 @@ import { NodeEditor, type ServerError } from './node-editor.tsx'
 import { NodeRow } from './node-row.tsx'
 import type { ApiRef, DictionaryEntry, RuleTreeProps, TreeNode } from './props.ts'
 import { useRowBudget } from './row-budget.ts'
-import { checkRule } from './set-checks.ts'
+import { issuesByNode } from './set-checks.ts'
 import { ancestorsOf, buildTree, nodesFromModels, parentIds, siblingsOf, subtreeIds, visibleRows, type Tree } from './tree.ts'
 import { TypePicker } from './type-picker.tsx'
 
@@ -54,13 +53,6 @@ function renamed(entries: readonly DictionaryEntry[], change: EntityChange): Dic
   return entries.map((entry) => entry.id !== change.id ? entry : { ...entry, name: change.reservedName, kind: kindAfter(change, entry.kind) })
 }
 
-/** The dictionary of the model the whole-set checks run on follows renames too, or every renamed reference would be unknown. */
-function renamedInModel(model: AdviceSetModel, change: EntityChange): AdviceSetModel {
-  const id = String(change.id)
-  if (!model.entities.some((entity) => entity.id === id)) return model
-  return { ...model, entities: model.entities.map((entity) => entity.id !== id ? entity : { ...entity, name: change.reservedName, kind: kindAfter(change, entity.kind) }) }
-}
-
 export function RuleTree(props: RuleTreeProps) {
   const readOnly = props.mode === 'read'
   const api = useMemo(() => nodeApi(props.rule.id), [props.rule.id])
@@ -78,7 +70,6 @@ export function RuleTree(props: RuleTreeProps) {
   const [checked, setChecked] = useState<{ tree: Tree | null; issues: ReadonlyMap<number, CheckIssue[]> }>({ tree: null, issues: new Map() })
   const issues = checked.issues
   const [entries, setEntries] = useState(props.entities)
-  const [model, setModel] = useState(props.model)
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
   const [deleted, setDeleted] = useState<Deleted | null>(null)
@@ -121,11 +112,28 @@ export function RuleTree(props: RuleTreeProps) {
     element.scrollIntoView({ block: 'center' })
   }, [props.activeNodeId, shown])
 
-  // Whole-set static checks, off the keystroke path: after a quiet time following a change of the saved tree.
+  // Whole-set static checks, off the keystroke path: asked of the server after a quiet time following a change of
+  // the saved tree (and after an outside rename, which re-reads the tree); a newer change cancels an older question.
+  // A move shows in the tree before the server has it, so the question waits for the moves still being saved.
+  const [movesInFlight, setMovesInFlight] = useState(0)
   useEffect(() => {
-    const timer = setTimeout(() => setChecked({ tree, issues: checkRule(model, props.rule, tree) }), CHECK_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [model, props.rule, tree])
+    if (movesInFlight > 0) return
+    const asking = new AbortController()
+    const timer = setTimeout(() => {
+      api.checks(asking.signal).then(
+        (found) => setChecked({ tree, issues: issuesByNode(found, props.rule.id) }),
+        (error: unknown) => {
+          if (asking.signal.aborted) return
+          console.warn('Rule tree: the set\'s checks could not be read', error)
+          setChecked({ tree, issues: new Map() })
+        },
+      )
+    }, CHECK_DELAY_MS)
+    return () => {
+      clearTimeout(timer)
+      asking.abort()
+    }
+  }, [api, props.rule.id, tree, movesInFlight])
 
   // The external APIs an API Call may name, read from the apiselector fragment once one is edited.
   const [apis, setApis] = useState<readonly ApiRef[]>(props.apis)
@@ -181,7 +189,6 @@ export function RuleTree(props: RuleTreeProps) {
       const change = entityChangeOf(event)
       if (change) {
         setEntries((current) => renamed(current, change))
-        setModel((current) => renamedInModel(current, change))
       }
       reload().catch((error: unknown) => notify({ type: 'error', text: `Could not re-read the tree: ${messageOf(error)}` }))
     }
@@ -279,10 +286,13 @@ export function RuleTree(props: RuleTreeProps) {
     setNodes(applyMove(current, id, placement))
     if (placement.parentId !== null) expand([placement.parentId])
     focusNode(id)
+    setMovesInFlight((n) => n + 1)
     try {
       await api.move(id, placement)
     } catch (error) {
       reloadAfterFailure(error)
+    } finally {
+      setMovesInFlight((n) => n - 1)
     }
   }, [api, expand, focusNode, reloadAfterFailure])
 

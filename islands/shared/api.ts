@@ -16,6 +16,8 @@ export interface ApiRequest {
   json?: unknown
   /** Sent as an url-encoded form body. */
   form?: Record<string, string>
+  /** Aborts the call (a newer one has made its answer stale). */
+  signal?: AbortSignal
 }
 
 function csrfToken(): string {
@@ -50,6 +52,7 @@ export async function callApi(url: string, request: ApiRequest = {}): Promise<un
     headers,
     body,
     credentials: 'same-origin',
+    ...(request.signal ? { signal: request.signal } : {}),
   })
   if (!response.ok) throw await apiError(response)
   return response.status === 204 ? null : response.json()

@@ -7,6 +7,10 @@
 // p99 < 20 ms at 1,000 req/s (2 cores).
 // The API Call case (issue 17): the same set plus a rule whose API Call node reads a rate from an external API (a
 // local server, allow-listed) whose answer is cached, so the case shows what a cached call adds to a request.
+// Interview events (issue 16): the paced advice run again in alternating rounds with event recording off and on —
+// on, the API's own events (one per request here) plus 9,000 a second recorded in the server process as if from
+// embeds, so 10,000 events/s, written every 2 s in batches. Target: p99 with events ≤ 1.1 × without.
+// `--events-only` runs just that part.
 // The hello-world route is registered on the app's root, as partner routes are: it gets the app-wide plumbing
 // (security headers, request id, error handler) and, like them, no session. Besides req/s (which on 2 cores also
 // depends on how fast autocannon runs beside the server), the server's CPU time per request is reported: the
@@ -22,6 +26,7 @@ import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
 import { openDatabase, type Db } from '../../src/db/client.ts'
+import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES, type NodeModel } from '../../src/engine/index.ts'
 import { createAdviceSet } from '../../test/helpers/advice-sets.ts'
@@ -39,6 +44,10 @@ const ROUNDS = 5
 const FIXED_RATE = { connections: 16, seconds: 10, perSecond: 1000 }
 const PACED = { perSecond: 1000, seconds: 10 }
 const WARM_UP_SECONDS = 3
+const EVENT_ROUNDS = 3
+/** Events a second recorded in-process on top of the API's own, to reach 10,000 a second in all. */
+const EXTRA_EVENTS_PER_SECOND = 9_000
+const EVENTS_ONLY = process.argv.includes('--events-only')
 
 const run = promisify(execFile)
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
@@ -109,6 +118,37 @@ async function paced(url: string, headers: Record<string, string>): Promise<Figu
   return { ...JSON.parse(stdout) as Figures, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 }
 }
 
+/** Paced advice runs with interview events off and on (10,000 events/s in all), alternating; medians compared. */
+async function eventsComparison(adviceUrl: string, adviceHeaders: Record<string, string>, adviceSetId: number): Promise<void> {
+  const questions = Array.from({ length: 40 }, (_, i) => `Question_${i}`)
+  const startExtraEvents = () => {
+    const perTick = EXTRA_EVENTS_PER_SECOND / 100
+    let n = 0
+    const timer = setInterval(() => {
+      for (let i = 0; i < perTick; i++) recordInterviewEvent(adviceSetId, i % 2 === 0 ? 'question_answered' : 'question_shown', questions[n++ % questions.length])
+    }, 10)
+    return () => clearInterval(timer)
+  }
+  const off: number[] = []
+  const on: number[] = []
+  console.log(`\ninterview events, paced ${PACED.perSecond} req/s, ${EVENT_ROUNDS} alternating rounds (on: the API's events + ${EXTRA_EVENTS_PER_SECOND.toLocaleString('en')}/s more = ${(PACED.perSecond + EXTRA_EVENTS_PER_SECOND).toLocaleString('en')} events/s, written every 2 s)`)
+  for (let round = 1; round <= EVENT_ROUNDS; round++) {
+    setInterviewEventsEnabled(false)
+    const without = await paced(adviceUrl, adviceHeaders)
+    off.push(without.p99)
+    console.log(`${row(`round ${round}  events off`, without)}   server loop delay p99 ${without.loopP99.toFixed(1)} ms`)
+    setInterviewEventsEnabled(true)
+    const stop = startExtraEvents()
+    const withEvents = await paced(adviceUrl, adviceHeaders)
+    stop()
+    on.push(withEvents.p99)
+    console.log(`${row(`round ${round}  events on`, withEvents)}   server loop delay p99 ${withEvents.loopP99.toFixed(1)} ms`)
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const ratio = median(on) / median(off)
+  console.log(`advice p99 at ${PACED.perSecond} req/s, median of the rounds: events off ${median(off).toFixed(2)} ms, on ${median(on).toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target ≤ 1.10) ${ratio <= 1.1 ? 'met' : 'NOT met'}`)
+}
+
 /** The synthetic set stored as rows (rules, nodes, dictionary), so the version is made as a publish makes it. */
 async function seedPublishedSet(db: Db, ownerId: string, opts: { entities: boolean; extraRule?: { name: string; nodes: NodeSpec[] } }): Promise<number> {
   const model = syntheticAdviceSet(NODES)
@@ -151,7 +191,8 @@ const ratesServer = http.createServer((_req, res) => (ratesRequests++, res).writ
 await new Promise<void>((resolve) => ratesServer.listen(0, '127.0.0.1', resolve))
 const ratesPort = (ratesServer.address() as { port: number }).port
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: `127.0.0.1:${ratesPort}` })
-const app = await buildApp({ config, db: database.db, logger: false })
+// No job worker: its polling would be load that neither route causes.
+const app = await buildApp({ config, db: database.db, logger: false, jobs: false })
 app.get('/bench/hello', async () => ({ hello: 'world' }))
 // For reading the ratio: hello world answering with a copy of the advice response's body, so what the body's size
 // costs (writing 2.5 KB to the socket) shows apart from what producing it costs.
@@ -203,6 +244,14 @@ try {
 
   console.log(`first request (served-version lookup and compile of the version) ${cold.ms.toFixed(1)} ms; the next (both from memory) ${warm.ms.toFixed(1)} ms`)
 
+  if (EVENTS_ONLY) {
+    await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
+    await app.close()
+    await database.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  }
   await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
   await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
   await autocannon(apiAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
@@ -244,6 +293,7 @@ try {
   console.log(`${row('GET /bench/hello (hello world)', pacedHello)}   server loop delay p99 ${pacedHello.loopP99.toFixed(1)} ms, max ${pacedHello.loopMax.toFixed(0)} ms`)
   console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
   console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}`)
+  await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
 } finally {
   ratesServer.close()
   await app.close()

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import { fromDrizzle, type DrizzleTransactionLike, type JobWithMetadata, type PgBoss } from 'pg-boss'
 import type { Db } from '../db/client.ts'
 import {
-  beginJobAttempt, cancelRequestedJobIds, finishJob, insertJob, insertJobFile, runningBossJobIds, setBossJobId, updateJobProgress,
+  beginJobAttempt, cancelRequestedJobIds, finishJob, insertJob, insertJobFile, runningBossJobIds, setBossJobId, settleCancelledJob, updateJobProgress,
   type JobRow,
 } from '../db/queries/jobs.ts'
 import { createBoss, isEmbedded } from './boss.ts'
@@ -151,7 +151,11 @@ export class JobQueue {
       throw new Error(`Job kind ${bossJob.data.kind} is not registered in this instance`)
     }
     const row = await beginJobAttempt(this.db, jobId, attempt)
-    if (!row) return // finished, cancelled, or already taken over: nothing to run
+    if (!row) {
+      // Finished or cancelled: nothing to run. A cancel asked for while no worker held the job ends it here.
+      await settleCancelledJob(this.db, jobId)
+      return
+    }
     if (attempt > row.maxAttempts) {
       await finishJob(this.db, jobId, attempt, { state: 'failed', error: row.error ?? 'The job was interrupted too many times.', progressText: 'Failed' })
       return

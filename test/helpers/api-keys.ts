@@ -12,6 +12,7 @@ export interface CreateApiKeyOptions {
   allowedOrigins?: string[]
   audienceId?: number | null
   rateLimit?: number
+  adviceRequests?: boolean
 }
 
 export async function createApiKey(db: Db, opts: CreateApiKeyOptions): Promise<{ key: ListedApiKey; secret: string }> {
@@ -23,6 +24,7 @@ export async function createApiKey(db: Db, opts: CreateApiKeyOptions): Promise<{
     allowedAdviceSetIds: opts.allowedAdviceSetIds ?? [],
     allowedOrigins: opts.allowedOrigins ?? [],
     rateLimit: opts.rateLimit ?? 600,
+    adviceRequests: opts.adviceRequests ?? false,
     createdBy: null,
   })
 }

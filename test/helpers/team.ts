@@ -16,3 +16,20 @@ export async function signedInTeam(app: FastifyInstance, db: Db) {
     strangerAgent: await signedInAgent(app, stranger),
   }
 }
+
+/**
+ * Everyone the admin-area tests need, one per role: a provider admin (owner TF, created here), an owner "Acme" with
+ * its admin, author and viewer, and an admin of another owner.
+ */
+export async function adminCast(db: Db) {
+  await createOwner(db, { id: 'TF', name: 'Advice Studio' })
+  const providerAdmin = await createUser(db, { ownerId: 'TF', role: 'admin' })
+  const acme = await createOwner(db, { name: 'Acme' })
+  return {
+    providerAdmin, acme,
+    acmeAdmin: await createUser(db, { ownerId: acme, role: 'admin' }),
+    acmeAuthor: await createUser(db, { ownerId: acme, role: 'author' }),
+    acmeViewer: await createUser(db, { ownerId: acme, role: 'viewer' }),
+    otherAdmin: await createUser(db, { role: 'admin' }),
+  }
+}

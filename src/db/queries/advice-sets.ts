@@ -190,3 +190,42 @@ export async function setTagLinks(db: Db, entityType: string, entityId: number, 
   await db.delete(tagLinks).where(and(eq(tagLinks.entityType, entityType), eq(tagLinks.entityId, entityId)))
   if (tagIds.length > 0) await db.insert(tagLinks).values(tagIds.map((tagId) => ({ tagId, entityType, entityId })))
 }
+
+// Tags admin ------------------------------------------------------------------------------------------------------
+
+export async function updateTag(db: Db, id: number, p: { label?: string; slug?: string; type?: TagRow['type']; description?: string; deletedAt?: Date | null }): Promise<TagRow> {
+  const [row] = await db.update(tags).set(p).where(eq(tags.id, id)).returning()
+  return row!
+}
+
+/** Live advice sets carrying the tag (where it is used), by name. */
+export async function setsWithTag(db: Db, tagId: number) {
+  return db.select({ id: adviceSets.id, name: adviceSets.name, ownerId: adviceSets.ownerId }).from(tagLinks)
+    .innerJoin(adviceSets, and(eq(tagLinks.entityType, 'adviceset'), eq(adviceSets.id, tagLinks.entityId)))
+    .where(and(eq(tagLinks.tagId, tagId), isNull(adviceSets.deletedAt))).orderBy(asc(adviceSets.name))
+}
+
+/** How many live sets carry each tag. */
+export async function countTagUses(db: Db, tagIds: number[]): Promise<Map<number, number>> {
+  if (tagIds.length === 0) return new Map()
+  const rows = await db.select({ tagId: tagLinks.tagId, n: sql<number>`count(*)`.mapWith(Number) }).from(tagLinks)
+    .innerJoin(adviceSets, and(eq(tagLinks.entityType, 'adviceset'), eq(adviceSets.id, tagLinks.entityId)))
+    .where(and(inArray(tagLinks.tagId, tagIds), isNull(adviceSets.deletedAt))).groupBy(tagLinks.tagId)
+  return new Map(rows.map((r) => [r.tagId, r.n]))
+}
+
+/** Moves every link of tag `from` to tag `into` (links `into` already has are kept once). */
+export async function moveTagLinks(db: Db, from: number, into: number): Promise<void> {
+  await db.execute(sql`insert into ${tagLinks} (tag_id, entity_type, entity_id)
+    select ${into}, entity_type, entity_id from ${tagLinks} where tag_id = ${from} on conflict do nothing`)
+  await db.delete(tagLinks).where(eq(tagLinks.tagId, from))
+}
+
+export async function deleteTagLinks(db: Db, tagId: number): Promise<void> {
+  await db.delete(tagLinks).where(eq(tagLinks.tagId, tagId))
+}
+
+/** Every owner's live tags (provider admins' tags admin). */
+export async function listAllTags(db: Db): Promise<TagRow[]> {
+  return db.select().from(tags).where(isNull(tags.deletedAt)).orderBy(asc(tags.ownerId), asc(sql`lower(${tags.label})`))
+}

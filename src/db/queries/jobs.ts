@@ -99,6 +99,12 @@ export async function requestJobCancel(db: Db, id: number): Promise<JobRow | und
   return row
 }
 
+/** Ends as cancelled a job someone asked to cancel while its worker was gone (no attempt will ever see the request). */
+export async function settleCancelledJob(db: Db, id: number): Promise<void> {
+  await db.update(jobs).set({ state: 'cancelled', progressText: 'Cancelled', finishedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(jobs.id, id), inArray(jobs.state, ACTIVE_JOB_STATES), isNotNull(jobs.cancelRequestedAt)))
+}
+
 /** Of these job ids, the ones someone asked to cancel. */
 export async function cancelRequestedJobIds(db: Db, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return []

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { audiences, owners } from './owners.ts'
 import { users } from './users.ts'
 
@@ -24,6 +24,8 @@ export const apiKeys = pgTable('api_keys', {
   allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
   /** Requests per minute. */
   rateLimit: integer('rate_limit').notNull().default(600),
+  /** The embed offers "Didn't find what you need? Ask us" (requests for advice) with this key. */
+  adviceRequests: boolean('advice_requests').notNull().default(false),
   createdBy: integer('created_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -35,21 +35,67 @@ export function inputVariables(compiled: CompiledAdviceSet): number[] {
   return out
 }
 
-/** Candidates for one variable, in preference order: those fitting `pathAtoms` first (only those, if any). */
-export function candidatesFor(slot: VariableSlot, pathAtoms: readonly Atom[], allAtoms: readonly Atom[], now: Date): Candidate[] {
-  const values: AtomValue[] = [...candidateValues(pathAtoms), ...candidateValues(allAtoms), ...typeDefaults(slot, now)]
+/**
+ * Candidates for one variable, in preference order: values from the path's own comparisons first, then from every
+ * comparison in the set and the type's plain values; only those fitting `pathAtoms`. The set-wide part is the same
+ * for every path, so it is coerced once (`general`); `limit` stops once that many are found (a search never looks
+ * further than its attempt budget).
+ */
+export function candidatesFor(slot: VariableSlot, pathAtoms: readonly Atom[], general: GeneralCandidates, limit = Infinity): Candidate[] {
+  if (pathAtoms.length === 0) return general.unconstrained(limit)
   const out: Candidate[] = []
   const seen = new Set<string>()
-  for (const value of values) {
-    const candidate = toCandidate(slot, value)
-    if (!candidate) continue
-    const key = JSON.stringify(candidate.raw)
-    if (seen.has(key)) continue
-    if (!pathAtoms.every((atom) => candidate.value !== null && holds(atom, candidate.value as AtomValue))) continue
-    seen.add(key)
+  const consider = (candidate: KeyedCandidate) => {
+    if (seen.has(candidate.key)) return
+    if (!pathAtoms.every((atom) => candidate.value !== null && holds(atom, candidate.value as AtomValue))) return
+    seen.add(candidate.key)
     out.push(candidate)
   }
+  for (const value of candidateValues(pathAtoms)) {
+    const candidate = keyed(toCandidate(slot, value))
+    if (candidate) consider(candidate)
+    if (out.length >= limit) return out
+  }
+  for (const candidate of general.list) {
+    consider(candidate)
+    if (out.length >= limit) return out
+  }
   return out
+}
+
+interface KeyedCandidate extends Candidate {
+  /** The raw answer as JSON: two candidates with the same key are the same answer. */
+  key: string
+}
+
+function keyed(candidate: Candidate | undefined): KeyedCandidate | undefined {
+  return candidate && { ...candidate, key: JSON.stringify(candidate.raw) }
+}
+
+/** A variable's candidates from every comparison in the set and its type's plain values, coerced once, each once. */
+export class GeneralCandidates {
+  readonly list: KeyedCandidate[] = []
+  private readonly prefixes = new Map<number, Candidate[]>()
+
+  constructor(slot: VariableSlot, allAtoms: readonly Atom[], now: Date) {
+    const seen = new Set<string>()
+    for (const value of [...candidateValues(allAtoms), ...typeDefaults(slot, now)]) {
+      const candidate = keyed(toCandidate(slot, value))
+      if (!candidate || seen.has(candidate.key)) continue
+      seen.add(candidate.key)
+      this.list.push(candidate)
+    }
+  }
+
+  /** The first `limit` candidates, for a path that says nothing about the variable (the same for every such path). */
+  unconstrained(limit: number): Candidate[] {
+    let prefix = this.prefixes.get(limit)
+    if (prefix === undefined) {
+      prefix = this.list.slice(0, limit)
+      this.prefixes.set(limit, prefix)
+    }
+    return prefix
+  }
 }
 
 function typeDefaults(slot: VariableSlot, now: Date): AtomValue[] {
@@ -87,4 +133,27 @@ function toCandidate(slot: VariableSlot, value: AtomValue): Candidate | undefine
   const coerced = coerceInput(slot.dataType, raw, slot.options ? { options: slot.options } : undefined)
   if (!coerced.ok || coerced.value === null) return undefined
   return { raw, value: coerced.value }
+}
+
+/** A starting answer as a candidate: the raw answer kept as given, coerced as a run will; undefined when it cannot be. */
+export function fixedCandidate(slot: VariableSlot, raw: unknown): Candidate | undefined {
+  if (slot.dataType === undefined) return raw === null || raw === undefined ? undefined : { raw, value: raw as Value }
+  const coerced = coerceInput(slot.dataType, raw, slot.options ? { options: slot.options } : undefined)
+  if (!coerced.ok || coerced.value === null) return undefined
+  return { raw, value: coerced.value }
+}
+
+/** Raw answers worth trying for a variable compared by `atoms`: each constant and its neighbours, as a run accepts them. */
+export function boundaryAnswers(slot: VariableSlot, atoms: readonly Atom[]): unknown[] {
+  const seen = new Set<string>()
+  const out: unknown[] = []
+  for (const value of candidateValues(atoms)) {
+    const candidate = toCandidate(slot, value)
+    if (!candidate) continue
+    const key = JSON.stringify(candidate.raw)
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(candidate.raw)
+  }
+  return out
 }

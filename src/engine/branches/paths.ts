@@ -1,4 +1,9 @@
+// Root-to-leaf paths through the rule trees, in run order. A Rule Call continues into the called rule: the path
+// to a leaf inside the called rule goes through the call node (so the conditions above the call are part of it),
+// and the call node's own children are a further list of leaves after it. A rule already being called on the way
+// down is not entered again (the engine refuses such cycles at run time), so the call is then a leaf.
 import type { CompiledNode, CompiledRule } from '../tree/compiled.ts'
+import { KIND_CALL } from '../tree/compiled.ts'
 import { alwaysExits } from '../checks/reachability.ts'
 
 export interface TreePath {
@@ -8,29 +13,60 @@ export interface TreePath {
   afterExit: boolean
 }
 
-/** Root-to-leaf paths of the given rules, in rule and sibling order; `visit` returning false stops the walk. */
-export function forEachPath(rules: readonly CompiledRule[], visit: (path: TreePath) => boolean): void {
-  const stack: CompiledNode[] = []
-  let going = true
-  const walk = (ruleId: string, nodes: CompiledNode[], afterExit: boolean): void => {
-    let exited = afterExit
-    for (const node of nodes) {
-      if (!going) return
-      stack.push(node)
-      if (node.children.length === 0) going = visit({ ruleId, nodes: [...stack], afterExit: exited })
-      else walk(ruleId, node.children, exited)
-      stack.pop()
-      if (node.type === 'ruleExit' || (node.type === 'conditionAlways' && alwaysExits(node.children))) exited = true
-    }
-  }
-  for (const rule of rules) {
-    if (!going) return
-    walk(rule.id, rule.nodes, false)
-  }
+/** The rule a node calls and the path may enter, or null (not a call, missing rule, or a call cycle). */
+function enterable(node: CompiledNode, calls: readonly string[]): CompiledRule | null {
+  if (node.kind !== KIND_CALL || node.called === null || node.called.nodes.length === 0) return null
+  return calls.includes(node.called.id) ? null : node.called
 }
 
+function exitsAfter(node: CompiledNode): boolean {
+  return node.type === 'ruleExit' || (node.type === 'conditionAlways' && alwaysExits(node.children))
+}
+
+/** Root-to-leaf paths of the given rules, in rule and sibling order; lazy, so a caller may stop at any path. */
+export function* treePaths(rules: readonly CompiledRule[]): Generator<TreePath, void, undefined> {
+  const stack: CompiledNode[] = []
+  function* walk(ruleId: string, nodes: readonly CompiledNode[], afterExit: boolean, calls: readonly string[]): Generator<TreePath, void, undefined> {
+    let exited = afterExit
+    for (const node of nodes) {
+      stack.push(node)
+      const called = enterable(node, calls)
+      if (node.children.length === 0 && called === null) yield { ruleId, nodes: [...stack], afterExit: exited }
+      else {
+        if (called !== null) yield* walk(ruleId, called.nodes, exited, [...calls, called.id])
+        if (node.children.length > 0) yield* walk(ruleId, node.children, exited, calls)
+      }
+      stack.pop()
+      if (exitsAfter(node)) exited = true
+    }
+  }
+  for (const rule of rules) yield* walk(rule.id, rule.nodes, false, [rule.id])
+}
+
+/**
+ * How many paths treePaths gives. Each rule's count is worked out once, so shared rules cost nothing more per call
+ * site; a call back into a rule still being counted counts as one leaf (exact for every set without call cycles).
+ */
 export function countPaths(rules: readonly CompiledRule[]): number {
-  const count = (nodes: CompiledNode[]): number =>
-    nodes.reduce((sum, node) => sum + (node.children.length === 0 ? 1 : count(node.children)), 0)
-  return rules.reduce((sum, rule) => sum + count(rule.nodes), 0)
+  const perRule = new Map<string, number>()
+  const counting = new Set<string>()
+  const ruleCount = (rule: CompiledRule): number => {
+    const known = perRule.get(rule.id)
+    if (known !== undefined) return known
+    counting.add(rule.id)
+    const count = listCount(rule.nodes)
+    counting.delete(rule.id)
+    perRule.set(rule.id, count)
+    return count
+  }
+  const listCount = (nodes: readonly CompiledNode[]): number => {
+    let sum = 0
+    for (const node of nodes) {
+      const called = node.kind === KIND_CALL && node.called !== null && node.called.nodes.length > 0 && !counting.has(node.called.id) ? node.called : null
+      const below = (called === null ? 0 : ruleCount(called)) + (node.children.length > 0 ? listCount(node.children) : 0)
+      sum += below === 0 ? 1 : below
+    }
+    return sum
+  }
+  return rules.reduce((sum, rule) => sum + ruleCount(rule), 0)
 }

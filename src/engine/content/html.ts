@@ -15,7 +15,7 @@ import { fillUrl, IMAGE_SCHEMES, isSafeUrl, LINK_SCHEMES } from './urls.ts'
 type HtmlSegment =
   | string
   /** A value in running text: a chip, linked back to its question unless it already sits inside a link. */
-  | { slot: 'chip'; tag: number; linkable: boolean }
+  | { slot: 'chip'; tag: number; linkable: boolean; open: string; missing: string }
   /** A value inside code: plain escaped text. */
   | { slot: 'text'; tag: number }
   /** A whole ` href="…"` / ` src="…"` with values in it, dropped when the filled URL is unsafe. */
@@ -48,7 +48,7 @@ export function compileHtml(text: string, links: boolean): HtmlTemplate {
     for (const piece of splitAtPlaceholders(part, pattern)) {
       if (typeof piece === 'string') segments.push(piece)
       else if (codeDepth > 0) segments.push({ slot: 'text', tag: piece })
-      else segments.push({ slot: 'chip', tag: piece, linkable: anchorDepth === 0 })
+      else segments.push({ slot: 'chip', tag: piece, linkable: anchorDepth === 0, ...chipMarkup(tags[piece]!) })
     }
   }
 
@@ -99,7 +99,6 @@ export interface HtmlFillOptions {
 }
 
 export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFillOptions): string {
-  const formatted = values.map((resolved) => resolved?.formatted ?? '')
   let html = ''
   for (const segment of template.segments) {
     if (typeof segment === 'string') {
@@ -108,22 +107,27 @@ export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFi
     }
     switch (segment.slot) {
       case 'chip': {
-        const tag = template.tags[segment.tag]!
-        const href = segment.linkable && opts.backlinks ? backlink(values[segment.tag], opts.questionHref) : undefined
-        html += chip(tag, values[segment.tag], href)
+        const resolved = values[segment.tag]
+        if (resolved === undefined) {
+          html += segment.missing
+          break
+        }
+        let made = resolved.htmlChip
+        if (made === undefined || made.open !== segment.open) made = resolved.htmlChip = { open: segment.open, plain: `${segment.open}${escapeHtml(resolved.formatted)}</span>` }
+        html += segment.linkable && opts.backlinks ? (made.linked ??= linkedChip(made.plain, resolved, opts.questionHref)) : made.plain
         break
       }
       case 'text':
-        html += escapeHtml(formatted[segment.tag]!)
+        html += escapeHtml(formattedOf(values, segment.tag))
         break
       case 'url': {
-        const url = fillUrl(segment.pieces, formatted, segment.schemes)
+        const url = fillUrl(segment.pieces, values.map((resolved) => resolved?.formatted ?? ''), segment.schemes)
         if (url !== undefined) html += ` ${segment.attribute}="${escapeHtml(url)}"`
         break
       }
       case 'attribute': {
         const fill = (tag: number): string => {
-          const text = formatted[tag]!
+          const text = formattedOf(values, tag)
           return segment.wordsOnly ? text.replace(NOT_A_WORD_CHARACTER, '') : escapeHtml(text)
         }
         const value = segment.pieces.map((piece) => (typeof piece === 'string' ? piece : fill(piece))).join('')
@@ -135,19 +139,23 @@ export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFi
   return html
 }
 
-function backlink(resolved: ResolvedTag | undefined, questionHref: HtmlFillOptions['questionHref']): string | undefined {
-  if (resolved?.questionNodeId === undefined || questionHref === undefined) return undefined
-  const href = questionHref(resolved.questionNodeId)
-  return isSafeUrl(href, LINK_SCHEMES) ? href : undefined
+function formattedOf(values: TagValues, tag: number): string {
+  return values[tag]?.formatted ?? ''
 }
 
 /**
- * A value as a chip. A missing tag shows its name in a `var-missing` chip, so an author previewing the advice sees
+ * A chip's fixed markup, made once per template: its opening tag naming the variable, and the whole chip for when
+ * the tag has no value. A missing tag shows its name in a `var-missing` chip, so an author previewing the advice sees
  * which tag had no value instead of a silent gap; pages style it as a dashed outline.
  */
-function chip(tag: TemplateTag, resolved: ResolvedTag | undefined, href: string | undefined): string {
+function chipMarkup(tag: TemplateTag): { open: string; missing: string } {
   const identity = `data-kind="${tag.kind}" data-var="${escapeHtml(tag.name)}"`
-  if (resolved === undefined) return `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>`
-  const span = `<span class="var-chip" ${identity}>${escapeHtml(resolved.formatted)}</span>`
-  return href === undefined ? span : `<a class="var-link" href="${escapeHtml(href)}">${span}</a>`
+  return { open: `<span class="var-chip" ${identity}>`, missing: `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>` }
+}
+
+/** The chip linked back to the question that set the value, when there is one and its link is safe. */
+function linkedChip(span: string, resolved: ResolvedTag, questionHref: HtmlFillOptions['questionHref']): string {
+  if (resolved.questionNodeId === undefined || questionHref === undefined) return span
+  const href = questionHref(resolved.questionNodeId)
+  return isSafeUrl(href, LINK_SCHEMES) ? `<a class="var-link" href="${escapeHtml(href)}">${span}</a>` : span
 }

@@ -6,6 +6,8 @@ import { BoundedMemo } from '../format/bounded-memo.ts'
 import { compilePlain, fillAttributed, fillText, type AttributedString, type PlainTemplate } from './plain.ts'
 import type { ResolvedTag } from './resolved.ts'
 import { fillMarkdown, fillRaw, markdownContexts, type MarkdownContext } from './source.ts'
+import { markdown } from './markdown.ts'
+import { sanitizeRendered } from './sanitize.ts'
 
 export type { AttributedString } from './plain.ts'
 export type { ResolvedTag } from './resolved.ts'
@@ -28,9 +30,17 @@ export interface RenderedContent {
 
 const MEMO_LIMIT = 2000
 
-/** A text's parsed template and, compiled on first use, its form for each content type. */
-interface PreparedText {
+/**
+ * A text's parsed template and, compiled on first use, its form for each content type. The texts of a compiled
+ * advice set keep theirs on their nodes (prepareText), so they are compiled once per set however many it holds;
+ * other texts go through a bounded memo (renderContent).
+ */
+export interface PreparedText {
+  readonly text: string
   parts: TemplatePart[]
+  /** The tags in order of occurrence, and for each the occurrence that first named the same tag (-1: this one). */
+  tags: TemplateTag[]
+  firstOf: number[]
   /** A text without tags renders the same every time; its string renders are kept here. */
   fixed: Partial<Record<ContentType, string>> | null
   html?: HtmlTemplate
@@ -39,13 +49,21 @@ interface PreparedText {
   markdown?: MarkdownContext[]
 }
 
-// One entry per text, so a render looks the text up once whatever the content type.
+// Texts that are not part of a compiled set (a custom headline, a markdown preview): one entry per text, so a render
+// looks the text up once whatever the content type.
 const prepared = new BoundedMemo<PreparedText>(MEMO_LIMIT)
 const NONE_MISSING: TemplateTag[] = Object.freeze([]) as unknown as TemplateTag[]
 
-function prepare(text: string): PreparedText {
+/** Parses a text for rendering; its compiled forms are added to it on first use of each content type. */
+export function prepareText(text: string): PreparedText {
   const parts = parseTemplate(text)
-  return { parts, fixed: parts.every((part) => part.kind === 'text') ? {} : null }
+  const tags: TemplateTag[] = []
+  for (const part of parts) if (part.kind !== 'text') tags.push({ kind: part.kind, name: part.name })
+  const firstOf = tags.map((tag, i) => {
+    const first = tags.findIndex((other) => other.kind === tag.kind && other.name === tag.name)
+    return first === i ? -1 : first
+  })
+  return { text, parts, tags, firstOf, fixed: tags.length === 0 ? {} : null }
 }
 
 /**
@@ -59,17 +77,27 @@ export function renderContent(
   type: ContentType,
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
   opts?: RenderOptions,
-): { body: string | AttributedString; missing: TemplateTag[] } {
-  const entry = prepared.get(text, () => prepare(text))
-  // An attributed string is an object a caller could change, so only string renders are shared.
-  if (entry.fixed !== null && type !== 'attrstring') {
-    return { body: (entry.fixed[type] ??= fill(entry, text, type, [], opts) as string), missing: NONE_MISSING }
-  }
-  const { values, missing } = resolveTags(entry.parts, resolve)
-  return { body: fill(entry, text, type, values, opts), missing }
+): RenderedContent {
+  return renderPrepared(prepared.get(text, () => prepareText(text)), type, resolve, opts)
 }
 
-function fill(entry: PreparedText, text: string, type: ContentType, values: Array<ResolvedTag | undefined>, opts: RenderOptions | undefined): string | AttributedString {
+/** renderContent for a text prepared once by its owner (prepareText). */
+export function renderPrepared(
+  entry: PreparedText,
+  type: ContentType,
+  resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
+  opts?: RenderOptions,
+): RenderedContent {
+  // An attributed string is an object a caller could change, so only string renders are shared.
+  if (entry.fixed !== null && type !== 'attrstring') {
+    return { body: (entry.fixed[type] ??= fill(entry, type, [], opts) as string), missing: NONE_MISSING }
+  }
+  const { values, missing } = resolveTags(entry, resolve)
+  return { body: fill(entry, type, values, opts), missing }
+}
+
+function fill(entry: PreparedText, type: ContentType, values: Array<ResolvedTag | undefined>, opts: RenderOptions | undefined): string | AttributedString {
+  const text = entry.text
   switch (type) {
     case 'html':
       return fillHtml((entry.html ??= compileHtml(text, true)), values, { backlinks: true, ...opts })
@@ -88,29 +116,30 @@ function fill(entry: PreparedText, text: string, type: ContentType, values: Arra
 
 /** Resolves each distinct tag once; the values are listed per tag occurrence, the order every compiled form uses. */
 function resolveTags(
-  parts: readonly TemplatePart[],
+  entry: PreparedText,
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
 ): { values: Array<ResolvedTag | undefined>; missing: TemplateTag[] } {
-  // A template holds a handful of tags, so earlier occurrences are searched in place: no key strings, no map.
-  const values: Array<ResolvedTag | undefined> = []
-  const tagParts: TemplatePart[] = []
-  const missing: TemplateTag[] = []
-  for (const part of parts) {
-    if (part.kind === 'text') continue
-    let earlier = -1
-    for (let i = 0; i < tagParts.length; i++) {
-      const seen = tagParts[i]!
-      if (seen.kind === part.kind && (seen as { name: string }).name === part.name) { earlier = i; break }
+  const { tags, firstOf } = entry
+  const values = new Array<ResolvedTag | undefined>(tags.length)
+  let missing = NONE_MISSING
+  for (let i = 0; i < tags.length; i++) {
+    const first = firstOf[i]!
+    if (first >= 0) {
+      values[i] = values[first]
+      continue
     }
-    let resolved: ResolvedTag | undefined
-    if (earlier >= 0) {
-      resolved = values[earlier]
-    } else {
-      resolved = resolve(part.kind, part.name)
-      if (resolved === undefined) missing.push({ kind: part.kind, name: part.name })
-    }
-    tagParts.push(part)
-    values.push(resolved)
+    const tag = tags[i]!
+    const resolved = resolve(tag.kind, tag.name)
+    if (resolved === undefined) (missing === NONE_MISSING ? (missing = []) : missing).push(tag)
+    values[i] = resolved
   }
   return { values, missing }
+}
+
+/**
+ * A whole markdown document (a generated summary, not an author's template) as safe HTML: the same renderer and
+ * allow-list as advice content, without links; `{{Name}}` and `[[Name]]` stay text.
+ */
+export function renderMarkdownDocument(source: string): string {
+  return sanitizeRendered(markdown.render(source), false)
 }

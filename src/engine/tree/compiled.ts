@@ -2,7 +2,7 @@
 // rule calls resolved to rules. Built by compile.ts, read by the runner.
 import type { EngineError, SourceSpan } from '../errors.ts'
 import type { CompiledExpr, Expr, Scope } from '../expr/index.ts'
-import type { AttributedString } from '../content/index.ts'
+import type { AttributedString, PreparedText } from '../content/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
 import type { NodeType } from '../entity-types.ts'
 import type { DataType } from '../types/index.ts'
@@ -58,6 +58,9 @@ export interface CompiledAdvice {
   readonly headline: string
   readonly text: string
   readonly decisionItem: AdviceItem
+  /** headline and text prepared for rendering on the first full-response run (compiling for checks needs neither). */
+  preparedHeadline?: PreparedText
+  preparedText?: PreparedText
 }
 
 export class CompiledNode {
@@ -73,6 +76,8 @@ export class CompiledNode {
   called: CompiledRule | null = null
   advice: CompiledAdvice | null = null
   question = ''
+  /** Input requests: the question prepared for rendering on the first full-response run. */
+  preparedQuestion: PreparedText | null = null
   apiId = ''
   error: EngineError | null = null
 

@@ -40,8 +40,13 @@ export interface EvaluateOptions {
   context?: ApiContext
   /** Example_Number in the 'examples' context (default 1); unset in other contexts. */
   exampleNumber?: number
-  /** Record every node visited with its value and time. */
-  trace?: boolean
+  /**
+   * Record every node visited with its value and time; 'visits' records the nodes and values only (durationNs 0),
+   * which is all branch generation needs and costs far less than timing every node.
+   */
+  trace?: boolean | 'visits'
+  /** With `trace`: record only these nodes (the rest of the run is unchanged), e.g. the nodes of one path. */
+  traceOnly?: ReadonlySet<string>
   /** The moment of the run (today() and date maths); default the current time. */
   now?: Date
   apiPort?: ApiPort

@@ -150,6 +150,14 @@ export class EngineResult {
     return map
   }
 
+  /** Whether `name` holds a value at the end of the run (is a key of `variables`), without formatting anything. */
+  hasValue(name: string): boolean {
+    const index = this.compiled.variableIndex.get(name)
+    if (index === undefined) return false
+    const slot = this.compiled.variables[index]!
+    return (this.values[index] ?? (slot.isConstant ? slot.defaultValue : undefined)) !== undefined
+  }
+
   /**
    * One variable's value at the end of the run, as `variables` has it but without formatting anything: undefined
    * when it holds none or the set has no such variable. For callers that check a few values (scenario runs).

@@ -2,8 +2,8 @@
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
-import { renderContent } from '../content/index.ts'
-import type { RenderOptions, ResolvedTag } from '../content/index.ts'
+import { prepareText, renderContent, renderPrepared } from '../content/index.ts'
+import type { PreparedText, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
@@ -134,7 +134,7 @@ export class Run implements SlotScope {
   ) {
     this.nowValue = options.now
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
-    this.tracer = options.trace === true ? new Tracer() : null
+    this.tracer = options.trace === true || options.trace === 'visits' ? new Tracer(options.trace === true, options.traceOnly) : null
     this.values = compiled.blankValues.slice()
     this.content =
       options.render !== false
@@ -287,12 +287,14 @@ export class Run implements SlotScope {
     const count = ops.length
     const values = this.values
     const tracer = this.tracer
+    // Conditions the trace does not record take the fast path below, as in an untraced run.
+    const traceOnly = this.options.traceOnly
     const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eqText } = OPCODES
     let pc = start
     while (pc < count) {
       const op = ops[pc]!
       if (op >= atom) {
-        if (tracer !== null) {
+        if (tracer !== null && (traceOnly === undefined || traceOnly.has(nodes[pc]!.id))) {
           pc = this.tracedCondition(tracer, program, pc)
           continue
         }
@@ -439,7 +441,7 @@ export class Run implements SlotScope {
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
       this.content.resolvedOf[slot] = undefined
-      question = this.renderText(node.question, node)
+      question = this.renderText((node.preparedQuestion ??= prepareText(node.question)), node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
     return true
@@ -450,7 +452,7 @@ export class Run implements SlotScope {
       nodeId: node.id,
       ruleId: node.ruleId,
       variable: info.name,
-      question: this.renderText(node.question, node),
+      question: this.renderText((node.preparedQuestion ??= prepareText(node.question)), node),
       ...(info.dataType ? { dataType: info.dataType } : {}),
       ...(info.options ? { options: info.options } : {}),
       ...(info.defaultValue !== undefined ? { defaultValue: info.defaultValue } : {}),
@@ -469,8 +471,8 @@ export class Run implements SlotScope {
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {
-      const headlineBody = this.renderText(custom ?? advice.headline, node)
-      const textBody = this.renderText(advice.text, node)
+      const headlineBody = custom === undefined ? this.renderText((advice.preparedHeadline ??= prepareText(advice.headline)), node) : this.renderDynamicText(custom, node)
+      const textBody = this.renderText((advice.preparedText ??= prepareText(advice.text)), node)
       item =
         custom === undefined
           ? { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody }
@@ -564,14 +566,23 @@ export class Run implements SlotScope {
     return resolved
   }
 
-  private renderText(template: string, node: CompiledNode): ContentBody {
+  /** A text of the compiled set, prepared on its node. */
+  private renderText(template: PreparedText, node: CompiledNode): ContentBody {
+    if (template.text === '') return ''
+    return this.reportMissing(renderPrepared(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
+  }
+
+  /** A text made during the run (Headline_Custom's value): prepared through the engine's bounded memo. */
+  private renderDynamicText(template: string, node: CompiledNode): ContentBody {
     if (template === '') return template
-    const rendered = renderContent(
-      template,
-      this.options.contentType ?? 'text',
-      this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name)),
-      this.content?.renderOptions,
-    )
+    return this.reportMissing(renderContent(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
+  }
+
+  private resolver(): (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined {
+    return this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name))
+  }
+
+  private reportMissing(rendered: RenderedContent, node: CompiledNode): ContentBody {
     for (const tag of rendered.missing) {
       const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
       this.result.addError({

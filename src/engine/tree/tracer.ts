@@ -1,4 +1,5 @@
-// The trace of a run: every node visited, in visit order, with its value and the time its subtree took.
+// The trace of a run: every node visited, in visit order, with its value and the time its subtree took (untimed
+// traces leave durationNs at 0 and keep no open entries).
 import type { Value } from '../value.ts'
 import type { CompiledNode } from './compiled.ts'
 import type { Program } from './program.ts'
@@ -19,16 +20,38 @@ export class Tracer {
   /** The entry whose node has not reported its value yet. */
   private pending: TraceEntry | null = null
 
+  constructor(
+    private readonly timed = true,
+    /** Record only these nodes. */
+    private readonly only: ReadonlySet<string> | undefined = undefined,
+  ) {}
+
   /** Closes the entries of this program whose subtree ended before `pc`, then opens one for `node`. */
   enter(program: Program, pc: number, node: CompiledNode): void {
+    if (this.only !== undefined && !this.only.has(node.id)) {
+      this.pending = null
+      if (this.timed) this.closeEnded(program, pc)
+      return
+    }
+    if (!this.timed) {
+      const entry: TraceEntry = { nodeId: node.id, type: node.type, value: null, durationNs: 0 }
+      this.entries.push(entry)
+      this.pending = entry
+      return
+    }
+    this.closeEnded(program, pc)
+    const entry: TraceEntry = { nodeId: node.id, type: node.type, value: null, durationNs: 0 }
+    this.entries.push(entry)
+    this.pending = entry
+    this.open.push({ entry, program, end: program.ends[pc]!, started: performance.now() })
+  }
+
+  /** Closes the entries of this program whose subtree ended before `pc`. */
+  private closeEnded(program: Program, pc: number): void {
     const open = this.open
     for (let top = open[open.length - 1]; top !== undefined && top.program === program && top.end <= pc; top = open[open.length - 1]) {
       close(open.pop()!)
     }
-    const entry: TraceEntry = { nodeId: node.id, type: node.type, value: null, durationNs: 0 }
-    this.entries.push(entry)
-    this.pending = entry
-    open.push({ entry, program, end: program.ends[pc]!, started: performance.now() })
   }
 
   /** The value of the node entered last (a condition's outcome, an assigned or answered value). */

@@ -12,6 +12,7 @@ const CreateBody = Type.Object({
   allowedAdviceSetIds: Type.Optional(Type.Array(Type.Integer(), { maxItems: 1000 })),
   allowedOrigins: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
   rateLimit: Type.Optional(Type.Integer()),
+  adviceRequests: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false })
 
 export const adminApiKeyApi: FastifyPluginAsyncTypebox = async (app) => {

@@ -13,6 +13,7 @@ import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
 import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
 import { adviceApi } from './advice.ts'
+import { adviceEmbedApi } from './advice-embed.ts'
 import { dictionaryApi } from './dictionary.ts'
 
 export interface PartnerContext {
@@ -95,5 +96,6 @@ export function addPartnerResponseHooks(app: FastifyInstance): void {
 export async function partnerApi(app: FastifyInstance) {
   addPartnerResponseHooks(app)
   await app.register(adviceApi, { prefix: '/advice' })
+  await app.register(adviceEmbedApi, { prefix: '/advice' })
   await app.register(dictionaryApi)
 }

@@ -19,12 +19,17 @@ import { opengraphApi } from './opengraph.ts'
 import { externalApiApi } from './external-api.ts'
 import { adviceScenarioApi } from './advicescenario.ts'
 import { keywordMapApi } from './keywordmap.ts'
+import { exportApi } from './export.ts'
+import { adviceRequestsApi } from './advice-requests.ts'
+import { analyticsApi } from './analytics.ts'
+import { adviceSetTestingApi } from './adviceset-testing.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
   await app.register(adviceSetApi, { prefix: '/adviceset' })
   await app.register(publishApi, { prefix: '/adviceset' })
+  await app.register(adviceSetTestingApi, { prefix: '/adviceset' })
   await app.register(tagsApi, { prefix: '/tags' })
   await app.register(activityApi, { prefix: '/activity' })
   await app.register(recentItemsApi, { prefix: '/recentitem' })
@@ -42,4 +47,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(externalApiApi, { prefix: '/external-api' })
   await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
   await app.register(keywordMapApi, { prefix: '/keywordmap' })
+  await app.register(exportApi, { prefix: '/export' })
+  await app.register(adviceRequestsApi, { prefix: '/adviceset' })
+  await app.register(analyticsApi, { prefix: '/google-analytics' })
 }

@@ -1,7 +1,7 @@
 // /api/rule: SPEC §7 rule family (the rule's nodes live under rule/{id}/node, see rule-node.ts).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
-  copyRule, createRule, debugRun, deleteRule, getRule, promoteRule, recoverRule, ruleStats, ruleVariables,
+  copyRule, createRule, debugRun, deleteRule, getRule, promoteRule, recoverRule, ruleCheckIssues, ruleStats, ruleVariables,
   rulesCalledByRule, rulesCallingRule, updateRule,
 } from '../../services/authoring/rules.ts'
 import { CONTENT_TYPES } from '../../engine/index.ts'
@@ -61,6 +61,7 @@ export const ruleApi: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/:id', { schema: { params: IdParams } }, async (request) => ({ data: await getRule(deps, actorOf(request), itemId(request.params.id)) }))
+  app.get('/:id/checks', { schema: { params: IdParams } }, async (request) => ({ data: await ruleCheckIssues(deps, actorOf(request), itemId(request.params.id)) }))
   app.patch('/:id', {
     schema: { params: IdParams, body: Type.Object({ name: Type.Optional(Type.String()), position: Type.Optional(Type.Integer()) }, { additionalProperties: false }) },
   }, async (request) => ({ data: await updateRule(deps, actorOf(request), itemId(request.params.id), request.body) }))

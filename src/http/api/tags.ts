@@ -1,13 +1,16 @@
-// /api/tags: list and create tags; link and unlink them on advice sets (SPEC §7 tags).
+// /api/tags: list and create tags; read, change, delete and merge one (tags admin); link and unlink them on advice
+// sets (SPEC §7 tags).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { setAdviceSetTag, ENTITY_ADVICE_SET } from '../../services/library/advice-sets.ts'
-import { createTag, listVisibleTags } from '../../services/library/tags.ts'
+import { createTag, deleteTag, listVisibleTags, mergeTags, updateTagAdmin } from '../../services/library/tags.ts'
 import { ValidationError, NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
 const TagBody = Type.Object({ label: Type.String(), type: Type.Optional(Type.String()) }, { additionalProperties: false })
+const TagChangeBody = Type.Object({ label: Type.Optional(Type.String()), type: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }, { additionalProperties: false })
+const MergeBody = Type.Object({ into: AnyId }, { additionalProperties: false })
 const LinkBody = Type.Object({ entityType: Type.String(), entityId: AnyId }, { additionalProperties: false })
 
 export const tagsApi: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,6 +28,16 @@ export const tagsApi: FastifyPluginAsyncTypebox = async (app) => {
     if (!tag) throw new NotFoundError('No tag with this id')
     return { data: tag }
   })
+  app.patch('/:id', { schema: { params: IdParams, body: TagChangeBody } }, async (request) => ({
+    data: await updateTagAdmin(deps, actorOf(request), itemId(request.params.id), request.body),
+  }))
+  app.delete('/:id', { schema: { params: IdParams } }, async (request) => {
+    await deleteTag(deps, actorOf(request), itemId(request.params.id))
+    return { data: { deleted: true } }
+  })
+  app.post('/:id/merge', { schema: { params: IdParams, body: MergeBody } }, async (request) => ({
+    data: await mergeTags(deps, actorOf(request), itemId(request.params.id), itemId(request.body.into, 'into')),
+  }))
   for (const [path, linked] of [['/:id/link', true], ['/:id/unlink', false]] as const) {
     app.post(path, { schema: { params: IdParams, body: LinkBody } }, async (request) => {
       const body = request.body

@@ -16,6 +16,8 @@ import { listVisibleTags } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
 import { canCreate } from '../../services/accounts/visibility.ts'
 import { scenarioCounts } from '../../services/scenarios/scenarios.ts'
+import { analyticsDays } from '../../services/delivery/interview-analytics.ts'
+import { setInsights } from '../../services/library/set-insights.ts'
 import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -23,7 +25,7 @@ import { FormBody, IdParams } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 type Body = Record<string, unknown>
-const ShowQuery = Type.Object({ deletedRule: Type.Optional(Type.Integer({ minimum: 1 })) })
+const ShowQuery = Type.Object({ deletedRule: Type.Optional(Type.Integer({ minimum: 1 })), days: Type.Optional(Type.String({ maxLength: 3 })) })
 const idRoute = { preHandler: requireUser, schema: { params: IdParams } }
 const idFormRoute = { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }
 
@@ -149,7 +151,8 @@ export const adviceSetPages: FastifyPluginAsyncTypebox = async (app) => {
     // Right after a rule's delete (rule pages), the Rules section offers its Undo.
     const deletedRuleId = request.query.deletedRule
     const deletedRule = deletedRuleId === undefined ? null : await deletedRuleOf(app.deps, actorOf(request), data.set.id, deletedRuleId)
-    return reply.page('adviceset/show', { ...data, deletedRule })
+    const insights = await setInsights(app.deps, actorOf(request), data.set, analyticsDays(request.query.days))
+    return reply.page('adviceset/show', { ...data, deletedRule, insights, formatDate: dateFormatter(request.user!.preferences.tz) })
   })
   for (const [path, template] of [['header', '_header'], ['sidebar', '_sidebar'], ['modal/details', '_details']] as const) {
     app.get(`/adviceset/:id/show/${path}`, idRoute, async (request, reply) =>

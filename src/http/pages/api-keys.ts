@@ -43,7 +43,7 @@ function latencyLabel(ms: number | null): string {
 function valuesOf(key: ListedApiKey): Record<string, unknown> {
   return {
     name: key.name, environment: key.environment, ownerId: key.ownerId, audienceId: key.audienceId ?? '',
-    allowedAdviceSetIds: key.allowedAdviceSetIds.map(String), allowedOrigins: key.allowedOrigins.join('\n'), rateLimit: key.rateLimit,
+    allowedAdviceSetIds: key.allowedAdviceSetIds.map(String), allowedOrigins: key.allowedOrigins.join('\n'), rateLimit: key.rateLimit, adviceRequests: key.adviceRequests,
   }
 }
 

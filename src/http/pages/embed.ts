@@ -58,7 +58,7 @@ export const embedPages: FastifyPluginAsyncTypebox = async (app) => {
       return interviewPage(reply, {
         title: grant.adviceSet.name,
         note: grant.key.environment === 'preview' ? 'Preview version: partners with production keys see the published version.' : null,
-        props: { adviceSetId: id, source: { kind: 'key', key: query.key }, parentOrigins: grant.parentOrigins },
+        props: { adviceSetId: id, source: { kind: 'key', key: query.key }, parentOrigins: grant.parentOrigins, askUs: grant.key.adviceRequests },
       })
     }
 

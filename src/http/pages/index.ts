@@ -17,6 +17,11 @@ import { apiManagerPages } from './api-manager.ts'
 import { adviceScenarioPages } from './advice-scenario.ts'
 import { scenarioTreePages } from './scenario-tree.ts'
 import { keywordMapPages } from './keyword-map.ts'
+import { supportPages } from './support.ts'
+import { exportPages } from './export.ts'
+import { adviceRequestPages } from './advice-requests.ts'
+import { tagPages } from './tags.ts'
+import { branchToolPages } from './branches.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -37,4 +42,9 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(adviceScenarioPages)
   await app.register(scenarioTreePages)
   await app.register(keywordMapPages)
+  await app.register(supportPages)
+  await app.register(exportPages)
+  await app.register(adviceRequestPages)
+  await app.register(tagPages)
+  await app.register(branchToolPages)
 }

@@ -8,6 +8,8 @@ import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
 declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null
+    /** Under impersonation: the provider admin behind the session (the banner names both). */
+    impersonator: UserRow | null
     /** Set whenever `user` is; what services receive as the acting party. */
     actor: Actor | null
   }
@@ -22,6 +24,7 @@ export function isApiRequest(request: FastifyRequest): boolean {
 export default fp(async function authPlugin(app, opts: { deps: Deps }) {
   app.decorateRequest('user', null)
   app.decorateRequest('actor', null)
+  app.decorateRequest('impersonator', null)
   app.addHook('onRequest', async (request) => {
     const userId = request.session?.userId
     if (typeof userId !== 'number') return
@@ -32,7 +35,19 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
       request.session.refreshedAt = Date.now()
       request.session.touch()
     }
-    request.actor = actorForUser(user, request.session.impersonatorId ?? null)
+    const impersonatorId = request.session.impersonatorId ?? null
+    if (impersonatorId !== null) {
+      const impersonator = await getCurrentUser(opts.deps, impersonatorId)
+      if (!impersonator || !isProviderAdmin(actorForUser(impersonator))) {
+        // The admin behind it is gone or no longer a provider admin: the impersonation ends, and so does the session.
+        delete request.session.userId
+        delete request.session.impersonatorId
+        request.user = null
+        return
+      }
+      request.impersonator = impersonator
+    }
+    request.actor = actorForUser(user, impersonatorId)
   })
 }, { name: 'auth', dependencies: ['session'] })
 

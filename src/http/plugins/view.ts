@@ -21,7 +21,9 @@ export interface PageData {
 
 export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
   const eta = new Eta({ views: VIEWS_DIR, cache: opts.cache, autoEscape: true })
-  await app.register(view, { engine: { eta }, root: VIEWS_DIR })
+  // @fastify/view reconfigures Eta's cache on every render from its `production` flag (NODE_ENV by default), which
+  // would read and compile every template and include again per render: decide it here, from the explicit option.
+  await app.register(view, { engine: { eta }, root: VIEWS_DIR, production: opts.cache })
 
   app.decorateReply('page', async function page(this: FastifyReply, template: string, data: Record<string, unknown> = {}) {
     const request = this.request
@@ -40,7 +42,7 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
       ...data,
       csrfToken: this.generateCsrf(),
       user,
-      impersonating: Boolean(request.session?.impersonatorId),
+      impersonator: request.impersonator,
       flash,
       appContextJson: jsonForScript(appContext),
       notificationsProps: JSON.stringify({ flash }),

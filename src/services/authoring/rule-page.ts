@@ -19,14 +19,20 @@ export interface TreeNodeProps {
   question: string | null; calledRuleId: number | null; apiId: string | null; tags: string[]; commentCount: number
 }
 
+/** A node as the island's props carry it: fields without a value are left out (the island reads them as empty). */
+export type CompactNodeProps = Pick<TreeNodeProps, 'id' | 'type' | 'position'> & Partial<TreeNodeProps>
+
+/**
+ * The island's props. The whole set's model is not among them: the set's static checks are computed on the server
+ * (GET /api/rule/{id}/checks), so a large rule's page carries its own nodes once and nothing else of the set.
+ */
 export interface RuleTreeProps {
   mode: 'edit' | 'read'
   rule: { id: number; name: string; adviceSetId: number }
   adviceSet: { id: number; name: string }
-  nodes: TreeNodeProps[]
+  nodes: CompactNodeProps[]
   rules: Array<{ id: number; name: string; adviceSetId: number; adviceSetName: string }>
   entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
-  model: AdviceSetModel
   activeNodeId: number | null
   /** The set owner's external APIs, for API Call nodes (their names, and the editor's picker). */
   apis: Array<{ id: string; name: string; variables: string[] }>
@@ -78,6 +84,21 @@ function nodeProps(row: RuleNodeRow, commentCounts: Record<number, number>): Tre
   }
 }
 
+function compactNode(node: TreeNodeProps): CompactNodeProps {
+  const compact: CompactNodeProps = { id: node.id, type: node.type, position: node.position }
+  if (node.parentId !== null) compact.parentId = node.parentId
+  if (node.expression !== null) compact.expression = node.expression
+  if (node.variable !== null) compact.variable = node.variable
+  if (node.headline !== null) compact.headline = node.headline
+  if (node.text !== null) compact.text = node.text
+  if (node.question !== null) compact.question = node.question
+  if (node.calledRuleId !== null) compact.calledRuleId = node.calledRuleId
+  if (node.apiId !== null) compact.apiId = node.apiId
+  if (node.tags.length > 0) compact.tags = node.tags
+  if (node.commentCount > 0) compact.commentCount = node.commentCount
+  return compact
+}
+
 interface TreeContext {
   activeNodeId: number | null
   calledRules: Map<number, { name: string; href: string }>
@@ -88,7 +109,11 @@ interface TreeContext {
 /** Flat rows (siblings in order) to nested views; rows under a missing parent are left out, as the engine does. */
 function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[] {
   const children = new Map<number | null, TreeNodeProps[]>()
-  for (const node of nodes) children.set(node.parentId, [...(children.get(node.parentId) ?? []), node])
+  for (const node of nodes) {
+    const siblings = children.get(node.parentId)
+    if (siblings) siblings.push(node)
+    else children.set(node.parentId, [node])
+  }
   const view = (node: TreeNodeProps): TreeNodeView => ({
     id: node.id,
     type: node.type,
@@ -136,10 +161,9 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     mode: canWriteOwned(actor, rule.set.ownerId) ? 'edit' : 'read',
     rule: { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId },
     adviceSet: { id: rule.set.id, name: rule.set.name },
-    nodes,
+    nodes: nodes.map(compactNode),
     rules: [...callable.values()],
     entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
-    model,
     activeNodeId,
     apis: apiChoices.map((api) => ({ id: String(api.id), name: api.name, variables: api.variables })),
   }

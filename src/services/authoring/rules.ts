@@ -137,6 +137,16 @@ export async function ruleStats(deps: Deps, actor: Actor, id: number) {
   return statsOfRule(await listNodes(deps.db, [id]), await buildAdviceSetModel(deps.db, rule.adviceSetId), id)
 }
 
+/**
+ * The whole set's static checks that concern this rule's nodes: what the rule page paints on its tree, loaded after
+ * the page and again after each change (so a page never carries the whole set's model).
+ */
+export async function ruleCheckIssues(deps: Deps, actor: Actor, id: number) {
+  const rule = await readableRule(deps.db, actor, id)
+  const ruleId = String(id)
+  return staticChecks(await buildAdviceSetModel(deps.db, rule.adviceSetId)).filter((issue) => issue.ruleId === ruleId)
+}
+
 /** A rule's size and shape, and its static-check counts when it runs alone (`model`: its whole set's model). */
 export function statsOfRule(nodes: Array<Pick<RuleNodeRow, 'id' | 'parentId' | 'type'>>, model: AdviceSetModel, id: number) {
   const byType: Record<string, number> = {}

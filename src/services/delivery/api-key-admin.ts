@@ -32,6 +32,7 @@ export interface ApiKeyInput {
   allowedAdviceSetIds?: unknown
   allowedOrigins?: unknown
   rateLimit?: unknown
+  adviceRequests?: unknown
 }
 
 /** Ids from a JSON array, repeated form fields or a comma-separated text. */
@@ -144,6 +145,8 @@ async function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
     allowedAdviceSetIds: await allowedSetsOf(deps, ownerId, input.allowedAdviceSetIds),
     allowedOrigins: parseOrigins(input.allowedOrigins),
     rateLimit: rateLimitOf(input.rateLimit),
+    // A checkbox: present ("on", true) when ticked.
+    adviceRequests: input.adviceRequests === true || input.adviceRequests === 'on' || input.adviceRequests === 'true',
   }
 }
 

@@ -21,6 +21,8 @@ export interface InterviewProps {
   source: AdviceSource
   /** Origins the page may post its height to; empty: its own origin (the studio's preview). */
   parentOrigins: string[]
+  /** The key offers "Didn't find what you need? Ask us" (requests for advice). */
+  askUs?: boolean
 }
 
 export interface EmbedGrant extends EmbeddingKey {

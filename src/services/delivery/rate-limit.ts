@@ -14,12 +14,12 @@ interface Window {
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
 export class KeyRateLimiter {
-  private readonly windows = new Map<number, Window>()
+  private readonly windows = new Map<number | string, Window>()
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Counts one request of the key; refused when it is over `perMinute` in the current window. */
-  take(keyId: number, perMinute: number): RateDecision {
+  /** Counts one request of the key (an API key's id, or any other token); refused when it is over `perMinute` in the current window. */
+  take(keyId: number | string, perMinute: number): RateDecision {
     const now = this.now()
     let window = this.windows.get(keyId)
     if (window === undefined || now - window.startedAt >= WINDOW_MS) {

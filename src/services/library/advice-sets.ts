@@ -10,6 +10,7 @@ import { copyAdviceSetContent } from '../authoring/advice-set-model.ts'
 import { copyScenariosOfSet } from '../scenarios/scenarios.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { countOpenAdviceRequests } from '../../db/queries/advice-requests.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { tagsById, visibleTagIds } from './tags.ts'
@@ -46,6 +47,8 @@ export type LibraryFilters = Partial<Omit<ListAdviceSetsParams, 'visibility' | '
 export interface LibraryEntry extends AdviceSetListRow {
   tags: Array<{ id: number; label: string; slug: string }>
   canWrite: boolean
+  /** Open requests for advice, counted for the set's own team only (0 for everyone else). */
+  openRequests: number
 }
 
 export async function listLibrary(deps: Deps, actor: Actor, f: LibraryFilters) {
@@ -62,10 +65,12 @@ export async function listLibrary(deps: Deps, actor: Actor, f: LibraryFilters) {
 async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise<LibraryEntry[]> {
   const links = await tagIdsFor(db, ENTITY_ADVICE_SET, rows.map((r) => r.id))
   const tags = await tagsById(db, [...new Set([...links.values()].flat())])
+  const requests = await countOpenAdviceRequests(db, rows.filter((r) => r.ownerId === actor.ownerId || isProviderAdmin(actor)).map((r) => r.id))
   return rows.map((row) => ({
     ...row,
     tags: (links.get(row.id) ?? []).map((id) => tags.get(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
     canWrite: canWriteOwned(actor, row.ownerId),
+    openRequests: requests.get(row.id) ?? 0,
   }))
 }
 

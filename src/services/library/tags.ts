@@ -1,11 +1,20 @@
-// Tags: the provider's tags are everyone's; an owner may add its own (SPEC §3 tags, tag types).
+// Tags: the provider's tags are everyone's; an owner may add its own (SPEC §3 tags, tag types). The tags admin
+// (/admin/tag): admins edit, merge and delete their owner's tags, provider admins every tag; the provider's fixed
+// tags (the slugs the engine reads on rule nodes: assumption, collapse, example, follow-on, and the Needs Work
+// label) keep their slug and type and cannot be deleted or merged away.
 import type { Db } from '../../db/client.ts'
-import { findTagBySlug, findTagsByIds, insertTag, listTags, type TagRow } from '../../db/queries/advice-sets.ts'
+import {
+  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagRow,
+} from '../../db/queries/advice-sets.ts'
+import { listOwnedNodes } from '../../db/queries/rule-nodes.ts'
 import { audit } from '../audit/audit.ts'
-import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
-import { ConflictError, ForbiddenError } from '../errors.ts'
-import { requireOneOf, requireText } from '../validate.ts'
+import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
+import { optionalText, requireOneOf, requireText } from '../validate.ts'
 import { canCreate } from '../accounts/visibility.ts'
+
+/** SPEC §3: the provider's tags whose slugs the engine and the rule tree rely on. */
+export const FIXED_TAG_SLUGS: readonly string[] = ['assumption', 'collapse', 'example', 'follow-on', 'needs-work']
 
 export const TAG_TYPES = ['label', 'advice_group', 'advice_type'] as const
 
@@ -39,5 +48,103 @@ export async function createTag(deps: Deps, actor: Actor, input: { label: unknow
     const tag = await insertTag(tx, { ownerId: actor.ownerId, slug, label, type })
     await audit(tx, actor, { ownerId: actor.ownerId, action: 'create', entityType: 'tag', entityId: tag.id, after: { name: label, slug, type } })
     return tag
+  })
+}
+
+export function isFixedTag(tag: Pick<TagRow, 'ownerId' | 'slug'>): boolean {
+  return tag.ownerId === PROVIDER_OWNER_ID && FIXED_TAG_SLUGS.includes(tag.slug)
+}
+
+function canManageTag(actor: Actor, tag: Pick<TagRow, 'ownerId'>): boolean {
+  return isProviderAdmin(actor) || (actor.role === 'admin' && tag.ownerId === actor.ownerId)
+}
+
+function assertTagAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage tags.')
+}
+
+/** A tag the actor may see in the tags admin (its own owner's, the provider's; provider admins: any), else 404. */
+async function adminTag(deps: Deps, actor: Actor, id: number): Promise<TagRow> {
+  assertTagAdmin(actor)
+  const tag = await findTag(deps.db, id)
+  if (!tag || !(isProviderAdmin(actor) || tag.ownerId === actor.ownerId || tag.ownerId === PROVIDER_OWNER_ID)) throw new NotFoundError('No tag with this id')
+  return tag
+}
+
+async function managedTag(deps: Deps, actor: Actor, id: number): Promise<TagRow> {
+  const tag = await adminTag(deps, actor, id)
+  if (!canManageTag(actor, tag)) throw new ForbiddenError('Only provider admins change the provider’s tags.')
+  return tag
+}
+
+export interface AdminTag extends TagRow { uses: number; fixed: boolean; canManage: boolean }
+
+export async function listTagsForAdmin(deps: Deps, actor: Actor): Promise<AdminTag[]> {
+  assertTagAdmin(actor)
+  const rows = isProviderAdmin(actor) ? await listAllTags(deps.db) : await listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])])
+  const uses = await countTagUses(deps.db, rows.map((t) => t.id))
+  return rows.map((t) => ({ ...t, uses: uses.get(t.id) ?? 0, fixed: isFixedTag(t), canManage: canManageTag(actor, t) }))
+}
+
+/** The edit page: the tag, where it is used (sets; for fixed tags also the rule nodes carrying its slug), merge targets. */
+export async function tagDetails(deps: Deps, actor: Actor, id: number) {
+  const tag = await adminTag(deps, actor, id)
+  const [sets, nodes, all] = await Promise.all([
+    setsWithTag(deps.db, id),
+    isFixedTag(tag) ? listOwnedNodes(deps.db, { tag: tag.slug, ownerIds: isProviderAdmin(actor) ? undefined : [actor.ownerId] }) : Promise.resolve([]),
+    listTagsForAdmin(deps, actor),
+  ])
+  const visibleSets = sets.filter((s) => isProviderAdmin(actor) || s.ownerId === actor.ownerId)
+  return {
+    tag: { ...tag, fixed: isFixedTag(tag), canManage: canManageTag(actor, tag) },
+    sets: visibleSets,
+    nodes: nodes.slice(0, 100).map((n) => ({ id: n.id, adviceSetId: n.adviceSetId, adviceSetName: n.adviceSetName, ruleId: n.ruleId, ruleName: n.ruleName, headline: n.headline ?? n.type })),
+    nodeCount: nodes.length,
+    mergeTargets: all.filter((t) => t.id !== id && t.ownerId === tag.ownerId),
+  }
+}
+
+export async function updateTagAdmin(deps: Deps, actor: Actor, id: number, input: { label?: unknown; type?: unknown; description?: unknown }): Promise<TagRow> {
+  const tag = await managedTag(deps, actor, id)
+  const label = input.label === undefined ? tag.label : requireText('label', input.label, 'Tag', 60)
+  const type = input.type === undefined ? tag.type : requireOneOf('type', input.type, TAG_TYPES, 'Tag type')
+  const description = input.description === undefined ? tag.description : optionalText('description', input.description, 'Description', 500)
+  if (isFixedTag(tag) && type !== tag.type) throw new ValidationError('type', `The type of “${tag.label}” is fixed: the advice relies on it.`)
+  // The slug follows the label, except for fixed tags, whose slug rule nodes carry.
+  const slug = isFixedTag(tag) ? tag.slug : slugify(label)
+  if (!slug) throw new ValidationError('label', 'Tag needs at least one letter or digit.')
+  const clash = await findTagBySlug(deps.db, tag.ownerId, slug)
+  if (clash && clash.id !== id && clash.deletedAt === null) throw new ConflictError('label', `A tag “${clash.label}” already exists.`)
+  return deps.db.transaction(async (tx) => {
+    const row = await updateTag(tx, id, { label, slug, type, description })
+    await audit(tx, actor, { ownerId: tag.ownerId, action: 'update', entityType: 'tag', entityId: id, before: { name: tag.label, slug: tag.slug, type: tag.type, description: tag.description }, after: { name: label, slug, type, description } })
+    return row
+  })
+}
+
+export async function deleteTag(deps: Deps, actor: Actor, id: number): Promise<void> {
+  const tag = await managedTag(deps, actor, id)
+  if (isFixedTag(tag)) throw new ValidationError('id', `“${tag.label}” cannot be deleted: the advice relies on it.`)
+  await deps.db.transaction(async (tx) => {
+    const sets = await setsWithTag(tx, id)
+    await deleteTagLinks(tx, id)
+    await updateTag(tx, id, { deletedAt: new Date() })
+    await audit(tx, actor, { ownerId: tag.ownerId, action: 'delete', entityType: 'tag', entityId: id, before: { name: tag.label, slug: tag.slug, type: tag.type, sets: sets.map((s) => s.id) } })
+  })
+}
+
+/** Merges `id` into `intoId` (both of one owner): every set carrying `id` carries `intoId` instead; `id` is deleted. */
+export async function mergeTags(deps: Deps, actor: Actor, id: number, intoId: number): Promise<TagRow> {
+  const tag = await managedTag(deps, actor, id)
+  if (isFixedTag(tag)) throw new ValidationError('into', `“${tag.label}” cannot be merged away: the advice relies on it.`)
+  if (intoId === id) throw new ValidationError('into', 'Choose another tag to merge into.')
+  const into = await managedTag(deps, actor, intoId).catch(() => { throw new ValidationError('into', 'Choose a tag of the same team to merge into.') })
+  if (into.ownerId !== tag.ownerId) throw new ValidationError('into', 'Choose a tag of the same team to merge into.')
+  return deps.db.transaction(async (tx) => {
+    const sets = await setsWithTag(tx, id)
+    await moveTagLinks(tx, id, intoId)
+    await updateTag(tx, id, { deletedAt: new Date() })
+    await audit(tx, actor, { ownerId: tag.ownerId, action: 'delete', entityType: 'tag', entityId: id, before: { name: tag.label, slug: tag.slug, type: tag.type }, after: { mergedInto: intoId, sets: sets.map((s) => s.id) } })
+    return into
   })
 }

@@ -2,8 +2,10 @@
 import type { Deps } from '../context.ts'
 import { registerReindexJob } from '../search.ts'
 import { registerRunAllJob } from '../scenarios/run-all-job.ts'
+import { registerExportJob } from './export.ts'
 
 export function registerJobKinds(deps: Deps): void {
   registerReindexJob(deps)
   registerRunAllJob(deps)
+  registerExportJob(deps)
 }

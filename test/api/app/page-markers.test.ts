@@ -10,6 +10,7 @@ import { publishVersion } from '../../helpers/publishing.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
+import { tags } from '../../../src/db/schema/index.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -28,6 +29,11 @@ const EXPECTED: Record<string, string> = {
   '/user/team': 'user-page',
   '/admin/users': 'admin-users',
   '/admin/users/new': 'admin-users-new',
+  '/admin/support': 'support',
+  '/admin/support/impersonate': 'support',
+  '/admin/export': 'admin-export',
+  '/admin/tag': 'tag',
+  '/admin/tag/:id/edit': 'tag',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
@@ -71,6 +77,10 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/advicescenario/tree': 'tree-builder',
   '/admin/keywordMap': 'keyword-map',
   '/admin/keywordMap/:keywordMapId': 'keyword-map',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches/:id': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-branches/compare': 'generate-branches',
+  '/adviceset/:ruleSetId/advicescenario/gen-summary': 'generate-summary',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -83,6 +93,7 @@ const FRAGMENTS: Record<string, string> = {
   '/adviceset/:id/rule/copyselector': 'rule-copyselector',
   '/adviceset/:id/rule/apiselector': 'rule-apiselector',
   '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
+  '/adviceset/:id/publish/versions/:versionId/coverage': 'version-coverage',
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
@@ -111,12 +122,17 @@ const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { adviceSetId: adviceSet.id, name: 'Marker scenario' })
 const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
+const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
+const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
+  '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
 }
-const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace('/gen-branches/:id', `/gen-branches/${markerScenario.id}`)
+  .replace(':token', 'not-a-real-token').replace(':ruleSetId', String(adviceSet.id))
+  .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
   .replace(':scenarioId', String(markerScenario.id)).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')

@@ -6,6 +6,9 @@ import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { users } from '../../../src/db/schema/index.ts'
+import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
+import { buildRule } from '../../helpers/rules.ts'
+import { publishVersion } from '../../helpers/publishing.ts'
 
 const { app, database, outbox } = await buildTestApp(t)
 const db = database.db
@@ -235,4 +238,49 @@ t.test('keyword map pages are for admins of the owner; other owners get 404', as
   }
   t.equal((await art.postForm('/admin/keywordMap', { name: 'Author map', phrases: 'x', adviceSetId: String(set.id) }, { page: '/' })).statusCode, 403)
   t.match((await ann.api('GET', `/api/keywordmap/${map.id}`)).json().data, { name: 'Acme map', deleted: false }, 'nothing changed')
+})
+
+t.test('the admin and operations area by role: support for provider admins, export and tags for admins, jobs for all', async (t) => {
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Acme' })
+  const cast = { providerAdmin, acmeAdmin, acmeAuthor, acmeViewer, globexAuthor }
+  const expected: Record<string, Record<keyof typeof cast, number>> = {
+    '/admin/support': { providerAdmin: 200, acmeAdmin: 403, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/export': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/admin/tag': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/export/questions/data': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 403, acmeViewer: 403, globexAuthor: 403 },
+    '/api/job': { providerAdmin: 200, acmeAdmin: 200, acmeAuthor: 200, acmeViewer: 200, globexAuthor: 200 },
+  }
+  for (const [who, user] of Object.entries(cast) as Array<[keyof typeof cast, typeof acmeAdmin]>) {
+    const agent = await signedIn(user)
+    for (const [url, statuses] of Object.entries(expected)) {
+      const res = url.startsWith('/api/') ? await agent.api('GET', url) : await agent.get(url)
+      t.equal(res.statusCode, statuses[who], `${who} ${url}`)
+    }
+  }
+  const anon = new Agent(app)
+  for (const url of Object.keys(expected)) {
+    t.equal((url.startsWith('/api/') ? await anon.api('GET', url, undefined, { csrf: false }) : await anon.get(url)).statusCode, url.startsWith('/api/') ? 401 : 302, `anonymous ${url}`)
+  }
+})
+
+t.test('the testing tools (generated branches, compare, summary) are readers\' pages: other owners get 404', async (t) => {
+  const set = await createAdviceSetRow(db, { ownerId: acme, name: 'Private testing set' })
+  await buildRule(db, set.id, 'Only rule', [{ type: 'advice', headline: 'Hello' }])
+  await publishVersion(db, { adviceSetId: set.id })
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Viewer' })
+  const base = `/adviceset/${set.id}/advicescenario`
+  const pages = [`${base}/gen-branches`, `${base}/gen-branches/compare`, `${base}/gen-summary`]
+  const apis: Array<[string, string, unknown]> = [
+    ['POST', '/api/adviceset/generate-branches', { adviceSetId: set.id }],
+    ['POST', '/api/adviceset/generate-branches/compare', { adviceSetId: set.id }],
+    ['GET', `/api/adviceset/generate-summary?adviceSetId=${set.id}`, undefined],
+  ]
+  for (const [who, user] of [['author', acmeAuthor], ['viewer', acmeViewer]] as const) {
+    const agent = await signedIn(user)
+    for (const url of pages) t.equal((await agent.get(url)).statusCode, 200, `${who} reads ${url}`)
+    for (const [method, url, body] of apis) t.equal((await agent.api(method, url, body)).statusCode, 200, `${who}: ${method} ${url}`)
+  }
+  const gus = await signedIn(globexAuthor)
+  for (const url of pages) t.equal((await gus.get(url)).statusCode, 404, `another owner: ${url}`)
+  for (const [method, url, body] of apis) t.equal((await gus.api(method, url, body)).statusCode, 404, `another owner: ${method} ${url}`)
 })

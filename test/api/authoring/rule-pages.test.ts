@@ -82,22 +82,42 @@ t.test('the show page: marker, crumbs, header, app context and the island with i
 
 t.test('the island props are exactly the contract for a writer', async (t) => {
   const props = treePropsOf((await agent.get(showUrl)).body)
-  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'apis', 'entities', 'mode', 'model', 'nodes', 'rule', 'rules'])
+  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'apis', 'entities', 'mode', 'nodes', 'rule', 'rules'], 'no model of the whole set: its checks come from /api/rule/{id}/checks')
   t.equal(props.mode, 'edit')
   t.same(props.rule, { id: rule.id, name: 'Retirement', adviceSetId: set.id })
   t.same(props.adviceSet, { id: set.id, name: 'Pension advice' })
   t.equal(props.activeNodeId, null)
   t.equal(props.nodes.length, 4)
   t.same(props.nodes.find((n: { id: number }) => n.id === condition.id), {
-    id: condition.id, parentId: null, position: 1, type: 'condition', expression: '{{Age}} >= 67', variable: null, headline: null, text: null,
-    question: null, calledRuleId: null, apiId: null, tags: ['needs-work'], commentCount: 2,
+    id: condition.id, position: 1, type: 'condition', expression: '{{Age}} >= 67', tags: ['needs-work'], commentCount: 2,
+  }, 'fields without a value are left out')
+  t.same(props.nodes.find((n: { id: number }) => n.id === advice.id), {
+    id: advice.id, parentId: condition.id, position: 0, type: 'advice', headline: 'You can retire', text: 'At {{Age}} you may <b>retire</b>.',
   })
-  t.equal(props.nodes.find((n: { id: number }) => n.id === askAge.id).commentCount, 0)
+  t.equal(props.nodes.find((n: { id: number }) => n.id === askAge.id).commentCount, undefined)
   t.same(props.nodes.find((n: { id: number }) => n.id === call.id).calledRuleId, helper.id)
   t.same(props.rules, [{ id: helper.id, name: 'Helper rule', adviceSetId: set.id, adviceSetName: 'Pension advice' }])
   t.match(props.entities, [{ name: 'Age', kind: 'variable', dataType: 'number' }])
-  t.same(props.model.rules.map((r: { id: string }) => r.id), [String(helper.id), String(rule.id)], 'the model is the whole set')
-  t.equal(props.model.rules[1].nodes[1].children[0].headline, 'You can retire')
+})
+
+t.test('the set\'s static checks for a rule come from /api/rule/{id}/checks', async (t) => {
+  const checked = await createAdviceSet(db, { ownerId, name: 'Checked' })
+  const { rule: other } = await buildRule(db, checked.id, 'Other', [{ type: 'advice', headline: '{{Nope}}' }])
+  const { rule: mine, nodes: [, afterExit, unknown] } = await buildRule(db, checked.id, 'Mine', [
+    { type: 'ruleExit' },
+    { type: 'advice', headline: 'After the exit' },
+    { type: 'condition', expression: '{{Age}} > {{Missing}}' },
+  ])
+  const res = await agent.api('GET', `/api/rule/${mine.id}/checks`)
+  t.equal(res.statusCode, 200)
+  const issues: Array<{ nodeId: string; ruleId: string; code: string; severity: string }> = res.json().data
+  t.ok(issues.every((issue) => issue.ruleId === String(mine.id)), 'only this rule\'s issues, not those of the other rule')
+  t.ok(issues.some((issue) => issue.nodeId === String(afterExit!.id) && issue.code === 'UNREACHABLE'), 'a node after a Rule Exit never runs')
+  t.ok(issues.some((issue) => issue.nodeId === String(unknown!.id) && issue.code === 'UNKNOWN_VARIABLE'), 'unknown names are named')
+  t.ok((await agent.api('GET', `/api/rule/${other.id}/checks`)).json().data.some((issue: { code: string }) => issue.code === 'UNKNOWN_VARIABLE'))
+  t.equal((await viewerAgent.api('GET', `/api/rule/${mine.id}/checks`)).statusCode, 200, 'readers read them')
+  t.equal((await strangerAgent.api('GET', `/api/rule/${mine.id}/checks`)).statusCode, 404, 'another owner does not see the rule')
+  t.equal((await agent.api('GET', '/api/rule/abc/checks')).statusCode, 400)
 })
 
 t.test('part/{nodeId} marks the node active; other rules\' nodes and junk ids are 404/400', async (t) => {

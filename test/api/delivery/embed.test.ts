@@ -42,7 +42,7 @@ t.test('a key with allowed origins opens the light interview page, framable only
   t.notMatch(res.body, 'loader.js', 'not the app\'s loader')
   t.notMatch(res.body, /search|topbar|<header/i, 'no app header or search')
   t.notMatch(res.body, 'embed-note', 'production keys see no preview note')
-  t.same(propsOf(res.body), { adviceSetId: set.id, source: { kind: 'key', key }, parentOrigins: [PARTNER, 'https://second.example'] })
+  t.same(propsOf(res.body), { adviceSetId: set.id, source: { kind: 'key', key }, parentOrigins: [PARTNER, 'https://second.example'], askUs: false })
 })
 
 t.test('the framing page named in the Referer must be one of the key\'s origins', async (t) => {

@@ -4,6 +4,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { generateBranches, pathReached } from '../../../src/engine/branches/index.ts'
+import { branchCoverage } from '../../../src/engine/branches/coverage.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { TraceEntry } from '../../../src/engine/tree/index.ts'
 import { OPTIONS_Y, randomAdviceSet } from '../../fixtures/engine/random-sets.ts'
@@ -41,3 +42,16 @@ t.test('reachable paths are exactly those some input reaches', async (t) => {
   t.comment(`${stats.branches} branches and ${stats.unreachable} unreachable paths checked`)
   t.ok(stats.unreachable > 0 && stats.branches > 0, 'both kinds occur')
 })
+
+t.test('coverage: every branch is reached by its own answers, so saved branches cover 100%', async (t) => {
+  fc.assert(
+    fc.property(randomAdviceSet, (model) => {
+      const report = generateBranches(model, { now: NOW })
+      const coverage = branchCoverage(compileAdviceSet(model), report.branches, report.branches.map((branch) => ({ inputs: branch.inputs, now: NOW })))
+      return coverage.ratio === 1 && coverage.reachedBy.every((by, i) => by.includes(i))
+    }),
+    { numRuns: 100 },
+  )
+  t.pass('100 random advice sets')
+})
+

@@ -1,11 +1,11 @@
 import t from 'tap'
-import { generateBranches, pathReached } from '../../../src/engine/branches/index.ts'
+import { generateBranches, outcomeOf, pathReached, pathsToExamine, walkBranches } from '../../../src/engine/branches/index.ts'
 import type { BranchProgress } from '../../../src/engine/branches/index.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
 import { LOAN_UNREACHABLE_LEAVES, loan } from '../../fixtures/engine/loan.ts'
 import { INTERVIEW_UNREACHABLE_LEAVES, interview } from '../../fixtures/engine/interview.ts'
-import { advice, adviceSet, condition, rule, variable } from '../../fixtures/engine/build.ts'
+import { advice, adviceSet, call, condition, rule, variable } from '../../fixtures/engine/build.ts'
 
 const NOW = new Date('2026-01-15T00:00:00Z')
 const FIXTURES: Array<[string, AdviceSetModel, string[]]> = [
@@ -77,4 +77,62 @@ t.test('a path no answer reaches within the attempt budget is reported unreachab
   const report = generateBranches(model, { now: NOW, maxAttempts: 8 })
   t.same(report.branches, [])
   t.match(report.unreachable[0]?.reason, /None of the 8 combinations/)
+})
+
+t.test('a path through a Rule Call continues into the called rule, with the conditions above the call', async (t) => {
+  const model = adviceSet([
+    rule('r1', 'Main', condition('c-old', '{{Age}} >= 65', call('k-old', 'r2', advice('a-after', 'After the call'))), call('k-any', 'r2')),
+  ], [variable('Age'), variable('Smoker', { dataType: 'boolean' })], {
+    externalRules: [rule('r2', 'Smoking', condition('c-smoke', '{{Smoker}}', advice('a-quit', 'Quit')), advice('a-info', 'Info'))],
+  })
+  const report = generateBranches(model, { now: NOW })
+  t.same(report.branches.map((branch) => branch.path.join(' > ')), [
+    'c-old > k-old > c-smoke > a-quit',
+    'c-old > k-old > a-info',
+    'c-old > k-old > a-after',
+    'k-any > c-smoke > a-quit',
+    'k-any > a-info',
+  ])
+  const quit = report.branches[0]!
+  t.ok((quit.inputs.Age as number) >= 65 && quit.inputs.Smoker === true, 'answers satisfy the caller\'s and the called rule\'s conditions')
+  t.equal(pathsToExamine(compileAdviceSet(model)).total, 5, 'the count agrees with the walk')
+})
+
+t.test('a rule calling itself is a leaf, not an endless path', async (t) => {
+  const model = adviceSet([rule('r1', 'Loop', condition('c', '{{Age}} > 1', call('k', 'r1')), advice('a', 'Done'))], [variable('Age')])
+  const report = generateBranches(model, { now: NOW, verify: false })
+  t.same(report.branches.map((branch) => branch.path.join(' > ')), ['c > k', 'a'])
+})
+
+t.test('each proven branch carries the outcome of its run', async (t) => {
+  const report = generateBranches(loan, { now: NOW })
+  const senior = report.branches.find((branch) => branch.path.at(-1) === 'a-senior')!
+  t.ok(senior.outcome!.advice.includes('a-senior'))
+  t.equal(senior.outcome!.focus, null, 'every question answered: complete')
+  const result = evaluate(compileAdviceSet(loan), senior.inputs, { now: NOW })
+  t.same(senior.outcome, outcomeOf(result), 'the same outcome as running the inputs')
+})
+
+t.test('starting answers: kept in every branch, and paths they rule out are unreachable with the reason', async (t) => {
+  const report = generateBranches(loan, { now: NOW, fixed: { Age: 70 } })
+  t.ok(report.branches.length > 0)
+  t.ok(report.branches.every((branch) => branch.inputs.Age === 70), 'every branch keeps Age = 70')
+  t.ok(report.branches.some((branch) => branch.path.at(-1) === 'a-senior'))
+  const minor = report.unreachable.find((path) => path.path.at(-1) === 'a-minor')!
+  t.match(minor.reason, /The starting answer for \{\{Age\}\} rules this path out \(it needs \{\{Age\}\} < 18\)/)
+  const bad = generateBranches(loan, { now: NOW, fixed: { Region: 'Mars' }, limit: 20 })
+  t.ok(bad.unreachable.some((path) => /starting answer for \{\{Region\}\}/.test(path.reason)), 'an answer that cannot be used rules paths out')
+})
+
+t.test('walkBranches yields after every path and ends with the same report as generateBranches', async (t) => {
+  const steps = walkBranches(compileAdviceSet(loan), { now: NOW })
+  const progress: number[] = []
+  let step = steps.next()
+  while (!step.done) {
+    progress.push(step.value.done)
+    step = steps.next()
+  }
+  t.same(step.value, generateBranches(loan, { now: NOW }))
+  t.same(progress, Array.from({ length: progress.length }, (_, i) => i + 1))
+  t.equal(progress.length, step.value.branches.length + step.value.unreachable.length)
 })

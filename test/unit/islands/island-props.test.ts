@@ -2,6 +2,7 @@ import t from 'tap'
 import { parseInlineEditorProps } from '../../../islands/inline-editor/props.ts'
 import { parseNotificationsProps } from '../../../islands/notifications/props.ts'
 import { parseScenarioRunAllProps } from '../../../islands/scenario-run-all/props.ts'
+import { parseTaskProgressProps } from '../../../islands/task-progress/props.ts'
 import { InvalidPropsError } from '../../../islands/shared/define-island.ts'
 
 t.test('inline-editor props as the profile page renders them', async (t) => {
@@ -35,4 +36,15 @@ t.test('scenario-run-all needs its set, base path and at least one source', asyn
   t.throws(() => parseScenarioRunAllProps({ adviceSetId: 4, base: '/x', sources: [] }), InvalidPropsError)
   t.throws(() => parseScenarioRunAllProps({ adviceSetId: 4, base: '/x', sources: [{ value: 'draft' }] }), InvalidPropsError)
   t.throws(() => parseScenarioRunAllProps({ base: '/x', sources: [{ value: 'draft', label: 'Draft' }] }), InvalidPropsError)
+})
+
+t.test('task-progress props as the gen-branches page renders them; a missing URL or unknown state is refused', async (t) => {
+  const props = parseTaskProgressProps({
+    statusUrl: '/api/adviceset/generate-branches/tasks/x', cancelUrl: '/api/adviceset/generate-branches/tasks/x/cancel',
+    resultsUrl: '/adviceset/1/advicescenario/gen-branches?task=x&fragment=1', state: 'running', done: 3, total: 10, unit: 'paths',
+  })
+  t.match(props, { state: 'running', done: 3, total: 10, unit: 'paths' })
+  t.match(parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', resultsUrl: 'r', state: 'done' }), { done: 0, total: 0, unit: 'paths' })
+  t.throws(() => parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', state: 'running' }), InvalidPropsError)
+  t.throws(() => parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', resultsUrl: 'r', state: 'sleeping' }), InvalidPropsError)
 })

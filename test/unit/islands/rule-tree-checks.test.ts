@@ -1,13 +1,11 @@
 // What the author sees while typing (live checks with positions), the `{{`/`[[` typeahead, and the whole-set
-// checks mapped onto this rule's nodes with the rule swapped for the island's live copy.
+// checks (computed by the server, test/api/authoring/rule-pages.test.ts) arranged by node.
 import t from 'tap'
 import { checkField, columnOf, knownNames } from '../../../islands/rule-tree/live-checks.ts'
 import { insertReference, matchEntries, triggerAt } from '../../../islands/rule-tree/typeahead.ts'
-import { checkRule, issuesByNode, withLiveRule } from '../../../islands/rule-tree/set-checks.ts'
+import { issuesByNode } from '../../../islands/rule-tree/set-checks.ts'
 import { fieldOfMessage } from '../../../islands/rule-tree/api.ts'
-import { buildTree } from '../../../islands/rule-tree/tree.ts'
-import type { DictionaryEntry, TreeNode } from '../../../islands/rule-tree/props.ts'
-import type { AdviceSetModel } from '../../../src/engine/model.ts'
+import type { DictionaryEntry } from '../../../islands/rule-tree/props.ts'
 
 const entries: DictionaryEntry[] = [
   { id: 1, name: 'Age', kind: 'variable', dataType: 'number' },
@@ -71,36 +69,6 @@ t.test('inserting a reference replaces what was typed, and closing brackets alre
   t.same(insertReference('x + {{In}}', 8, closed, 'Income'), { text: 'x + {{Income}}', caret: 14 })
   const formula = triggerAt('[[', 2)!
   t.same(insertReference('[[', 2, formula, 'Ratio'), { text: '[[Ratio]]', caret: 9 })
-})
-
-const model: AdviceSetModel = {
-  id: '1', name: 'Set',
-  entities: [{ id: '1', name: 'Age', kind: 'variable', dataType: 'number' }],
-  rules: [
-    { id: '7', name: 'Eligibility', adviceSetId: '1', nodes: [] },
-    { id: '8', name: 'Other', adviceSetId: '1', nodes: [{ id: '80', type: 'advice', headline: '{{Nope}}', children: [] }] },
-  ],
-}
-const rule = { id: 7, name: 'Eligibility', adviceSetId: 1 }
-const treeNode = (id: number, parentId: number | null, position: number, over: Partial<TreeNode>): TreeNode => ({
-  id, parentId, position, type: 'advice', expression: null, variable: null, headline: null, text: null, question: null,
-  calledRuleId: null, apiId: null, tags: [], commentCount: 0, ...over,
-})
-
-t.test('whole-set checks run on the live rule and land on this rule\'s nodes only', async (t) => {
-  const tree = buildTree([
-    treeNode(10, null, 0, { type: 'ruleExit' }),
-    treeNode(11, null, 1, { type: 'advice', headline: 'After the exit' }),
-    treeNode(12, null, 2, { type: 'condition', expression: '{{Age}} > {{Missing}}' }),
-    treeNode(-1, null, 3, { type: 'condition', expression: '{{Age}} =' }),
-  ])
-  const live = withLiveRule(model, rule, tree)
-  t.equal(live.rules.length, 2, 'the rule is swapped in, not added')
-  t.same(live.rules[0]!.nodes.map((n) => n.id), ['10', '11', '12'], 'unsaved nodes are left out')
-  const byNode = checkRule(model, rule, tree)
-  t.same([...byNode.keys()].sort(), [11, 12], 'issues of the other rule (node 80) are not this tree\'s')
-  t.same(byNode.get(11)!.map((issue) => issue.code), ['UNREACHABLE'], 'a node after a Rule Exit never runs')
-  t.ok(byNode.get(12)!.some((issue) => issue.code === 'UNKNOWN_VARIABLE'))
 })
 
 t.test('issues by node put errors before warnings and skip dictionary issues', async (t) => {

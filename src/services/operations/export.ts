@@ -1,0 +1,164 @@
+// Export (SPEC §2 /admin/export, §7 export/questions/data[.{resFormat}], export/ai-user-requests/data.{resFormat}):
+// every question across an owner's sets (its variable, type, options and where it is used), or every request for
+// advice, as CSV (csv-stringify), JSON or XLSX (exceljs' streaming writer). Rows are read in pages and written as
+// they come, so a response never holds the whole export; above EXPORT_INLINE_LIMIT rows it runs as a job whose
+// file is downloaded when done. Admins export their own owner; provider admins any owner.
+import { PassThrough, Readable } from 'node:stream'
+import { stringify } from 'csv-stringify'
+import ExcelJS from 'exceljs'
+import { adviceRequestPage, countAdviceRequests, countQuestions, questionPage } from '../../db/queries/export.ts'
+import { findOwner } from '../../db/queries/users.ts'
+import { audit } from '../audit/audit.ts'
+import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { ForbiddenError, ValidationError } from '../errors.ts'
+
+export const EXPORT_KINDS = ['questions', 'ai-user-requests'] as const
+export type ExportKind = (typeof EXPORT_KINDS)[number]
+export const EXPORT_FORMATS = ['csv', 'json', 'xlsx'] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+/** Larger exports run as a job (a download when done) rather than in the request. */
+export const EXPORT_INLINE_LIMIT = 5_000
+const PAGE = 500
+export const EXPORT_JOB = 'export.data'
+
+type Row = Record<string, string | number | boolean>
+interface Column { key: string; header: string; width: number }
+
+const COLUMNS: Record<ExportKind, Column[]> = {
+  'questions': [
+    { key: 'adviceSetId', header: 'Advice set id', width: 12 }, { key: 'adviceSet', header: 'Advice set', width: 30 },
+    { key: 'ruleId', header: 'Rule id', width: 10 }, { key: 'rule', header: 'Rule', width: 30 },
+    { key: 'nodeId', header: 'Node id', width: 10 }, { key: 'question', header: 'Question', width: 50 },
+    { key: 'variable', header: 'Variable', width: 24 }, { key: 'type', header: 'Type', width: 12 },
+    { key: 'options', header: 'Options', width: 40 }, { key: 'closedSet', header: 'Only these options', width: 12 },
+    { key: 'usedIn', header: 'Where used', width: 50 },
+  ],
+  'ai-user-requests': [
+    { key: 'id', header: 'Id', width: 10 }, { key: 'adviceSetId', header: 'Advice set id', width: 12 },
+    { key: 'adviceSet', header: 'Advice set', width: 30 }, { key: 'text', header: 'Request', width: 60 },
+    { key: 'status', header: 'Status', width: 12 }, { key: 'answeredBy', header: 'Answered by rule', width: 30 },
+    { key: 'source', header: 'Source', width: 10 }, { key: 'createdAt', header: 'Received', width: 24 },
+  ],
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+}
+
+export interface ExportPlan { kind: ExportKind; format: ExportFormat; ownerId: string; ownerName: string; rows: number; fileName: string }
+
+/** Who may export what: admins their owner's data, provider admins any owner's (`ownerId`). */
+export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, format: ExportFormat, requestedOwnerId?: string): Promise<ExportPlan> {
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins can export.')
+  let ownerId = actor.ownerId
+  if (requestedOwnerId && requestedOwnerId !== actor.ownerId) {
+    if (!isProviderAdmin(actor)) throw new ForbiddenError('You can only export your own team’s data.')
+    ownerId = requestedOwnerId
+  }
+  const owner = await findOwner(deps.db, ownerId)
+  if (!owner) throw new ValidationError('ownerId', 'Owner does not exist.')
+  const rows = kind === 'questions' ? await countQuestions(deps.db, ownerId) : await countAdviceRequests(deps.db, ownerId)
+  return { kind, format, ownerId, ownerName: owner.name, rows, fileName: `${kind}-${ownerId}-${new Date().toISOString().slice(0, 10)}.${format}` }
+}
+
+/** Rows one page at a time. */
+async function* exportRows(deps: Deps, kind: ExportKind, ownerId: string): AsyncGenerator<Row> {
+  let after = 0
+  for (;;) {
+    if (kind === 'questions') {
+      const page = await questionPage(deps.db, ownerId, after, PAGE)
+      for (const q of page) {
+        yield {
+          adviceSetId: q.adviceSetId, adviceSet: q.adviceSetName, ruleId: q.ruleId, rule: q.ruleName, nodeId: q.nodeId,
+          question: q.question ?? '', variable: q.variable ?? '', type: q.dataType ?? '', options: (q.options ?? []).join('; '),
+          closedSet: q.closedSet ?? false,
+          usedIn: `${deps.config.baseUrl}/adviceset/${q.adviceSetId}/rule/${q.ruleId}/part/${q.nodeId}`,
+        }
+      }
+      if (page.length < PAGE) return
+      after = page.at(-1)!.nodeId
+    } else {
+      const page = await adviceRequestPage(deps.db, ownerId, after, PAGE)
+      for (const r of page) {
+        yield {
+          id: r.id, adviceSetId: r.adviceSetId, adviceSet: r.adviceSetName, text: r.text, status: r.status,
+          answeredBy: r.ruleName ?? '', source: r.source, createdAt: r.createdAt.toISOString(),
+        }
+      }
+      if (page.length < PAGE) return
+      after = page.at(-1)!.id
+    }
+  }
+}
+
+/** The export as a byte stream in the format asked for. `onRow` sees each row as it is written (job progress). */
+export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) => Promise<void> = async () => {}): Readable {
+  const columns = COLUMNS[plan.kind]
+  let written = 0
+  const rows = (async function* counted() {
+    for await (const row of exportRows(deps, plan.kind, plan.ownerId)) {
+      yield row
+      await onRow(++written)
+    }
+  })()
+  if (plan.format === 'csv') {
+    return Readable.from(rows).pipe(stringify({ header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })), cast: { boolean: (v) => (v ? 'yes' : 'no') } }))
+  }
+  if (plan.format === 'json') {
+    return Readable.from((async function* json() {
+      yield '['
+      let first = true
+      for await (const row of rows) {
+        yield (first ? '\n' : ',\n') + JSON.stringify(row)
+        first = false
+      }
+      yield '\n]\n'
+    })())
+  }
+  const out = new PassThrough()
+  void (async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
+    const sheet = workbook.addWorksheet(plan.kind === 'questions' ? 'Questions' : 'Requests for advice')
+    sheet.columns = columns.map((c) => ({ key: c.key, header: c.header, width: c.width }))
+    sheet.getRow(1).font = { bold: true }
+    for await (const row of rows) sheet.addRow(row).commit()
+    sheet.commit()
+    await workbook.commit()
+  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
+  return out
+}
+
+export async function auditExport(deps: Deps, actor: Actor, plan: ExportPlan): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await audit(tx, actor, { ownerId: plan.ownerId, action: 'create', entityType: 'export', entityId: `${plan.kind}.${plan.format}`, after: { rows: plan.rows, format: plan.format } })
+  })
+}
+
+/** Starts a large export as a job; the job's result links its file. */
+export async function startExportJob(deps: Deps, actor: Actor, plan: ExportPlan) {
+  return deps.db.transaction(async (tx) => {
+    const job = await deps.jobs.enqueue(tx, {
+      kind: EXPORT_JOB, ownerId: plan.ownerId, userId: actor.userId, subject: EXPORT_JOB_SUBJECT,
+      title: `Export of ${plan.kind === 'questions' ? 'questions' : 'requests for advice'} (${plan.format.toUpperCase()}, ${plan.ownerName})`,
+      payload: { kind: plan.kind, format: plan.format, ownerId: plan.ownerId, ownerName: plan.ownerName, rows: plan.rows, fileName: plan.fileName } satisfies ExportPlan,
+    })
+    await audit(tx, actor, { ownerId: plan.ownerId, action: 'create', entityType: 'export', entityId: `${plan.kind}.${plan.format}`, after: { rows: plan.rows, format: plan.format, jobId: job.id } })
+    return job
+  })
+}
+
+/** Jobs started from the export page. */
+export const EXPORT_JOB_SUBJECT = 'export'
+
+export function registerExportJob(deps: Deps): void {
+  deps.jobs.register<ExportPlan>(EXPORT_JOB, async (plan, { progress, saveFile }) => {
+    const chunks: Buffer[] = []
+    const stream = exportStream(deps, plan, (n) => progress(plan.rows === 0 ? 99 : Math.min(99, (n / plan.rows) * 99), `${n.toLocaleString('en')} of ${plan.rows.toLocaleString('en')} rows`))
+    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
+    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], bytes: Buffer.concat(chunks) })
+    await progress(100, `${plan.rows.toLocaleString('en')} rows`)
+    return { downloadUrl, fileName: plan.fileName, rows: plan.rows }
+  }, { attempts: 3 })
+}
