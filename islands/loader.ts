@@ -17,6 +17,7 @@ const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   advicescenario: () => import('./areas/advicescenario.ts'),
   entity: () => import('./areas/entity.ts'),
   externalapi: () => import('./areas/externalapi.ts'),
+  publish: () => import('./areas/publish.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),

@@ -99,12 +99,13 @@ export function startScreener(root: HTMLElement, options: ScreenerOptions): () =
           if (!hit) return ''
           const view = hitView(hit, { currentOwnerId: context.currentOwnerId, currentAdviceSetId: null })
           const title = view.title.map((part) => (part.marked ? html`<mark class="search-hit__match">${part.text}</mark>` : part.text))
-          return html`<a class="screener-hit" href=${view.uri}>
+          return html`<a class=${view.badge ? 'screener-hit search-hit--suggested' : 'screener-hit'} href=${view.uri}>
             <span class=${`search-hit__icon ${view.iconClass}`} aria-hidden="true" title=${view.typeName}></span>
             <span class="visually-hidden">${view.typeName}: </span>
             <span class="search-hit__body">
-              <span class="search-hit__title">${title}</span>
+              <span class="search-hit__title">${title}${view.badge ? html` <span class="search-hit__badge">${view.badge}</span>` : ''}</span>
               <span class="search-hit__meta">
+                ${view.detail ? html`<span class="search-hit__detail">${view.detail}</span>` : ''}
                 ${view.parent ? html`<span class="search-hit__detail">${view.parent}</span>` : ''}
                 ${view.byline ? html`<span class="search-hit__detail">${view.byline}</span>` : ''}
               </span>

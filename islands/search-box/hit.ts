@@ -1,6 +1,7 @@
 // A search hit (SPEC.md §3, the /api/search contract) read defensively from JSON, and what a result shows:
 // icon by entity type, highlighted name (name_alt for advice sets), parent advice set, and the owner when it
-// differs from the current user's.
+// differs from the current user's. A keyword map's target (the server puts it first) carries `suggestion`: it shows
+// as "Suggested", with the scenario it opens when it has one.
 import { ENTITY_TYPES, entityTypeById } from '../../src/engine/entity-types.ts'
 import { isRecord } from '../shared/guards.ts'
 import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from './constants.ts'
@@ -18,6 +19,8 @@ export interface SearchHit {
   ruleId: string | null
   adviceSet: { id: string, name: string, nameAlt: string } | null
   highlighted: { name?: string, nameAlt?: string }
+  /** Set on a keyword map's target: the map's name and the scenario the target opens, if any. */
+  suggestion: { mapName: string, scenarioName: string | null } | null
 }
 
 export interface HitContext {
@@ -36,7 +39,13 @@ export interface HitView {
   /** "By: {owner}" when the owner differs from the current user's. */
   byline: string | null
   uri: string
+  /** "Suggested" on a keyword map's target. */
+  badge: string | null
+  /** What a suggestion opens: "Scenario: {name}". */
+  detail: string | null
 }
+
+export const SUGGESTED = 'Suggested'
 
 export const THIS_ADVICE_SET = 'This advice set'
 
@@ -70,6 +79,9 @@ export function parseHit(raw: unknown): SearchHit | undefined {
       name: highlightValue(raw._highlightResult, 'name'),
       nameAlt: highlightValue(raw._highlightResult, 'name_alt'),
     },
+    suggestion: isRecord(raw.suggestion)
+      ? { mapName: text(raw.suggestion.name), scenarioName: isRecord(raw.suggestion.scenario) ? text(raw.suggestion.scenario.name) : null }
+      : null,
   }
 }
 
@@ -124,5 +136,7 @@ export function hitView(hit: SearchHit, context: HitContext): HitView {
     parent: parentOf(hit, title.map((part) => part.text).join(''), context),
     byline: hit.ownerId !== '' && hit.ownerId !== context.currentOwnerId && hit.ownerName !== '' ? `By: ${hit.ownerName}` : null,
     uri: hit.uri,
+    badge: hit.suggestion ? SUGGESTED : null,
+    detail: hit.suggestion?.scenarioName ? `Scenario: ${hit.suggestion.scenarioName}` : null,
   }
 }

@@ -26,8 +26,12 @@ export function renderHit(view: HitView, id: string): HTMLLIElement {
   const body = element('span', 'search-hit__body')
   const title = element('span', 'search-hit__title')
   title.append(highlightedText(view.title))
+  if (view.badge) {
+    item.classList.add('search-hit--suggested')
+    title.append(' ', element('span', 'search-hit__badge', view.badge))
+  }
   body.append(title)
-  const details = [view.parent, view.byline].filter((text): text is string => text !== null)
+  const details = [view.detail, view.parent, view.byline].filter((text): text is string => text !== null)
   if (details.length > 0) {
     const meta = element('span', 'search-hit__meta')
     for (const text of details) meta.append(element('span', 'search-hit__detail', text))

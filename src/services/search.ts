@@ -10,6 +10,7 @@ import type { Filter, SearchIndex } from '../search/types.ts'
 import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
 import { ForbiddenError, ValidationError } from './errors.ts'
+import { keywordMapSuggestion, type KeywordMapHit } from './library/keyword-search.ts'
 
 export interface SearchRuntime {
   index: SearchIndex
@@ -63,10 +64,25 @@ export interface MultiSearchRequest {
   params?: Record<string, unknown>
 }
 
+/**
+ * A keyword map's target goes first on the first page of a search (issue 14 part 6), unless the client narrowed the
+ * search with its own filters (a refined screener). The same target among the other hits is not shown twice.
+ */
+function withSuggestion<T extends { hits: Array<{ uri: string }> }>(result: T, suggestion: KeywordMapHit | null): T {
+  if (!suggestion) return result
+  return { ...result, hits: [suggestion, ...result.hits.filter((hit) => hit.uri !== suggestion.uri)] }
+}
+
 /** POST /api/search: each request answered in order, Algolia-shaped. Pending index work is applied first. */
 export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSearchRequest[]) {
   const runtime = searchRuntime(deps)
   await runtime.indexer.flush()
+  const suggestions = new Map<string, Promise<KeywordMapHit | null>>()
+  const suggestionFor = (query: string) => {
+    let found = suggestions.get(query)
+    if (!found) suggestions.set(query, found = keywordMapSuggestion(deps, actor, query))
+    return found
+  }
   const results = []
   for (const request of requests) {
     if (request.indexName !== runtime.indexName) throw new ValidationError('indexName', `Unknown index "${request.indexName}"; the index is "${runtime.indexName}".`)
@@ -81,7 +97,8 @@ export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSea
       highlightPreTag: parsed.highlightPreTag,
       highlightPostTag: parsed.highlightPostTag,
     })
-    results.push(algoliaResult(result, parsed, runtime.indexName, startedAt))
+    const suggested = parsed.page === 0 && parsed.facetFilters.length === 0 && parsed.query.trim() !== '' ? await suggestionFor(parsed.query) : null
+    results.push(withSuggestion(algoliaResult(result, parsed, runtime.indexName, startedAt), suggested))
   }
   return { results }
 }

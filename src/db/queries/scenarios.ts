@@ -7,7 +7,7 @@ import { visibleTo, type SetVisibility } from './advice-sets.ts'
 
 export type ScenarioRow = typeof adviceScenarios.$inferSelect
 export type ScenarioRunRow = typeof adviceScenarioRuns.$inferSelect
-export type ScenarioFields = Pick<ScenarioRow, 'name' | 'description' | 'inputs' | 'runAsOf' | 'expected'>
+export type ScenarioFields = Pick<ScenarioRow, 'name' | 'description' | 'inputs' | 'runAsOf' | 'expected'> & Partial<Pick<ScenarioRow, 'pinnedResponses'>>
 /** 'notRun' selects scenarios without any run. */
 export type ScenarioStatusFilter = ScenarioRunStatus | 'notRun'
 

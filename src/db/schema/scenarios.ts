@@ -29,6 +29,15 @@ export interface ScenarioDifferences {
   variables: Array<{ name: string; expected: unknown; actual: unknown }>
 }
 
+/**
+ * A recorded answer of an external API that a scenario's runs use instead of calling it (issue 17: repeatable runs).
+ * `body` is the parsed JSON answer.
+ */
+export interface PinnedApiResponse {
+  status: number
+  body: unknown
+}
+
 export const SCENARIO_RUN_STATUSES = ['pass', 'fail', 'error'] as const
 export type ScenarioRunStatus = (typeof SCENARIO_RUN_STATUSES)[number]
 
@@ -43,6 +52,8 @@ export const adviceScenarios = pgTable('advice_scenarios', {
   /** The run's "now" (YYYY-MM-DD, midnight UTC); null runs as of the moment of the run. */
   runAsOf: date('run_as_of', { mode: 'string' }),
   expected: jsonb('expected').$type<ExpectedOutcome>().notNull(),
+  /** Recorded answers by external API id (as text); calls of APIs not pinned here go out live. */
+  pinnedResponses: jsonb('pinned_responses').$type<Record<string, PinnedApiResponse>>().notNull().default({}),
   createdBy: integer('created_by').references(() => users.id),
   updatedBy: integer('updated_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,8 @@
 // /api/advicescenario: SPEC §7 advice scenarios — index, adviceset/{ruleSetId}, recent, {id}, {id}/list-uses, test,
 // {id}/copy, {id}/restore. `test` runs one, several or all scenarios of a set against the draft or a version; with
 // `background: true` it starts them as a job and answers 202 with it (its progress and cancel: /api/job/{id}).
+// Also {id}/fork (the tree builder): the scenario's answers with one question answered otherwise, run on the draft
+// (nothing stored), or with `save: true` saved as a new scenario whose expected outcome is that run's.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   copyScenario, createScenario, deleteScenario, getScenario, listScenarioIndex, listScenarioUses, listSetScenarios, recentScenarios,
@@ -8,6 +10,8 @@ import {
 } from '../../services/scenarios/scenarios.ts'
 import { parseRunSource, runScenarios } from '../../services/scenarios/runs.ts'
 import { startRunAllJob } from '../../services/scenarios/run-all-job.ts'
+import { forkPanelModel, saveFork } from '../../services/scenarios/tree.ts'
+import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId, itemIds } from './ids.ts'
@@ -16,6 +20,7 @@ const scenarioFields = {
   name: Type.Optional(Type.String()), description: Type.Optional(Type.String()),
   // Checked by the service, which names the member at fault (inputs.Age, expected.advice …).
   inputs: Type.Optional(Type.Unknown()), runAsOf: Type.Optional(Type.Unknown()), expected: Type.Optional(Type.Unknown()),
+  pinnedResponses: Type.Optional(Type.Unknown()),
 }
 const StatusQuery = { status: Type.Optional(Type.String({ maxLength: 20 })) }
 const IndexQuery = Type.Object({
@@ -82,6 +87,27 @@ export const adviceScenarioApi: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/:id/copy', { schema: { params: IdParams, body: OrNull(Type.Object(scenarioFields, { additionalProperties: false })) } }, async (request, reply) => {
     reply.code(201)
     return { data: await copyScenario(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
+  })
+  app.post('/:id/fork', {
+    schema: {
+      params: IdParams,
+      body: Type.Object({
+        question: Type.Optional(Type.String({ maxLength: 200 })), value: Type.Optional(Type.String({ maxLength: 100_000 })),
+        name: Type.Optional(Type.String({ maxLength: 1000 })), save: Type.Optional(Type.Boolean()),
+      }, { additionalProperties: false }),
+    },
+  }, async (request, reply) => {
+    const actor = actorOf(request)
+    const scenario = await getScenario(deps, actor, itemId(request.params.id))
+    const body = request.body
+    const fork = { scenarioId: scenario.id, ...(body.question !== undefined ? { variable: body.question } : {}), ...(body.name !== undefined ? { name: body.name } : {}) }
+    if (body.save) {
+      if (body.value === undefined) throw new ValidationError('value', 'value: give the answer to fork with.')
+      reply.code(201)
+      return { data: await saveFork(deps, actor, scenario.adviceSetId, { ...fork, value: body.value }) }
+    }
+    const { fork: panel } = await forkPanelModel(deps, actor, scenario.adviceSetId, { ...fork, ...(body.value !== undefined ? { value: body.value } : {}) })
+    return { data: panel }
   })
   app.post('/:id/restore', { schema: { params: IdParams } }, async (request) => ({ data: await restoreScenario(deps, actorOf(request), itemId(request.params.id)) }))
 }

@@ -18,6 +18,7 @@ import { jobApi } from './job.ts'
 import { opengraphApi } from './opengraph.ts'
 import { externalApiApi } from './external-api.ts'
 import { adviceScenarioApi } from './advicescenario.ts'
+import { keywordMapApi } from './keywordmap.ts'
 import { exportApi } from './export.ts'
 import { adviceRequestsApi } from './advice-requests.ts'
 import { analyticsApi } from './analytics.ts'
@@ -45,6 +46,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(opengraphApi, { prefix: '/opengraph' })
   await app.register(externalApiApi, { prefix: '/external-api' })
   await app.register(adviceScenarioApi, { prefix: '/advicescenario' })
+  await app.register(keywordMapApi, { prefix: '/keywordmap' })
   await app.register(exportApi, { prefix: '/export' })
   await app.register(adviceRequestsApi, { prefix: '/adviceset' })
   await app.register(analyticsApi, { prefix: '/google-analytics' })

@@ -23,6 +23,9 @@ const PublishBody = Type.Object({
   adviceSetId: Type.Optional(anyId('For create.')),
   versionId: Type.Optional(anyId('For every action but create.')),
   notes: Type.Optional(Type.String({ maxLength: 5000, description: 'create: the version notes; other actions: a comment kept in the activity log.' })),
+  acknowledgeRisks: Type.Optional(Type.Boolean({
+    description: 'approve: confirms approving a version whose scenarios fail or whose model has static errors (the review gate); without it such an approval is refused (400).',
+  })),
 }, { additionalProperties: false })
 const SetQuery = Type.Object({ id: Type.String({ maxLength: 20, description: 'Advice set id' }) })
 
@@ -45,7 +48,8 @@ export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Create a version or move one through the workflow',
       description: 'Transitions: submit (draft → review), requestChanges (review → draft), approve (review → approved; not by the submitter: 403), ' +
         'preview (approved/review → preview), publish (approved or approved preview → published; the previous published version becomes unpublished), unpublish (published → unpublished). ' +
-        'Authors create and submit; the other actions need an admin of the set’s owner. A transition the version’s state does not allow is 409.',
+        'Authors create and submit; the other actions need an admin of the set’s owner. A transition the version’s state does not allow is 409. ' +
+        'Approving a version with failing scenarios or static errors needs acknowledgeRisks: true (400 naming the field otherwise); the approval records what the review gate found.',
       body: PublishBody,
     },
   }, async (request, reply) => {
@@ -56,7 +60,7 @@ export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
       return { data: await createVersion(deps, actorOf(request), { adviceSetId: itemId(body.adviceSetId, 'adviceSetId'), notes: body.notes }) }
     }
     if (body.versionId === undefined) throw new ValidationError('versionId', `versionId: is required to ${body.action} a version.`)
-    return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action, body.notes) }
+    return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action, body.notes, { acknowledgeRisks: body.acknowledgeRisks === true }) }
   })
 
   app.post('/unpublish', {

@@ -14,6 +14,7 @@ import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
 import { ENTITY_SCENARIO } from '../../services/scenarios/scenarios.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
+import { ENTITY_KEYWORD_MAP } from '../../services/library/keyword-maps.ts'
 import { ownerName } from '../../services/accounts/users.ts'
 import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
@@ -35,13 +36,14 @@ const FIELD_LABELS: Record<string, string> = {
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
-  inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome',
+  inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
+  phrases: 'Phrases', scenarioId: 'Scenario',
 }
 
 const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
-  [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario',
+  [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario', [ENTITY_KEYWORD_MAP]: 'keyword map',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -72,6 +74,12 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
   if (field === 'adviceSetId' && typeof value === 'number') return lookups.sets.get(value) ?? `Advice set #${value}`
   if ((field === 'calledRuleId' || field === 'promotedRuleId') && typeof value === 'number') return lookups.rules.get(value) ?? `Rule #${value}`
   if (field === 'parentId' && typeof value === 'number') return `Node #${value}`
+  if (field === 'scenarioId' && typeof value === 'number') return `Scenario #${value}`
+  if (field === 'phrases' && Array.isArray(value)) return value.map((p) => `“${String(p)}”`).join(', ')
+  if (field === 'pinnedResponses' && typeof value === 'object') {
+    const ids = Object.keys(value as Record<string, unknown>)
+    return ids.length ? ids.map((id) => `API #${id}`).join(', ') : 'none'
+  }
   if (field === 'entityTypeId' && typeof value === 'number') return ENTITY_TYPE_LIST.find((t) => t.id === value)?.displayName ?? String(value)
   if ((field === 'tags' || field === 'validOptions') && Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ')
   if (field === 'sources' && Array.isArray(value)) return value.length === 0 ? 'none' : value.map((v) => (v as { name?: unknown }).name).join(', ')
@@ -164,6 +172,10 @@ function uriOf(item: Item, places: Places): string | null {
       const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
       const deleted = ((item.after ?? item.before) as { deleted?: unknown } | null)?.deleted === true
       return typeof setId === 'number' && !deleted ? `/adviceset/${setId}/advicescenario/${id}/show` : null
+    }
+    case ENTITY_KEYWORD_MAP: {
+      const deleted = ((item.after ?? item.before) as { deleted?: unknown } | null)?.deleted === true
+      return item.action === 'delete' || deleted ? null : `/admin/keywordMap/${id}`
     }
     case ENTITY_VERSION: {
       const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId

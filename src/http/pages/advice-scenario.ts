@@ -8,9 +8,11 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import type { Actor } from '../../services/context.ts'
 import { DeleteNotAllowedError, NotFoundError, ValidationError } from '../../services/errors.ts'
 import {
-  fieldsFor, formValuesFromBody, formValuesOf, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
+  fieldsFor, formValuesFromBody, formValuesOf, pinnedFormValue, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
 } from '../../services/scenarios/form.ts'
 import { FOCUS_COMPLETE } from '../../services/scenarios/outcome.ts'
+import { parsePinnedResponses } from '../../services/scenarios/fields.ts'
+import { recordLiveResponse } from '../../services/scenarios/pinned.ts'
 import { scenarioIndexModel, scenarioShowModel } from '../../services/scenarios/pages.ts'
 import { parseRunSource, previewRun, runScenarios } from '../../services/scenarios/runs.ts'
 import { scenarioJobSubject, startRunAllJob } from '../../services/scenarios/run-all-job.ts'
@@ -60,7 +62,7 @@ async function scenarioIn(app: FastifyInstance, actor: Actor, params: Static<typ
 }
 
 async function formPage(reply: FastifyReply, request: FastifyRequest, form: ScenarioFormModel, p: {
-  mode: Mode; action: string; values: ScenarioFormValues; scenario?: ScenarioItem; filled?: boolean; errors?: Record<string, string>; formError?: string
+  mode: Mode; action: string; values: ScenarioFormValues; scenario?: ScenarioItem; filled?: boolean; recorded?: string; errors?: Record<string, string>; formError?: string
 }) {
   const set = form.scope.set
   const known = (ids: string[], list: Array<{ id: string }>) => ids.filter((id) => !list.some((n) => n.id === id))
@@ -73,24 +75,39 @@ async function formPage(reply: FastifyReply, request: FastifyRequest, form: Scen
     staleAdvice: known(p.values.advice, form.adviceNodes),
     staleFocus: p.values.focus !== FOCUS_COMPLETE && !form.questions.some((q) => q.id === p.values.focus) ? p.values.focus : null,
     variables: [...form.variables.map((v) => v.name), ...Object.keys(p.values.variables).filter((n) => !form.variables.some((v) => v.name === n))],
-    values: p.values, filled: p.filled ?? false,
+    apis: form.apis, values: p.values, filled: p.filled ?? false, recorded: p.recorded ?? null,
     ...(p.errors ? { errors: p.errors, formError: p.formError } : {}),
   })
 }
 
-const blankValues = (name = '', runAsOf = ''): ScenarioFormValues => ({ name, description: '', runAsOf, inputs: {}, advice: [], focus: FOCUS_COMPLETE, variables: {} })
+const blankValues = (name = '', runAsOf = ''): ScenarioFormValues => ({ name, description: '', runAsOf, inputs: {}, advice: [], focus: FOCUS_COMPLETE, variables: {}, pinned: {} })
 
 /** The expected outcome of a run of the form's answers on the draft, keeping the variables the author chose. */
 async function filledValues(app: FastifyInstance, actor: Actor, form: ScenarioFormModel, values: ScenarioFormValues): Promise<ScenarioFormValues> {
   const input = scenarioInputOf(fieldsFor(form, values.inputs), values)
-  const preview = await previewRun(app.deps, actor, { adviceSetId: form.scope.set.id, inputs: input.inputs, runAsOf: input.runAsOf, variables: Object.keys(values.variables) })
+  const preview = await previewRun(app.deps, actor, {
+    adviceSetId: form.scope.set.id, inputs: input.inputs, runAsOf: input.runAsOf, variables: Object.keys(values.variables),
+    pinnedResponses: parsePinnedResponses(input.pinnedResponses, form.scope.compiled),
+  })
   return {
     ...values, advice: preview.expected.advice, focus: preview.expected.focus,
     variables: Object.fromEntries(Object.entries(preview.expected.variables).map(([name, value]) => [name, textOfValue(value)])),
   }
 }
 
-/** A posted form: "fill" shows it again with the expected outcome of a run; otherwise `save` runs and we go to the show page. */
+/** "Record from a live call" for one API: its pinned answer filled from a live request with the form's answers. */
+async function recordedValues(app: FastifyInstance, actor: Actor, form: ScenarioFormModel, values: ScenarioFormValues, apiId: string): Promise<ScenarioFormValues> {
+  const input = scenarioInputOf(fieldsFor(form, values.inputs), { ...values, pinned: Object.fromEntries(Object.entries(values.pinned).filter(([id]) => id !== apiId)) })
+  const recorded = await recordLiveResponse(app.deps, actor, {
+    adviceSetId: form.scope.set.id, apiId, inputs: input.inputs, runAsOf: input.runAsOf, pinnedResponses: input.pinnedResponses,
+  })
+  return { ...values, pinned: { ...values.pinned, [apiId]: pinnedFormValue(recorded) } }
+}
+
+/**
+ * A posted form: "fill" shows it again with the expected outcome of a run, "record:<apiId>" with that API's answer
+ * recorded from a live call; otherwise `save` runs and we go to the show page.
+ */
 async function postForm(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, form: ScenarioFormModel, p: {
   mode: Mode; action: string; body: Record<string, unknown>; scenario?: ScenarioItem; save(input: ReturnType<typeof scenarioInputOf>): Promise<{ id: number }>; done: string
 }) {
@@ -99,6 +116,11 @@ async function postForm(app: FastifyInstance, request: FastifyRequest, reply: Fa
   try {
     if (p.body.action === 'fill') {
       return await formPage(reply, request, form, { ...p, values: await filledValues(app, actor, form, values), filled: true })
+    }
+    const record = typeof p.body.action === 'string' ? /^record:(\d{1,15})$/.exec(p.body.action) : null
+    if (record) {
+      const name = form.apis.find((a) => a.apiId === record[1])?.name ?? `External API ${record[1]}`
+      return await formPage(reply, request, form, { ...p, values: await recordedValues(app, actor, form, values, record[1]!), recorded: name })
     }
     const saved = await p.save(scenarioInputOf(fieldsFor(form, values.inputs), values))
     reply.flash({ type: 'info', text: p.done })

@@ -15,6 +15,8 @@ import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
 import { apiManagerPages } from './api-manager.ts'
 import { adviceScenarioPages } from './advice-scenario.ts'
+import { scenarioTreePages } from './scenario-tree.ts'
+import { keywordMapPages } from './keyword-map.ts'
 import { supportPages } from './support.ts'
 import { exportPages } from './export.ts'
 import { adviceRequestPages } from './advice-requests.ts'
@@ -38,6 +40,8 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(publishPages)
   await app.register(apiManagerPages)
   await app.register(adviceScenarioPages)
+  await app.register(scenarioTreePages)
+  await app.register(keywordMapPages)
   await app.register(supportPages)
   await app.register(exportPages)
   await app.register(adviceRequestPages)

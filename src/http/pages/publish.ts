@@ -1,6 +1,8 @@
 // Publisher pages (SPEC §2 Publisher row): a set's versions with the actions the current user may take, one version
-// with its changes against the published one and its history, and publish/assign (versions for audiences). Every
-// action is a plain form; the services decide who may do what and the pages say why an action is not offered.
+// with its review gate (scenario results against the published version, coverage, static checks), its changes against
+// the published one and its history, and publish/assign (versions for audiences). Every action is a plain form; the
+// services decide who may do what and the pages say why an action is not offered. Approving over the gate's risks
+// needs its "Approve anyway" box ticked: without it the page comes back (400) with the reason beside the box.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { getAdviceSet } from '../../services/library/advice-sets.ts'
@@ -10,6 +12,8 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationEr
 import type { Actor } from '../../services/context.ts'
 import { assignVersion, getPublishConfig } from '../../services/publishing/publish-config.ts'
 import { listVersionsWithActions, versionDetail } from '../../services/publishing/pages.ts'
+import { reviewGate } from '../../services/publishing/review-gate.ts'
+import { versionCoverage, type CoverageView } from '../../services/publishing/review-coverage.ts'
 import { restoreVersion } from '../../services/publishing/restore.ts'
 import { TRANSITIONS, VERSION_ACTIONS, isVersionAction, transitionVersion, versionWithSet } from '../../services/publishing/workflow.ts'
 import { createVersion } from '../../services/publishing/versions.ts'
@@ -35,6 +39,22 @@ const HISTORY_LABELS: Record<string, string> = {
   replacedByPreview: 'Left preview: another version went into preview',
 }
 
+const SCENARIO_STATUS_LABELS = { pass: 'Pass', fail: 'Fail', error: 'Error', notRun: 'Not run' }
+
+/** The coverage section's data: the coverage, and for a large version where to start or follow its generation. */
+function coverageData(versionPath: string, coverage: CoverageView) {
+  const task = 'task' in coverage ? coverage.task : null
+  return {
+    ...coverage,
+    start: `${versionPath}/coverage`,
+    refresh: `${versionPath}#coverage`,
+    taskProps: task ? {
+      statusUrl: `/api/adviceset/generate-branches/tasks/${task.id}`, cancelUrl: `/api/adviceset/generate-branches/tasks/${task.id}/cancel`,
+      resultsUrl: `${versionPath}/coverage`, state: task.state, done: task.done, total: task.total, unit: 'paths',
+    } : null,
+  }
+}
+
 function setIdOf(params: Static<typeof IdParams>): number {
   return itemId(params.id)
 }
@@ -51,12 +71,12 @@ function isRefusal(error: unknown): error is DomainError {
  * Runs a form's action and flashes its outcome: the message it returns, or a refusal's under `refused`. True when
  * it went through; an error that is no refusal is thrown on.
  */
-async function flashOutcome(reply: FastifyReply, refused: string, action: () => Promise<string>): Promise<boolean> {
+async function flashOutcome(reply: FastifyReply, refused: string, action: () => Promise<string>, rethrow: (error: unknown) => boolean = () => false): Promise<boolean> {
   try {
     reply.flash({ type: 'info', text: await action() })
     return true
   } catch (error) {
-    if (!isRefusal(error)) throw error
+    if (!isRefusal(error) || rethrow(error)) throw error
     reply.flash({ type: 'error', heading: refused, text: error.message })
     return false
   }
@@ -94,10 +114,42 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/adviceset/:id/publish', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request, request.params)))
   app.get('/adviceset/:id/publish/versions', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request, request.params)))
 
-  app.get('/adviceset/:id/publish/versions/:versionId', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {
-    const base = await common(app, request, setIdOf(request.params))
-    const detail = await versionDetail(app.deps, actorOf(request), base.set.id, versionIdOf(request.params))
-    return reply.page('publish/version', { ...base, ...detail, set: base.set, historyLabels: HISTORY_LABELS, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions' })
+  /** The version page: its detail, the review gate and its coverage (`errors`: a refused approval's field). */
+  async function versionPage(request: FastifyRequest, reply: FastifyReply, params: Static<typeof VersionParams>, errors: Record<string, string> = {}) {
+    const actor = actorOf(request)
+    const base = await common(app, request, setIdOf(params))
+    const versionId = versionIdOf(params)
+    const [detail, gate, coverage] = await Promise.all([
+      versionDetail(app.deps, actor, base.set.id, versionId), reviewGate(app.deps, actor, base.set.id, versionId), versionCoverage(app.deps, actor, base.set.id, versionId),
+    ])
+    const here = `/adviceset/${base.set.id}/publish/versions/${versionId}`
+    return reply.page('publish/version', {
+      ...base, ...detail, set: base.set, historyLabels: HISTORY_LABELS, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions',
+      gate, coverage: coverageData(here, coverage), statusLabels: SCENARIO_STATUS_LABELS, errors,
+    })
+  }
+
+  app.get('/adviceset/:id/publish/versions/:versionId', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) =>
+    versionPage(request, reply, request.params))
+
+  /** The coverage section alone: what the progress island shows once a large version's branches are generated. */
+  app.get('/adviceset/:id/publish/versions/:versionId/coverage', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {
+    const setId = setIdOf(request.params)
+    const versionId = versionIdOf(request.params)
+    const coverage = await versionCoverage(app.deps, actorOf(request), setId, versionId)
+    const html = await reply.viewAsync('publish/_coverage', {
+      coverage: coverageData(`/adviceset/${setId}/publish/versions/${versionId}`, coverage), csrfToken: reply.generateCsrf(), fragment: true,
+    })
+    reply.type('text/html; charset=utf-8')
+    return html
+  })
+
+  /** Starts generating a large version's branches for its coverage. */
+  app.post('/adviceset/:id/publish/versions/:versionId/coverage', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {
+    const setId = setIdOf(request.params)
+    const versionId = versionIdOf(request.params)
+    await versionCoverage(app.deps, actorOf(request), setId, versionId, { start: true })
+    return reply.redirect(`/adviceset/${setId}/publish/versions/${versionId}#coverage`, 303)
   })
 
   app.get('/adviceset/:id/publish/assign', idRoute, async (request, reply) => {
@@ -126,12 +178,20 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
     const back = safeNext(body.next).startsWith(`/adviceset/${id}/publish`) ? safeNext(body.next) : `/adviceset/${id}/publish/versions`
     const action = isVersionAction(body.action) ? body.action : null
     if (!action) throw new ValidationError('action', `action: must be one of ${VERSION_ACTIONS.join(', ')}.`)
-    await flashOutcome(reply, `${TRANSITIONS[action].label} refused`, async () => {
-      await versionInSet(app, actorOf(request), id, versionIdOf(request.params))
-      const notes = typeof body.notes === 'string' && body.notes.trim() ? body.notes.trim().slice(0, 5000) : undefined
-      const version = await transitionVersion(app.deps, actorOf(request), versionIdOf(request.params), action, notes)
-      return `${TRANSITIONS[action].label}: version ${version.number} is now ${STATE_LABELS[version.state]!.toLowerCase()}.`
-    })
+    const acknowledgeRisks = ['true', '1', 'on'].includes(String(body.acknowledgeRisks ?? ''))
+    try {
+      await flashOutcome(reply, `${TRANSITIONS[action].label} refused`, async () => {
+        await versionInSet(app, actorOf(request), id, versionIdOf(request.params))
+        const notes = typeof body.notes === 'string' && body.notes.trim() ? body.notes.trim().slice(0, 5000) : undefined
+        const version = await transitionVersion(app.deps, actorOf(request), versionIdOf(request.params), action, notes, { acknowledgeRisks })
+        return `${TRANSITIONS[action].label}: version ${version.number} is now ${STATE_LABELS[version.state]!.toLowerCase()}.`
+      }, (error) => error instanceof ValidationError && error.field === 'acknowledgeRisks')
+    } catch (error) {
+      // The review gate's refusal: the version page again, the reason beside the box to tick.
+      if (!(error instanceof ValidationError)) throw error
+      reply.code(400)
+      return versionPage(request, reply, request.params, { acknowledgeRisks: error.message })
+    }
     return reply.redirect(back, 303)
   })
 

@@ -1,12 +1,15 @@
 // The rule debug pages (SPEC §2 Rule row: debug, debug/tree; page name rule-debug). Without JavaScript the form is a
 // plain round trip: POST runs it (long list answers do not fit a URL), and the page links the same run as a GET
 // permalink, which the tree fragment also takes. With JavaScript the rule-debug island runs it through
-// /api/rule/debug and swaps in the results and the tree fragment.
+// /api/rule/debug and swaps in the results and the tree fragment. `?scenario={id}` (where a keyword map leads) fills
+// the form with a scenario's answers and day, and runs them.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import { CONTENT_TYPES, type ContentType } from '../../engine/index.ts'
 import type { Actor } from '../../services/context.ts'
-import { ValidationError } from '../../services/errors.ts'
+import { NotFoundError, ValidationError } from '../../services/errors.ts'
+import { answerText } from '../../services/scenarios/form.ts'
+import { getScenario, type ScenarioItem } from '../../services/scenarios/scenarios.ts'
 import {
   debugInputs, debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
 } from '../../services/authoring/rule-debug-page.ts'
@@ -23,6 +26,7 @@ const DebugQuery = Type.Object({
   contentType: Type.Optional(StringEnum(CONTENT_TYPES)),
   now: Type.Optional(Type.String({ maxLength: 40 })),
   run: Type.Optional(Type.String({ maxLength: 5 })),
+  scenario: Type.Optional(IdString),
 }, { additionalProperties: Type.String({ maxLength: 100_000 }) })
 
 const route = { preHandler: requireUser, schema: { params: IdParams, querystring: DebugQuery } }
@@ -88,10 +92,23 @@ function saveScenarioHref(newScenario: string, inputs: Record<string, unknown>, 
   return `${newScenario}?${query.toString()}`
 }
 
-async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor, debug: DebugRequest, run: boolean) {
-  const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
+/** The scenario whose answers the page opens with, when it is one of the set's. */
+async function scenarioOfSet(app: FastifyInstance, actor: Actor, adviceSetId: number, raw: string | undefined): Promise<ScenarioItem | null> {
+  if (raw === undefined) return null
+  const scenario = await getScenario(app.deps, actor, itemId(raw, 'scenario'))
+  if (scenario.adviceSetId !== adviceSetId) throw new NotFoundError('No advice scenario with this id in this advice set')
+  return scenario
+}
+
+async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor, request: DebugRequest, run: boolean, scenario: ScenarioItem | null = null) {
+  const scope = await debugScope(app.deps, actor, request.adviceSetId, request.ruleId)
   const fields = inputFields(scope)
-  const output = run ? await runDebug(app.deps, scope, fields, debug) : null
+  const debug: DebugRequest = scenario ? {
+    ...request,
+    values: Object.fromEntries(fields.filter((f) => scenario.inputs[f.variable] !== undefined).map((f) => [f.variable, answerText(f, scenario.inputs[f.variable])])),
+    now: scenario.runAsOf ?? '',
+  } : request
+  const output = run || scenario ? await runDebug(app.deps, scope, fields, debug) : null
   const base = `/adviceset/${scope.set.id}/rule/debug`
   const setName = scope.set.nameAlt || scope.set.name
   const newScenario = canWriteOwned(actor, scope.set.ownerId) ? `/adviceset/${scope.set.id}/advicescenario/new` : null
@@ -116,12 +133,16 @@ async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor
     },
     currentAdviceSet: { id: scope.set.id, name: setName, ownerId: scope.set.ownerId },
     currentRule: scope.rule,
+    scenario: scenario ? { id: scenario.id, name: scenario.name, href: `/adviceset/${scope.set.id}/advicescenario/${scenario.id}/show` } : null,
   })
 }
 
 export const ruleDebugPages: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/adviceset/:id/rule/debug', route, async (request, reply) =>
-    debugPage(app, reply, actorOf(request), debugRequestOf(request.params, request.query), request.query.run !== undefined))
+  app.get('/adviceset/:id/rule/debug', route, async (request, reply) => {
+    const actor = actorOf(request)
+    const debug = debugRequestOf(request.params, request.query)
+    return debugPage(app, reply, actor, debug, request.query.run !== undefined, await scenarioOfSet(app, actor, debug.adviceSetId, request.query.scenario))
+  })
 
   app.post('/adviceset/:id/rule/debug', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) =>
     debugPage(app, reply, actorOf(request), debugRequestOf(request.params, request.body ?? {}), true))

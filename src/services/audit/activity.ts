@@ -11,6 +11,7 @@ import { restoreNodeSnapshot, type NodeSnapshot } from '../authoring/rule-nodes.
 import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot } from '../authoring/rules.ts'
 import { ENTITY_SCENARIO, type ScenarioSnapshot } from '../scenarios/access.ts'
 import { restoreScenarioSnapshot } from '../scenarios/scenarios.ts'
+import { ENTITY_KEYWORD_MAP, restoreKeywordMapSnapshot, type KeywordMapSnapshot } from '../library/keyword-maps.ts'
 import { canCreate } from '../accounts/visibility.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
@@ -33,6 +34,7 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_COMMENT]: async (deps, actor, id, before) => { await restoreCommentSnapshot(deps, actor, id, before as CommentSnapshot | null) },
   [ENTITY_EXTERNAL_API]: (deps, actor, id, before) => restoreExternalApiSnapshot(deps, actor, id, before as ExternalApiSnapshot | null),
   [ENTITY_SCENARIO]: async (deps, actor, id, before) => { await restoreScenarioSnapshot(deps, actor, id, before as ScenarioSnapshot | null) },
+  [ENTITY_KEYWORD_MAP]: (deps, actor, id, before) => restoreKeywordMapSnapshot(deps, actor, id, before as KeywordMapSnapshot | null),
 }
 
 /** Fields never shown as changes: ids and bookkeeping. */

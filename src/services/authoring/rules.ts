@@ -17,7 +17,7 @@ import { assertNoDependents, registerDependentCheck } from './dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireText } from '../validate.ts'
 import { assertWritable, canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
-import { runSetWithApis } from '../integrations/api-runtime.ts'
+import { runSetWithApis, type PinnedResponse } from '../integrations/api-runtime.ts'
 import { apiCallView } from '../integrations/api-calls.ts'
 
 export const ENTITY_RULE = 'rule'
@@ -197,9 +197,11 @@ export function runMoment(raw: string | undefined): Date | undefined {
  * response put on its trace entries as `api`), plus the static checks the debug views show, of a model already built
  * and compiled.
  */
-export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: { inputs: Record<string, unknown>; contentType?: ContentType; now?: Date }) {
+export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
+  inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
+}) {
   const options = { trace: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
-  const { result, exchanges } = await runSetWithApis(deps, { ownerId, compiled, inputs: input.inputs, options })
+  const { result, exchanges } = await runSetWithApis(deps, { ownerId, compiled, inputs: input.inputs, options, ...(input.pinned ? { pinned: input.pinned } : {}) })
   const apiCalls = exchanges.map(apiCallView)
   const byNode = new Map(apiCalls.map((call) => [call.nodeId, call]))
   for (const entry of result.trace ?? []) {

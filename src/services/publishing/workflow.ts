@@ -3,14 +3,17 @@
 // Who (DESIGN roles): authors and admins of the set's owner submit; approving, requesting changes, preview, publish
 // and unpublish need an admin of the set's owner or a provider admin. Approval needs a different user from the one
 // who submitted (four-eyes). A version in preview that was approved may be published: preview is where approved
-// versions are tried by partners' preview keys before they go live.
+// versions are tried by partners' preview keys before they go live. Approving goes through the review gate
+// (review-gate.ts): over failing scenarios or static errors it needs `acknowledgeRisks`, and every approval records
+// what the gate found in the version's history.
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findVersion, findVersionInState, updateVersionState, type VersionRow, type VersionStateChange, type VersionSummaryRow } from '../../db/queries/versions.ts'
 import type { VersionState } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
+import { approvalReview, type ApprovalReview } from './review-gate.ts'
 import { canAdministerOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
 import { changeVersions, ENTITY_VERSION, summaryOf, versionAuditView } from './versions.ts'
 
@@ -66,11 +69,32 @@ function bookkeeping(action: VersionAction, actor: Actor, now: Date): VersionSta
   }
 }
 
-async function recordTransition(tx: Db, actor: Actor, ownerId: string, before: VersionRow, after: VersionRow, action: string, notes?: string) {
+async function recordTransition(tx: Db, actor: Actor, ownerId: string, before: VersionRow, after: VersionRow, action: string, notes?: string, review?: ApprovalReview & { acknowledgedRisks: boolean }) {
   await audit(tx, actor, {
     ownerId, action: 'update', entityType: ENTITY_VERSION, entityId: after.id,
-    before: versionAuditView(before), after: { ...versionAuditView(after), transition: action, ...(notes ? { comment: notes } : {}) },
+    before: versionAuditView(before), after: { ...versionAuditView(after), transition: action, ...(notes ? { comment: notes } : {}), ...(review ? { review } : {}) },
   })
+}
+
+function throwRefusal(refused: { status: 403 | 409; message: string }): never {
+  if (refused.status === 403) throw new ForbiddenError(refused.message)
+  throw new ConflictError('action', refused.message)
+}
+
+/**
+ * The review gate of an approval: what it risks, refused (400, field acknowledgeRisks) when there are risks and no
+ * confirmation. Checked before the gate runs: who may approve and whether the version is in review, so nobody else
+ * learns the gate's findings through the refusal.
+ */
+async function gateApproval(deps: Deps, actor: Actor, set: AdviceSetRow, versionId: number, acknowledged: boolean) {
+  const version = (await findVersion(deps.db, versionId))!
+  const refused = refusal(actor, set, version, 'approve')
+  if (refused) throwRefusal(refused)
+  const review = await approvalReview(deps, set, version)
+  if (review.risky && !acknowledged) {
+    throw new ValidationError('acknowledgeRisks', `acknowledgeRisks: this version has ${review.risks}. Approving it anyway needs an explicit confirmation (acknowledgeRisks: true; on the version page, tick “Approve anyway”).`)
+  }
+  return { ...review, acknowledgedRisks: review.risky }
 }
 
 /**
@@ -92,20 +116,23 @@ export async function versionWithSet(db: Db, actor: Actor, versionId: number): P
   return { version, set }
 }
 
-/** Takes one transition, audited, with `notes` as the reviewer's comment in the log. Refusals: 403 (who) or 409 (state). */
-export async function transitionVersion(deps: Deps, actor: Actor, versionId: number, action: VersionAction, notes?: string): Promise<VersionSummaryRow> {
+/**
+ * Takes one transition, audited, with `notes` as the reviewer's comment in the log. Refusals: 403 (who), 409 (state),
+ * 400 (an approval over the review gate's risks without `acknowledgeRisks`).
+ */
+export async function transitionVersion(deps: Deps, actor: Actor, versionId: number, action: VersionAction, notes?: string, opts: { acknowledgeRisks?: boolean } = {}): Promise<VersionSummaryRow> {
   const { set } = await versionWithSet(deps.db, actor, versionId)
+  const review = action === 'approve' ? await gateApproval(deps, actor, set, versionId, opts.acknowledgeRisks === true) : undefined
   const updated = await changeVersions(deps.db, set.id, async (tx) => {
     // Read again under the set's lock: another transition may have committed since.
     const version = (await findVersion(tx, versionId))!
     const refused = refusal(actor, set, version, action)
-    if (refused?.status === 403) throw new ForbiddenError(refused.message)
-    if (refused) throw new ConflictError('action', refused.message)
+    if (refused) throwRefusal(refused)
     const now = new Date()
     const to = TRANSITIONS[action].to
     if (to === 'published' || to === 'preview') await displace(tx, actor, set.ownerId, set.id, to, now)
     const row = await updateVersionState(tx, version.id, bookkeeping(action, actor, now))
-    await recordTransition(tx, actor, set.ownerId, version, row, action, notes)
+    await recordTransition(tx, actor, set.ownerId, version, row, action, notes, review)
     return row
   })
   return summaryOf(updated)

@@ -41,7 +41,7 @@ export async function writableScenario(db: Db, actor: Actor, id: number, opts: {
 export function scenarioSnapshot(s: ScenarioRow) {
   return {
     id: s.id, name: s.name, adviceSetId: s.adviceSetId, parentId: s.adviceSetId, description: s.description,
-    inputs: s.inputs, runAsOf: s.runAsOf, expected: s.expected, deleted: s.deletedAt !== null,
+    inputs: s.inputs, runAsOf: s.runAsOf, expected: s.expected, pinnedResponses: s.pinnedResponses, deleted: s.deletedAt !== null,
   }
 }
 

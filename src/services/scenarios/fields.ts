@@ -5,9 +5,11 @@
 import { coerceInput, type CompiledAdviceSet } from '../../engine/index.ts'
 import { ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
+import type { PinnedApiResponse } from '../../db/schema/index.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome } from './outcome.ts'
 
 export const MAX_SCENARIO_ANSWERS = 500
+export const MAX_PINNED_RESPONSES = 50
 const MAX_JSON_CHARS = 200_000
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -17,6 +19,7 @@ export interface ScenarioInput {
   inputs?: unknown
   runAsOf?: unknown
   expected?: unknown
+  pinnedResponses?: unknown
 }
 
 export interface ScenarioFieldValues {
@@ -25,6 +28,7 @@ export interface ScenarioFieldValues {
   inputs: Record<string, unknown>
   runAsOf: string | null
   expected: ExpectedOutcome
+  pinnedResponses: Record<string, PinnedApiResponse>
 }
 
 function isPlainObject(raw: unknown): raw is Record<string, unknown> {
@@ -113,6 +117,38 @@ export function parseExpected(raw: unknown, compiled: CompiledAdviceSet): Expect
   return { advice: adviceIds, focus: focus!, variables: { ...variables } }
 }
 
+/** The external APIs (ids as text) the set's API Call nodes name. */
+export function calledApiIds(compiled: CompiledAdviceSet): Set<string> {
+  const ids = new Set<string>()
+  for (const node of compiled.nodeById.values()) if (node.type === 'apiCall' && node.apiId !== '') ids.add(node.apiId)
+  return ids
+}
+
+/**
+ * Recorded answers by API id: `{ "12": { "status": 200, "body": { … } } }` (status 200 when left out; body any JSON
+ * value). Only APIs the set's API Call nodes call can be pinned.
+ */
+export function parsePinnedResponses(raw: unknown, compiled: CompiledAdviceSet): Record<string, PinnedApiResponse> {
+  if (raw === undefined || raw === null) return {}
+  if (!isPlainObject(raw)) throw new ValidationError('pinnedResponses', 'pinnedResponses: must be an object of recorded answers by external API id.')
+  const entries = Object.entries(raw)
+  if (entries.length > MAX_PINNED_RESPONSES) throw new ValidationError('pinnedResponses', `pinnedResponses: at most ${MAX_PINNED_RESPONSES} recorded answers.`)
+  const called = calledApiIds(compiled)
+  const pinned: Record<string, PinnedApiResponse> = {}
+  for (const [apiId, pin] of entries) {
+    const field = `pinnedResponses.${apiId}`
+    if (!called.has(apiId)) throw new ValidationError(field, `${field}: no API Call node of this advice set calls external API ${apiId}.`)
+    if (!isPlainObject(pin) || !('body' in pin)) throw new ValidationError(field, `${field}: must be an object with status and body (the JSON answer).`)
+    const status = pin.status ?? 200
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+      throw new ValidationError(`${field}.status`, `${field}.status: must be an HTTP status from 100 to 599.`)
+    }
+    if (JSON.stringify(pin.body ?? null).length > MAX_JSON_CHARS) throw new ValidationError(`${field}.body`, `${field}.body: the answer is too long.`)
+    pinned[apiId] = { status, body: pin.body ?? null }
+  }
+  return pinned
+}
+
 /**
  * The fields `input` sends, checked against the set as `compiled` has it; fields it leaves out are left out (so a
  * change of name never trips over an expected outcome the set has since outgrown).
@@ -124,5 +160,6 @@ export function parseScenarioChanges(input: ScenarioInput, compiled: CompiledAdv
   if (input.inputs !== undefined) changes.inputs = parseInputs(input.inputs, compiled)
   if (input.runAsOf !== undefined) changes.runAsOf = parseRunAsOf(input.runAsOf)
   if (input.expected !== undefined) changes.expected = parseExpected(input.expected, compiled)
+  if (input.pinnedResponses !== undefined) changes.pinnedResponses = parsePinnedResponses(input.pinnedResponses, compiled)
   return changes
 }

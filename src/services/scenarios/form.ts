@@ -1,12 +1,15 @@
 // The scenario form (new, edit, copy): what it offers from the set (the debugger's answer fields, the advice items to
-// tick, the questions a run can stop at, the variables to check) and the two-way translation between a scenario and
-// the form's text fields. Answers keep their JSON kind: a number field gives a number, yes/no a boolean, lines a list.
+// tick, the questions a run can stop at, the variables to check, the external APIs whose answers can be pinned) and
+// the two-way translation between a scenario and the form's text fields. Answers keep their JSON kind: a number field
+// gives a number, yes/no a boolean, lines a list; a pinned response's body is JSON text.
 import { ENTITY_TYPES, adviceGroupOf, nodeSummary, type NodeModel, type RuleModel } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { debugScope, inputFields, type DebugField, type DebugScope } from '../authoring/rule-debug-page.ts'
-import type { ScenarioInput } from './fields.ts'
+import { ValidationError } from '../errors.ts'
+import { calledApiIds, type ScenarioInput } from './fields.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome } from './outcome.ts'
+import type { PinnedApiResponse } from '../../db/schema/index.ts'
 
 const GROUP_LABELS = { advice: 'Advice', assumptions: 'Assumption', examples: 'Example' } as const
 
@@ -16,12 +19,16 @@ export interface VariableChoice { name: string; dataType: string | null }
 /** A field answered by the form; `extra` ones are answers the set asks no question for (kept as written). */
 export interface ScenarioField extends DebugField { extra?: boolean }
 
+/** An external API the set's API Call nodes call: a scenario may pin a recorded answer for it. */
+export interface ApiChoice { apiId: string; name: string }
+
 export interface ScenarioFormModel {
   scope: DebugScope
   fields: ScenarioField[]
   adviceNodes: NodeChoice[]
   questions: NodeChoice[]
   variables: VariableChoice[]
+  apis: ApiChoice[]
   canWrite: boolean
 }
 
@@ -59,6 +66,8 @@ export async function scenarioFormModel(deps: Deps, actor: Actor, adviceSetId: n
     questions: nodesOfType(rules, 'inputRequest'),
     variables: scope.compiled.variables.filter((v) => !v.isSystem).map((v) => ({ name: v.name, dataType: v.dataType ?? null }))
       .sort((a, b) => a.name.localeCompare(b.name)),
+    apis: [...calledApiIds(scope.compiled)].map((apiId) => ({ apiId, name: scope.apiNames.get(apiId) ?? `External API ${apiId}` }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     canWrite: canWriteOwned(actor, scope.set.ownerId),
   }
 }
@@ -91,13 +100,15 @@ export function textOfValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-function answerText(field: ScenarioField, value: unknown): string {
+/** An answer as the form's field for it shows it. */
+export function answerText(field: ScenarioField, value: unknown): string {
   if (field.extra) return textOfValue(value)
   if (Array.isArray(value)) return value.map((v) => textOfValue(v)).join('\n')
   return value === null || value === undefined ? '' : String(value)
 }
 
-function answerOf(field: ScenarioField, text: string): unknown {
+/** An answer as the form's text for `field` gives it: a number field a number, yes/no a boolean, lines a list. */
+export function answerOf(field: ScenarioField, text: string): unknown {
   if (field.extra) return valueFromText(text)
   switch (field.control) {
     case 'lines': return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
@@ -121,9 +132,20 @@ export interface ScenarioFormValues {
   focus: string
   /** Checked variables' expected values as text, by name. */
   variables: Record<string, string>
+  /** Pinned API answers by API id: whether pinned, the status and the JSON body as text. */
+  pinned: Record<string, PinnedFormValue>
 }
 
-export function formValuesOf(fields: ScenarioField[], scenario: { name: string; description: string; runAsOf: string | null; inputs: Record<string, unknown>; expected: ExpectedOutcome }): ScenarioFormValues {
+export interface PinnedFormValue { on: boolean; status: string; body: string }
+
+/** A recorded answer as the form shows it: the body as indented JSON. */
+export function pinnedFormValue(pin: PinnedApiResponse): PinnedFormValue {
+  return { on: true, status: String(pin.status), body: JSON.stringify(pin.body, null, 2) }
+}
+
+export function formValuesOf(fields: ScenarioField[], scenario: {
+  name: string; description: string; runAsOf: string | null; inputs: Record<string, unknown>; expected: ExpectedOutcome; pinnedResponses?: Record<string, PinnedApiResponse>
+}): ScenarioFormValues {
   const byName = new Map(fields.map((f) => [f.variable, f]))
   return {
     name: scenario.name, description: scenario.description, runAsOf: scenario.runAsOf ?? '',
@@ -131,30 +153,59 @@ export function formValuesOf(fields: ScenarioField[], scenario: { name: string; 
     advice: [...scenario.expected.advice],
     focus: scenario.expected.focus,
     variables: Object.fromEntries(Object.entries(scenario.expected.variables).map(([name, value]) => [name, textOfValue(value)])),
+    pinned: Object.fromEntries(Object.entries(scenario.pinnedResponses ?? {}).map(([apiId, pin]) => [apiId, pinnedFormValue(pin)])),
   }
 }
 
 const text = (raw: unknown): string => Array.isArray(raw) ? raw.map(String).join('\n') : raw === undefined || raw === null ? '' : String(raw)
 const list = (raw: unknown): string[] => (Array.isArray(raw) ? raw : raw === undefined || raw === '' ? [] : [raw]).map(String)
 
+const PINNED = /^pinned\.(\d{1,15})\.(on|status|body)$/
+
 /**
  * A posted form as form values: answers `input.<Variable>`, advice `expected.advice` (ticked node ids), focus
- * `expected.focus`, variables `expected.var.<Name>` (ticked) with `expected.value.<Name>`.
+ * `expected.focus`, variables `expected.var.<Name>` (ticked) with `expected.value.<Name>`, pinned answers
+ * `pinned.<apiId>.on` (ticked), `.status` and `.body`.
  */
 export function formValuesFromBody(body: Record<string, unknown>): ScenarioFormValues {
   const inputs: Record<string, string> = {}
   const variables: Record<string, string> = {}
+  const pinned: Record<string, PinnedFormValue> = {}
   for (const [key, value] of Object.entries(body)) {
     if (key.startsWith('input.')) inputs[key.slice('input.'.length)] = text(value)
     if (key.startsWith('expected.var.')) {
       const name = key.slice('expected.var.'.length)
       variables[name] = text(body[`expected.value.${name}`])
     }
+    const pin = PINNED.exec(key)
+    if (pin) {
+      const entry = pinned[pin[1]!] ??= { on: false, status: '', body: '' }
+      if (pin[2] === 'on') entry.on = text(value) !== ''
+      else entry[pin[2] as 'status' | 'body'] = text(value)
+    }
   }
   return {
     name: text(body.name), description: text(body.description), runAsOf: text(body.runAsOf).trim(), inputs,
-    advice: list(body['expected.advice']), focus: text(body['expected.focus']) || FOCUS_COMPLETE, variables,
+    advice: list(body['expected.advice']), focus: text(body['expected.focus']) || FOCUS_COMPLETE, variables, pinned,
   }
+}
+
+/** The pinned answers ticked on the form, as the services take them; a body that is not JSON is refused by field. */
+function pinnedResponsesOf(pinned: Record<string, PinnedFormValue>): Record<string, { status: unknown; body: unknown }> {
+  const responses: Record<string, { status: unknown; body: unknown }> = {}
+  for (const [apiId, pin] of Object.entries(pinned)) {
+    if (!pin.on) continue
+    const field = `pinnedResponses.${apiId}.body`
+    let body: unknown
+    try {
+      body = JSON.parse(pin.body)
+    } catch (error) {
+      throw new ValidationError(field, `${field}: is not JSON (${error instanceof Error ? error.message : String(error)}). Write the answer as the API sends it, or record it from a live call.`)
+    }
+    const status = pin.status.trim() === '' ? 200 : /^\d+$/.test(pin.status.trim()) ? Number(pin.status.trim()) : pin.status
+    responses[apiId] = { status, body }
+  }
+  return responses
 }
 
 /** Form values as the services take them; blank answers are left out, so the run stops at their question. */
@@ -172,5 +223,6 @@ export function scenarioInputOf(fields: ScenarioField[], values: ScenarioFormVal
       advice: values.advice, focus: values.focus,
       variables: Object.fromEntries(Object.entries(values.variables).map(([name, raw]) => [name, raw.trim() === '' ? null : valueFromText(raw)])),
     },
+    pinnedResponses: pinnedResponsesOf(values.pinned),
   }
 }

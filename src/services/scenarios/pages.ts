@@ -8,7 +8,7 @@ import { tracedRun } from '../authoring/rules.ts'
 import { runMomentOf } from './fields.ts'
 import { fieldsFor, scenarioFormModel, textOfValue, type ScenarioFormModel } from './form.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome, type ScenarioDifferences } from './outcome.ts'
-import { compileSource, runSources, sourceLabel, type CompiledSource } from './runs.ts'
+import { compileSource, pinnedMap, runSources, sourceLabel, type CompiledSource } from './runs.ts'
 import { getScenario, getScenarioRun, listSetScenarios, scenarioRunHistory, type ScenarioItem } from './scenarios.ts'
 
 /** How a node of the scenario's set is named on the pages. */
@@ -95,13 +95,21 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
   // The trace is of the shown run's source as it is now: a version never changes, the draft may have since.
   const draft: CompiledSource = { versionId: null, versionNumber: null, label: sourceLabel(null), model: form.scope.model, compiled: form.scope.compiled }
   const source = run?.versionId ? await compileSource(deps.db, form.scope.set, run.versionId) : draft
-  const traced = await tracedRun(deps, form.scope.set.ownerId, source.model, source.compiled, { inputs: item.inputs, now: item.runAsOf ? runMomentOf(item.runAsOf) : new Date() })
+  const pinned = pinnedMap(item.pinnedResponses)
+  const traced = await tracedRun(deps, form.scope.set.ownerId, source.model, source.compiled, {
+    inputs: item.inputs, now: item.runAsOf ? runMomentOf(item.runAsOf) : new Date(), ...(pinned ? { pinned } : {}),
+  })
   const fields = fieldsFor(form, item.inputs)
   return {
     item,
     set: form.scope.set,
     canWrite: canWriteOwned(actor, form.scope.set.ownerId),
     inputs: fields.filter((f) => item.inputs[f.variable] !== undefined).map((f) => ({ variable: f.variable, label: f.label, value: textOfValue(item.inputs[f.variable]) })),
+    /** Each external API the set calls: the scenario's pinned answer for it, or null (its runs call it live). */
+    apis: form.apis.map((api) => {
+      const pin = item.pinnedResponses[api.apiId]
+      return { ...api, pinned: pin ? { status: pin.status, body: JSON.stringify(pin.body).slice(0, 300) } : null }
+    }),
     run,
     resultLines: run ? run.errorMessage ? [run.errorMessage] : run.differences ? differenceLines(run.differences, labels) : [] : [],
     comparison: comparison(labels, item.expected, run),

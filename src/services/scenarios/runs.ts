@@ -2,15 +2,19 @@
 // each scenario with evaluate() (no trace, no rendering: a decision needs neither), compares with the expected
 // outcome and stores one run row per scenario. Work goes in slices that yield to the event loop, so a large batch
 // never holds the server up; the same loop serves a request that waits for it and the run-all job (run-all-job.ts).
+// A set with API Call nodes runs through the external API runtime: a scenario's pinned responses answer their APIs,
+// and calls of APIs it does not pin go out live (cached for the definition's cache time), as in the debugger.
 import type { Db } from '../../db/client.ts'
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findScenariosOfSet, insertRuns, type RunInsert, type ScenarioRow } from '../../db/queries/scenarios.ts'
 import { findVersion, listVersions } from '../../db/queries/versions.ts'
-import { compileAdviceSet, evaluate, type AdviceSetModel, type CompiledAdviceSet, type EngineResult } from '../../engine/index.ts'
+import { compileAdviceSet, evaluate, type AdviceSetModel, type CompiledAdviceSet, type EngineResult, type EvaluateOptions } from '../../engine/index.ts'
+import type { PinnedApiResponse } from '../../db/schema/index.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import type { VersionSnapshot } from '../publishing/snapshot.ts'
+import { apiIdsOf, runSetWithApis, type PinnedResponse } from '../integrations/api-runtime.ts'
 import { readableSetOf, writableSetOf } from './access.ts'
 import { inputProblem, parseInputs, parseRunAsOf, runMomentOf } from './fields.ts'
 import {
@@ -65,35 +69,84 @@ export interface ScenarioOutcome {
 }
 
 /** The parts of a scenario a run reads. */
-export type RunnableScenario = Pick<ScenarioRow, 'inputs' | 'runAsOf' | 'expected'>
+export type RunnableScenario = Pick<ScenarioRow, 'inputs' | 'runAsOf' | 'expected'> & { pinnedResponses?: Record<string, PinnedApiResponse> }
 
 function errorOutcome(message: string): ScenarioOutcome {
   return { status: 'error', differences: null, actual: null, errorMessage: message }
 }
 
-/**
- * Runs one scenario on a compiled set: an answer that no longer fits the set (unknown variable, wrong type, an option
- * that is gone) or a run that cannot finish is status error with the reason; otherwise pass or fail by comparison.
- * `now` is the moment of a scenario without a "run as of" date.
- */
-export function runScenario(compiled: CompiledAdviceSet, scenario: RunnableScenario, opts: { now: Date; trace?: boolean }): ScenarioOutcome {
-  for (const name in scenario.inputs) {
-    const problem = inputProblem(compiled, name, scenario.inputs[name])
-    if (problem) return errorOutcome(problem)
+/** Why the scenario's answers cannot run on this set (the first answer that no longer fits), or null. */
+function answersProblem(compiled: CompiledAdviceSet, inputs: Record<string, unknown>): string | null {
+  for (const name in inputs) {
+    const problem = inputProblem(compiled, name, inputs[name])
+    if (problem) return problem
   }
-  let result: EngineResult
-  try {
-    result = evaluate(compiled, scenario.inputs, {
-      render: false, trace: opts.trace === true, now: scenario.runAsOf ? runMomentOf(scenario.runAsOf) : opts.now,
-    })
-  } catch (error) {
-    return errorOutcome(`The run failed: ${error instanceof Error ? error.message : String(error)}`)
-  }
+  return null
+}
+
+/** The moment a scenario runs at: its "run as of" day, or the batch's. */
+export function scenarioMoment(scenario: Pick<ScenarioRow, 'runAsOf'>, now: Date): Date {
+  return scenario.runAsOf ? runMomentOf(scenario.runAsOf) : now
+}
+
+function engineOptions(scenario: Pick<ScenarioRow, 'runAsOf'>, opts: { now: Date; trace?: boolean }): EvaluateOptions {
+  return { render: false, trace: opts.trace === true, now: scenarioMoment(scenario, opts.now) }
+}
+
+/** Pass or fail by comparing what the run gave with what the scenario expects; error when an answer was refused. */
+function outcomeOf(scenario: RunnableScenario, result: EngineResult): ScenarioOutcome {
   const focusError = result.currentFocus?.error
   if (focusError) return { ...errorOutcome(`The answer for {{${result.currentFocus!.variable}}} cannot be used: ${focusError.message}`), result }
   const actual = actualOutcome(result, Object.keys(scenario.expected.variables))
   const differences = compareOutcomes(scenario.expected, actual)
   return { status: hasDifferences(differences) ? 'fail' : 'pass', differences, actual, errorMessage: null, result }
+}
+
+/**
+ * Runs one scenario on a compiled set without external APIs (their calls stay pending: their rules are incomplete
+ * advice): an answer that no longer fits the set (unknown variable, wrong type, an option that is gone) or a run that
+ * cannot finish is status error with the reason; otherwise pass or fail by comparison. `now` is the moment of a
+ * scenario without a "run as of" date.
+ */
+export function runScenario(compiled: CompiledAdviceSet, scenario: RunnableScenario, opts: { now: Date; trace?: boolean }): ScenarioOutcome {
+  const problem = answersProblem(compiled, scenario.inputs)
+  if (problem) return errorOutcome(problem)
+  let result: EngineResult
+  try {
+    result = evaluate(compiled, scenario.inputs, engineOptions(scenario, opts))
+  } catch (error) {
+    return errorOutcome(`The run failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return outcomeOf(scenario, result)
+}
+
+/** Pinned responses as the API runtime takes them: the body as the JSON text the API would have sent. */
+export function pinnedMap(pinned: Record<string, PinnedApiResponse> | undefined): ReadonlyMap<string, PinnedResponse> | undefined {
+  if (!pinned || Object.keys(pinned).length === 0) return undefined
+  return new Map(Object.entries(pinned).map(([apiId, pin]) => [apiId, { status: pin.status, body: JSON.stringify(pin.body ?? null) }]))
+}
+
+/**
+ * Answers on a compiled set of `ownerId`, with its external APIs when it calls any: what every scenario-shaped run
+ * (runs, previews, the tree builder, the review gate) goes through.
+ */
+export async function runAnswers(deps: Deps, ownerId: string, compiled: CompiledAdviceSet, scenario: Pick<RunnableScenario, 'inputs' | 'runAsOf' | 'pinnedResponses'>, opts: { now: Date; trace?: boolean }): Promise<EngineResult> {
+  const options = engineOptions(scenario, opts)
+  if (apiIdsOf(compiled).length === 0) return evaluate(compiled, scenario.inputs, options)
+  const pinned = pinnedMap(scenario.pinnedResponses)
+  return (await runSetWithApis(deps, { ownerId, compiled, inputs: scenario.inputs, options, ...(pinned ? { pinned } : {}) })).result
+}
+
+/** runScenario for a set that may call external APIs: synchronous (no I/O) when it calls none. */
+export async function runScenarioWithApis(deps: Deps, ownerId: string, compiled: CompiledAdviceSet, scenario: RunnableScenario, opts: { now: Date; trace?: boolean }): Promise<ScenarioOutcome> {
+  if (apiIdsOf(compiled).length === 0) return runScenario(compiled, scenario, opts)
+  const problem = answersProblem(compiled, scenario.inputs)
+  if (problem) return errorOutcome(problem)
+  try {
+    return outcomeOf(scenario, await runAnswers(deps, ownerId, compiled, scenario, opts))
+  } catch (error) {
+    return errorOutcome(`The run failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }
 
 // Batches -------------------------------------------------------------------------------------------------------------
@@ -182,9 +235,13 @@ export async function executePlan(deps: Deps, actor: Actor | null, plan: RunPlan
     }
     const started = performance.now()
     const slice: Array<{ scenario: ScenarioRow; outcome: ScenarioOutcome }> = []
+    const callsApis = apiIdsOf(plan.source.compiled).length > 0
     do {
       const scenario = plan.scenarios[next++]!
-      slice.push({ scenario, outcome: runScenario(plan.source.compiled, scenario, { now: plan.now }) })
+      const outcome = callsApis
+        ? await runScenarioWithApis(deps, plan.set.ownerId, plan.source.compiled, scenario, { now: plan.now })
+        : runScenario(plan.source.compiled, scenario, { now: plan.now })
+      slice.push({ scenario, outcome })
     } while (next < total && performance.now() - started < sliceMs)
     const rows = opts.store === false ? [] : await insertRuns(deps.db, slice.map(({ scenario, outcome }) => runInsertOf(actor, plan.source, scenario, outcome)))
     slice.forEach(({ scenario, outcome }, i) => {
@@ -211,13 +268,15 @@ export async function runScenarios(deps: Deps, actor: Actor, request: RunRequest
  * A run of answers on the working draft, for filling an expected outcome (the scenario form's "Fill expected from a
  * run", "Save as scenario" from the debugger). Readers may do it: nothing is stored. Bad answers are refused by field.
  */
-export async function previewRun(deps: Deps, actor: Actor, input: { adviceSetId: number; inputs?: unknown; runAsOf?: unknown; variables?: string[] }) {
+export async function previewRun(deps: Deps, actor: Actor, input: {
+  adviceSetId: number; inputs?: unknown; runAsOf?: unknown; variables?: string[]; pinnedResponses?: Record<string, PinnedApiResponse>
+}) {
   const set = await readableSetOf(deps.db, actor, input.adviceSetId)
   const source = await compileSource(deps.db, set, 'draft')
   const inputs = parseInputs(input.inputs, source.compiled)
   const runAsOf = parseRunAsOf(input.runAsOf)
-  const result = evaluate(source.compiled, inputs, { render: false, now: runAsOf ? runMomentOf(runAsOf) : new Date() })
-  return { inputs, runAsOf, expected: expectedFromRun(result, { variables: input.variables ?? [] }), result }
+  const result = await runAnswers(deps, set.ownerId, source.compiled, { inputs, runAsOf, pinnedResponses: input.pinnedResponses ?? {} }, { now: new Date() })
+  return { set, source, inputs, runAsOf, expected: expectedFromRun(result, { variables: input.variables ?? [] }), result }
 }
 
 /** Where a set's scenarios can run: the draft, then (for its owner's team) its versions, newest first. */

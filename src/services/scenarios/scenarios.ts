@@ -5,7 +5,7 @@ import {
   countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
   type ScenarioListRow, type ScenarioRow, type ScenarioStatusFilter,
 } from '../../db/queries/scenarios.ts'
-import { compileAdviceSet, evaluate } from '../../engine/index.ts'
+import { compileAdviceSet } from '../../engine/index.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
 import { audit } from '../audit/audit.ts'
@@ -15,9 +15,9 @@ import { NotFoundError, ValidationError } from '../errors.ts'
 import {
   ENTITY_SCENARIO, readableScenario, readableSetOf, scenarioSnapshot, writableScenario, writableSetOf, type ScenarioSnapshot,
 } from './access.ts'
-import { parseScenarioChanges, runMomentOf, type ScenarioInput } from './fields.ts'
+import { parseScenarioChanges, type ScenarioInput } from './fields.ts'
 import { FOCUS_COMPLETE, expectedFromRun, type ScenarioDifferences } from './outcome.ts'
-import { sourceLabel } from './runs.ts'
+import { runAnswers, sourceLabel } from './runs.ts'
 import { scenarioUses } from './uses.ts'
 
 export { ENTITY_SCENARIO }
@@ -147,10 +147,11 @@ export async function createScenario(deps: Deps, actor: Actor, input: ScenarioIn
   const changes = parseScenarioChanges({ ...input, name: input.name ?? '' }, compiled)
   const inputs = changes.inputs ?? {}
   const runAsOf = changes.runAsOf ?? null
-  const expected = changes.expected ?? expectedFromRun(evaluate(compiled, inputs, { render: false, now: runAsOf ? runMomentOf(runAsOf) : new Date() }))
+  const pinnedResponses = changes.pinnedResponses ?? {}
+  const expected = changes.expected ?? expectedFromRun(await runAnswers(deps, set.ownerId, compiled, { inputs, runAsOf, pinnedResponses }, { now: new Date() }))
   return deps.db.transaction(async (tx) => {
     const scenario = await insertScenario(tx, {
-      adviceSetId: set.id, name: changes.name!, description: changes.description ?? '', inputs, runAsOf, expected,
+      adviceSetId: set.id, name: changes.name!, description: changes.description ?? '', inputs, runAsOf, expected, pinnedResponses,
       createdBy: actor.userId,
     })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_SCENARIO, entityId: scenario.id, after: scenarioSnapshot(scenario) })
@@ -161,7 +162,7 @@ export async function createScenario(deps: Deps, actor: Actor, input: ScenarioIn
 export async function updateScenario(deps: Deps, actor: Actor, id: number, input: ScenarioInput): Promise<ScenarioRow> {
   const { scenario, set } = await writableScenario(deps.db, actor, id)
   const changes = parseScenarioChanges(input, await draftCompiled(deps.db, set.id))
-  if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name, description, inputs, runAsOf or expected.')
+  if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name, description, inputs, runAsOf, expected or pinnedResponses.')
   return deps.db.transaction(async (tx) => {
     const updated = await updateScenarioRow(tx, scenario.id, { ...changes, updatedBy: actor.userId })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'update', entityType: ENTITY_SCENARIO, entityId: id, before: scenarioSnapshot(scenario), after: scenarioSnapshot(updated) })
@@ -176,7 +177,8 @@ export async function copyScenario(deps: Deps, actor: Actor, id: number, overrid
   return deps.db.transaction(async (tx) => {
     const copy = await insertScenario(tx, {
       adviceSetId: set.id, name: changes.name!, description: changes.description ?? scenario.description, inputs: changes.inputs ?? scenario.inputs,
-      runAsOf: changes.runAsOf !== undefined ? changes.runAsOf : scenario.runAsOf, expected: changes.expected ?? scenario.expected, createdBy: actor.userId,
+      runAsOf: changes.runAsOf !== undefined ? changes.runAsOf : scenario.runAsOf, expected: changes.expected ?? scenario.expected,
+      pinnedResponses: changes.pinnedResponses ?? scenario.pinnedResponses, createdBy: actor.userId,
     })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_SCENARIO, entityId: copy.id, after: { ...scenarioSnapshot(copy), copiedFrom: scenario.id } })
     return copy
@@ -193,7 +195,7 @@ export async function copyScenariosOfSet(tx: Db, actor: Actor, fromSetId: number
   const scenarios = await findScenariosOfSet(tx, fromSetId)
   for (const s of scenarios) {
     await insertScenario(tx, {
-      adviceSetId: toSetId, name: s.name, description: s.description, inputs: s.inputs, runAsOf: s.runAsOf, createdBy: actor.userId,
+      adviceSetId: toSetId, name: s.name, description: s.description, inputs: s.inputs, runAsOf: s.runAsOf, pinnedResponses: s.pinnedResponses, createdBy: actor.userId,
       expected: { ...s.expected, advice: s.expected.advice.map(moved), focus: s.expected.focus === FOCUS_COMPLETE ? FOCUS_COMPLETE : moved(s.expected.focus) },
     })
   }
@@ -232,6 +234,8 @@ export async function restoreScenarioSnapshot(deps: Deps, actor: Actor, id: numb
   if (deleteIt) await assertNoDependents(deps.db, ENTITY_SCENARIO, scenario.id, `The advice scenario “${scenario.name}”`)
   const fields = deleteIt ? {} : {
     name: target!.name, description: target!.description, inputs: target!.inputs, runAsOf: target!.runAsOf, expected: target!.expected,
+    // Snapshots from before pinned responses existed have none.
+    pinnedResponses: target!.pinnedResponses ?? {},
   }
   return deps.db.transaction(async (tx) => {
     const restored = await updateScenarioRow(tx, scenario.id, { ...fields, deletedAt: deleteIt ? new Date() : null, updatedBy: actor.userId })

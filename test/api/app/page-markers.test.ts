@@ -9,6 +9,7 @@ import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
+import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { tags } from '../../../src/db/schema/index.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
@@ -73,6 +74,9 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/advicescenario/:scenarioId/edit': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/copy': 'advice-scenario-index',
   '/adviceset/:id/advicescenario/:scenarioId/delete': 'advice-scenario-index',
+  '/adviceset/:id/advicescenario/tree': 'tree-builder',
+  '/admin/keywordMap': 'keyword-map',
+  '/admin/keywordMap/:keywordMapId': 'keyword-map',
   '/adviceset/:ruleSetId/advicescenario/gen-branches': 'generate-branches',
   '/adviceset/:ruleSetId/advicescenario/gen-branches/:id': 'generate-branches',
   '/adviceset/:ruleSetId/advicescenario/gen-branches/compare': 'generate-branches',
@@ -89,6 +93,7 @@ const FRAGMENTS: Record<string, string> = {
   '/adviceset/:id/rule/copyselector': 'rule-copyselector',
   '/adviceset/:id/rule/apiselector': 'rule-apiselector',
   '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
+  '/adviceset/:id/publish/versions/:versionId/coverage': 'version-coverage',
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
@@ -116,6 +121,7 @@ const { key: markerKey } = await createApiKey(database.db, { ownerId: provider }
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { adviceSetId: adviceSet.id, name: 'Marker scenario' })
+const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
 const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
 const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
 /** Pages that name their rule in the query string. */
@@ -129,7 +135,7 @@ const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/
   .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
-  .replace(':scenarioId', String(markerScenario.id)) + (QUERIES[url] ?? '')
+  .replace(':scenarioId', String(markerScenario.id)).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {

@@ -196,6 +196,50 @@ t.test('advice scenario pages: another owner sees none of them; a viewer reads t
   t.same((await author.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data.map((s: { name: string }) => s.name), ['Acme case'])
 })
 
+t.test('the tree builder: another owner sees nothing; a viewer reads and previews but saves no fork', async (t) => {
+  const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer' })
+  const { set } = await retirementSet(db, acme, { name: 'Acme tree' })
+  const author = await signedIn(acmeAuthor)
+  const scenario = (await author.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Tree case', inputs: { Age: 70 } })).json().data
+  const tree = `/adviceset/${set.id}/advicescenario/tree`
+  const gus = await signedIn(globexAuthor)
+  const viewer = await signedIn(acmeViewer)
+  t.equal((await gus.get(tree)).statusCode, 404, 'other owner: the page')
+  t.equal((await gus.get(`${tree}?fork=${scenario.id}`)).statusCode, 404, 'other owner: a fork')
+  t.equal((await viewer.get(`${tree}?fork=${scenario.id}`)).statusCode, 200, 'viewer reads')
+  const fork = { fork: String(scenario.id), question: 'Age', 'input.Age': '30' }
+  t.equal((await viewer.postForm(tree, { ...fork, action: 'preview' }, { page: tree })).statusCode, 200, 'viewer previews')
+  t.equal((await viewer.postForm(tree, { ...fork, action: 'save', name: 'Viewer fork' }, { page: tree })).statusCode, 403, 'viewer cannot save')
+  t.equal((await gus.postForm(tree, { ...fork, action: 'save', name: 'Globex fork' }, { page: '/' })).statusCode, 404, 'other owner cannot save')
+  t.same((await author.api('GET', `/api/advicescenario/adviceset/${set.id}`)).json().data.map((s: { name: string }) => s.name), ['Tree case'], 'nothing saved')
+})
+
+t.test('keyword map pages are for admins of the owner; other owners get 404', async (t) => {
+  const ann = await signedIn(acmeAdmin)
+  const { set } = await retirementSet(db, acme, { name: 'Acme mapped' })
+  const map = (await ann.api('POST', '/api/keywordmap', { name: 'Acme map', phrases: ['acme'], adviceSetId: set.id })).json().data
+  const art = await signedIn(acmeAuthor)
+  const gus = await signedIn(globexAuthor)
+  const globexAdmin = await signedIn(await createUser(db, { ownerId: globex, role: 'admin' }))
+  const anon = new Agent(app)
+  t.equal((await anon.get('/admin/keywordMap')).headers.location, '/login?next=%2Fadmin%2FkeywordMap')
+  t.equal((await anon.api('GET', '/api/keywordmap/index', undefined, { csrf: false })).statusCode, 401)
+  for (const path of ['/admin/keywordMap', `/admin/keywordMap/${map.id}`]) {
+    t.equal((await ann.get(path)).statusCode, 200, `admin: ${path}`)
+    t.equal((await art.get(path)).statusCode, 403, `author: ${path}`)
+    t.equal((await gus.get(path)).statusCode, 403, `other owner's author: ${path}`)
+  }
+  t.equal((await globexAdmin.get('/admin/keywordMap')).statusCode, 200, 'another admin has their own list')
+  t.notMatch((await globexAdmin.get('/admin/keywordMap')).body, 'Acme map')
+  t.equal((await globexAdmin.get(`/admin/keywordMap/${map.id}`)).statusCode, 404, 'another owner’s map does not exist for them')
+  for (const path of [`/admin/keywordMap/${map.id}`, `/admin/keywordMap/${map.id}/delete`, `/admin/keywordMap/${map.id}/restore`]) {
+    t.equal((await art.postForm(path, { name: 'Author was here' }, { page: '/' })).statusCode, 403, `author posts ${path}`)
+    t.equal((await globexAdmin.postForm(path, { name: 'Globex was here' }, { page: '/' })).statusCode, 404, `other owner's admin posts ${path}`)
+  }
+  t.equal((await art.postForm('/admin/keywordMap', { name: 'Author map', phrases: 'x', adviceSetId: String(set.id) }, { page: '/' })).statusCode, 403)
+  t.match((await ann.api('GET', `/api/keywordmap/${map.id}`)).json().data, { name: 'Acme map', deleted: false }, 'nothing changed')
+})
+
 t.test('the admin and operations area by role: support for provider admins, export and tags for admins, jobs for all', async (t) => {
   const acmeViewer = await createUser(db, { ownerId: acme, role: 'viewer', name: 'Vic Acme' })
   const cast = { providerAdmin, acmeAdmin, acmeAuthor, acmeViewer, globexAuthor }
