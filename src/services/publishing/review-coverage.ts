@@ -52,9 +52,9 @@ export type CoverageView =
   | { state: 'pending'; paths: number; examined: number }
   | { state: 'running' | 'cancelled' | 'failed'; task: TaskStatus }
 
-function readTask(actor: Actor, taskId: string) {
+async function readTask(deps: Deps, actor: Actor, taskId: string) {
   try {
-    return generationTask(actor, taskId)
+    return await generationTask(deps, actor, taskId)
   } catch (error) {
     if (error instanceof NotFoundError) return undefined
     throw error
@@ -68,7 +68,7 @@ async function branchesOf(deps: Deps, actor: Actor, set: AdviceSetRow, versionId
   const key = `${versionId}:${actor.userId}`
   const taskId = running.get(key)
   // A finished task is kept for 30 minutes only: one forgotten since is as if never started.
-  const task = taskId === undefined ? undefined : readTask(actor, taskId)
+  const task = taskId === undefined ? undefined : await readTask(deps, actor, taskId)
   if (taskId !== undefined && !task) running.delete(key)
   if (task) {
     if (task.view) {
