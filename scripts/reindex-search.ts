@@ -3,6 +3,7 @@
 import path from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
+import { createFileStore } from '../src/files/index.ts'
 import { createMailer } from '../src/services/accounts/mailer.ts'
 import { reindexAll, searchRuntime } from '../src/services/search.ts'
 
@@ -25,7 +26,8 @@ async function main() {
   }
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
-  const deps = { db: database.db, config, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }) }
+  const files = createFileStore(config)
+  const deps = { db: database.db, config, files, mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }) }
   const { index, indexName } = searchRuntime(deps)
   console.log(`Rebuilding the search index ${index.kind === 'meilisearch' ? `"${indexName}" on Meilisearch at ${config.meiliUrl}` : `in ${database.driver === 'pglite' ? `the embedded database (${config.dataDir})` : 'PostgreSQL'}`}`)
   const started = performance.now()
@@ -42,6 +44,7 @@ async function main() {
   if (tty) process.stdout.write('\n')
   const stats = await index.stats()
   console.log(`Indexed ${count.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s; the index holds ${stats.documents.toLocaleString('en')}.`)
+  await files.close()
   await database.close()
 }
 

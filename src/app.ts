@@ -8,6 +8,7 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import { createMailer, type Mailer } from './services/accounts/mailer.ts'
 import type { Deps } from './services/context.ts'
+import { createFileStore, type FileStore } from './files/index.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
@@ -30,6 +31,8 @@ export interface BuildAppOptions {
   config: Config
   db: Db
   mailer?: Mailer
+  /** The file store to use; by default the one the config names, closed with the app. */
+  files?: FileStore
   logger?: FastifyServerOptions['logger']
   /** Sees every route as it is registered (the page-marker test walks all page routes with it). */
   onRoute?: (route: RouteOptions) => void
@@ -47,7 +50,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
-  const deps: Deps = { db: opts.db, mailer, config: opts.config }
+  const files = opts.files ?? createFileStore(opts.config)
+  if (!opts.files) app.addHook('onClose', () => files.close())
+  const deps: Deps = { db: opts.db, mailer, config: opts.config, files }
   app.decorate('deps', deps)
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
 

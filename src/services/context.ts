@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts'
 import type { Mailer } from './accounts/mailer.ts'
 import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
+import type { FileStore } from '../files/index.ts'
 
 export type { UserRole }
 
@@ -10,6 +11,8 @@ export interface Deps {
   db: Db
   mailer: Mailer
   config: Config
+  /** Where uploaded files live (src/files). */
+  files: FileStore
 }
 
 export interface Actor {

@@ -14,6 +14,7 @@ import { markdownPreviewApi } from './markdown-preview.ts'
 import { publishApi } from './publish.ts'
 import { catalogApi } from './catalog.ts'
 import { ownerApi } from './owner.ts'
+import { supplementsApi } from './supplements.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -32,4 +33,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(markdownPreviewApi, { prefix: '/advice' })
   await app.register(catalogApi, { prefix: '/catalog' })
   await app.register(ownerApi, { prefix: '/owner' })
+  await app.register(supplementsApi, { prefix: '/supplements' })
 }

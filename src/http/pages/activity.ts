@@ -12,6 +12,8 @@ import { ENTITY_DICTIONARY } from '../../services/authoring/entities.ts'
 import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts'
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
+import { ENTITY_SUPPLEMENT, supplementHref } from '../../services/files/supplements.ts'
+import { ENTITY_SUPPLEMENT_LINK } from '../../services/files/links.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { ownerName } from '../../services/accounts/users.ts'
 import { itemId } from '../api/ids.ts'
@@ -34,12 +36,13 @@ const FIELD_LABELS: Record<string, string> = {
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
+  format: 'Format', contentType: 'File type', fileExt: 'Extension', size: 'Size (bytes)', url: 'Address', imageUrl: 'Image', linkedTo: 'Linked to',
 }
 
 const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
-  [ENTITY_VERSION]: 'version', audience: 'audience',
+  [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -49,6 +52,7 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_DICTIONARY]: new Set(['name', 'parentId', 'ownerId']),
   [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId', 'userId']),
   [ENTITY_VERSION]: new Set(['name', 'adviceSetId', 'contentHash', 'submittedBy', 'approvedBy', 'publishedBy']),
+  [ENTITY_SUPPLEMENT_LINK]: new Set(['supplementId', 'targetType', 'targetId']),
 }
 
 interface Lookups {
@@ -148,6 +152,12 @@ function uriOf(item: Item, places: Places): string | null {
     case ENTITY_VERSION: {
       const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
       return typeof setId === 'number' ? `/adviceset/${setId}/publish/versions/${id}` : null
+    }
+    case ENTITY_SUPPLEMENT:
+    case ENTITY_SUPPLEMENT_LINK: {
+      const snapshot = (item.after ?? item.before) as { format?: unknown; deleted?: unknown } | null
+      if (item.entityType === ENTITY_SUPPLEMENT && (item.action === 'delete' || snapshot?.deleted === true)) return null
+      return supplementHref({ id, format: snapshot?.format === 'viz' ? 'viz' : 'file' })
     }
     default: return null
   }

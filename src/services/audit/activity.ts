@@ -10,6 +10,7 @@ import { ENTITY_DICTIONARY, restoreEntitySnapshot, type EntitySnapshot } from '.
 import { restoreNodeSnapshot, type NodeSnapshot } from '../authoring/rule-nodes.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot } from '../authoring/rules.ts'
 import { canCreate } from '../accounts/visibility.ts'
+import { ENTITY_SUPPLEMENT, restoreSupplementSnapshot, type SupplementSnapshot } from '../files/supplements.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
 
 export const ACTIVITY_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
@@ -28,6 +29,7 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   },
   [ENTITY_DICTIONARY]: async (deps, actor, id, before) => { await restoreEntitySnapshot(deps, actor, id, before as EntitySnapshot | null) },
   [ENTITY_COMMENT]: async (deps, actor, id, before) => { await restoreCommentSnapshot(deps, actor, id, before as CommentSnapshot | null) },
+  [ENTITY_SUPPLEMENT]: async (deps, actor, id, before) => { await restoreSupplementSnapshot(deps, actor, id, before as SupplementSnapshot | null) },
 }
 
 /** Fields never shown as changes: ids and bookkeeping. */

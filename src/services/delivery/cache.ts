@@ -4,6 +4,7 @@
 // compiled versions by version id, which never go stale because versions are immutable.
 import { compileAdviceSet, type CompiledAdviceSet } from '../../engine/index.ts'
 import { onServedVersionChange, type KeyAudience, type ServedVersion } from '../publishing/versions.ts'
+import { withAbsoluteSourceLinks } from '../files/sources.ts'
 
 const SERVED_TTL_MS = 30_000
 /** Served-version entries kept; past it the oldest set's entries go first. */
@@ -24,6 +25,8 @@ export interface AdviceCacheOptions {
   now?: () => number
   servedTtlMs?: number
   compiledLimit?: number
+  /** The app's public address: sources' links into the app (supplements) are made absolute with it, so partners can open them. */
+  baseUrl?: () => string
 }
 
 export class AdviceCache {
@@ -35,11 +38,13 @@ export class AdviceCache {
   private readonly now: () => number
   private readonly servedTtlMs: number
   private readonly compiledLimit: number
+  private readonly baseUrl: (() => string) | undefined
 
   constructor(private readonly lookUp: ServedVersionLookup, opts: AdviceCacheOptions = {}) {
     this.now = opts.now ?? Date.now
     this.servedTtlMs = opts.servedTtlMs ?? SERVED_TTL_MS
     this.compiledLimit = opts.compiledLimit ?? COMPILED_LIMIT
+    this.baseUrl = opts.baseUrl
     this.stopListening = onServedVersionChange((adviceSetId) => this.forgetServed(adviceSetId))
   }
 
@@ -86,7 +91,8 @@ export class AdviceCache {
       this.compiledByVersion.set(version.id, hit)
       return hit
     }
-    const compiled = compileAdviceSet(version.snapshot.model)
+    const model = this.baseUrl ? withAbsoluteSourceLinks(version.snapshot.model, this.baseUrl()) : version.snapshot.model
+    const compiled = compileAdviceSet(model)
     this.compiledByVersion.set(version.id, compiled)
     if (this.compiledByVersion.size > this.compiledLimit) this.compiledByVersion.delete(this.compiledByVersion.keys().next().value!)
     return compiled
