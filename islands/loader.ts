@@ -14,6 +14,7 @@ import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   admin: () => import('./areas/admin.ts'),
   entity: () => import('./areas/entity.ts'),
+  media: () => import('./areas/media.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),

@@ -2,10 +2,10 @@
 // list the uploaders and pickers read, creating a link supplement, and restore.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { linkedTo, linkSupplement, targetTypeOf, unlinkSupplement } from '../../services/files/links.ts'
+import { createLinkSupplementFor, linkedTo, linkSupplement, targetTypeOf, unlinkSupplement } from '../../services/files/links.ts'
 import { viewSupplement } from '../../services/files/serve.ts'
 import {
-  createLinkSupplement, deleteSupplement, editSupplement, getSupplement, listLibrary, publicView, restoreSupplement,
+  createLinkSupplement, deleteSupplement, editSupplement, getSupplement, listedView, listLibrary, publicView, restoreSupplement,
 } from '../../services/files/supplements.ts'
 import { uploadSupplement } from '../../services/files/uploads.ts'
 import type { Viewer } from '../../services/files/access.ts'
@@ -17,7 +17,7 @@ import { registerMultipart, uploadParts } from '../uploads.ts'
 import { itemId } from './ids.ts'
 
 const ListQuery = Type.Object({
-  library: Type.Optional(StringEnum(['media', 'visualizations'])),
+  library: Type.Optional(StringEnum(['media', 'visualizations', 'all'])),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   targetType: Type.Optional(Type.String({ maxLength: 20 })),
@@ -27,7 +27,11 @@ const texts = {
   name: Type.Optional(Type.String({ maxLength: 1000 })), type: Type.Optional(Type.String({ maxLength: 40 })),
   description: Type.Optional(Type.String({ maxLength: 5000 })), imageUrl: Type.Optional(Type.String({ maxLength: 5000 })),
 }
-const CreateLinkBody = Type.Object({ url: Type.String({ maxLength: 5000 }), ...texts }, { additionalProperties: false })
+const CreateLinkBody = Type.Object({
+  url: Type.String({ maxLength: 5000 }), ...texts, targetType: Type.Optional(Type.String({ maxLength: 20 })), targetId: Type.Optional(AnyId),
+}, { additionalProperties: false })
+/** `library=visualizations`: the upload must be an HTML page (the visualization library's uploader). */
+const UploadQuery = Type.Object({ library: Type.Optional(StringEnum(['media', 'visualizations'])) }, { additionalProperties: false })
 const UpdateBody = Type.Object({ url: Type.Optional(Type.String({ maxLength: 5000 })), ...texts }, { additionalProperties: false })
 const LinkBody = Type.Object({ targetType: Type.String({ maxLength: 20 }), targetId: AnyId }, { additionalProperties: false })
 const ViewQuery = Type.Object({
@@ -63,10 +67,10 @@ const signedInRoutes: FastifyPluginAsyncTypebox = async (signedIn) => {
   const deps = signedIn.deps
   signedIn.addHook('preHandler', requireUser)
 
-  signedIn.post('/upload', async (request, reply) => {
-    const row = await uploadSupplement(deps, actorOf(request), uploadParts(request))
+  signedIn.post('/upload', { schema: { querystring: UploadQuery } }, async (request, reply) => {
+    const row = await uploadSupplement(deps, actorOf(request), uploadParts(request), { onlyVisualizations: request.query.library === 'visualizations' })
     reply.code(201)
-    return { data: publicView(row) }
+    return { data: listedView(row) }
   })
 
   signedIn.get('/', { schema: { querystring: ListQuery } }, async (request) => {
@@ -79,9 +83,12 @@ const signedInRoutes: FastifyPluginAsyncTypebox = async (signedIn) => {
   })
 
   signedIn.post('/', { schema: { body: CreateLinkBody } }, async (request, reply) => {
-    const row = await createLinkSupplement(deps, actorOf(request), request.body)
+    const { targetType, targetId, ...input } = request.body
+    const row = targetType === undefined && targetId === undefined
+      ? await createLinkSupplement(deps, actorOf(request), input)
+      : await createLinkSupplementFor(deps, actorOf(request), input, { targetType: targetTypeOf(targetType), targetId: itemId(targetId, 'targetId') })
     reply.code(201)
-    return { data: publicView(row) }
+    return { data: listedView(row) }
   })
 
   signedIn.get('/:id', { schema: { params: IdParams } }, async (request) => ({ data: await getSupplement(deps, actorOf(request), itemId(request.params.id)) }))

@@ -13,6 +13,7 @@ import { rulePages } from './rule.ts'
 import { searchPages } from './search.ts'
 import { userPages } from './user.ts'
 import { publishPages } from './publish.ts'
+import { mediaPages } from './media.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -29,4 +30,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(embedPages)
   await app.register(apiKeyPages)
   await app.register(publishPages)
+  await app.register(mediaPages)
 }

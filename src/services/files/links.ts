@@ -12,7 +12,7 @@ import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { readableSupplement } from './access.ts'
-import { publicView, supplementHref } from './supplements.ts'
+import { createLinkSupplement, listedView, publicView, type LinkInput } from './supplements.ts'
 
 export const ENTITY_SUPPLEMENT_LINK = 'supplement-link'
 /** Sources an advice node may have; the uploader hides its add button at this count. */
@@ -98,10 +98,20 @@ export async function unlinkSupplement(deps: Deps, actor: Actor, id: number, tar
   return { supplement: publicView(row), ...target, linked: false }
 }
 
+/** A new link supplement linked to a target at once (the Sources panel's link form): both or neither are saved. */
+export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: LinkInput, target: LinkTarget): Promise<SupplementRow> {
+  const resolved = await prepareLink(deps.db, actor, target)
+  return deps.db.transaction(async (tx) => {
+    const row = await createLinkSupplement(deps, actor, input, tx)
+    await writeLink(tx, actor, row, resolved)
+    return row
+  })
+}
+
 /** The supplements linked to a target the actor may read, in link order, with their pages. */
 export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
   await readableTarget(deps.db, actor, target)
-  return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map((row) => ({ ...publicView(row), href: supplementHref(row) }))
+  return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map(listedView)
 }
 
 /** A node written back from a version (publishing/restore.ts) gets back the links to the supplements that still exist. */

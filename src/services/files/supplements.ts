@@ -5,13 +5,14 @@ import type { Db } from '../../db/client.ts'
 import {
   insertSupplement, listLinkUses, listSupplements, updateSupplement, type LinkUse, type SupplementRow,
 } from '../../db/queries/supplements.ts'
-import type { SupplementFormat } from '../../db/schema/index.ts'
+import { SUPPLEMENT_FORMATS, type SupplementFormat } from '../../db/schema/index.ts'
 import { canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { DeleteNotAllowedError, ForbiddenError, ValidationError, type Dependent } from '../errors.ts'
 import { readableSupplement, writableSupplement } from './access.ts'
-import { LINK_TYPE } from './kinds.ts'
+import { isRasterImage, LINK_TYPE } from './kinds.ts'
+import { THUMBNAIL_SIZES } from './thumbnails.ts'
 import { nameFromUrl, supplementDescription, supplementName, supplementType, webAddress } from './validate.ts'
 
 export const ENTITY_SUPPLEMENT = 'supplement'
@@ -57,6 +58,11 @@ export function publicView(row: SupplementRow) {
 }
 export type SupplementView = ReturnType<typeof publicView>
 
+/** A supplement in a list (library, a target's supplements, an upload's answer): with its page and its thumbnail. */
+export function listedView(row: SupplementRow) {
+  return { ...publicView(row), href: supplementHref(row), thumbnail: isRasterImage(row.contentType) ? `/api/supplements/${row.id}/view?thumbnail=${THUMBNAIL_SIZES[0]}` : null }
+}
+
 // Where used ---------------------------------------------------------------------------------------------------------
 
 export interface UseView { linkId: number; targetType: LinkUse['targetType']; targetId: number; label: string; adviceSetName: string; href: string }
@@ -96,19 +102,20 @@ export async function getSupplement(deps: Deps, actor: Actor, id: number) {
   return { ...publicView(row), uses: uses.shown, hiddenUses: uses.hidden, canWrite: canWriteOwned(actor, row.ownerId), href: supplementHref(row) }
 }
 
-export interface LibraryQuery { library: Library; text?: string; page: number }
+/** `all`: both libraries (the pickers that attach an existing supplement). */
+export interface LibraryQuery { library: Library | 'all'; text?: string; page: number }
 
 /** A page of a library: the actor's owner's supplements and the provider's (provider admins: everyone's). */
 export async function listLibrary(deps: Deps, actor: Actor, query: LibraryQuery) {
   const page = Math.max(1, query.page)
   const { rows, total } = await listSupplements(deps.db, {
     ownerIds: isProviderAdmin(actor) ? undefined : [...new Set([actor.ownerId, PROVIDER_OWNER_ID])],
-    formats: LIBRARIES[query.library].formats, text: query.text?.trim() || undefined,
+    formats: query.library === 'all' ? SUPPLEMENT_FORMATS : LIBRARIES[query.library].formats, text: query.text?.trim() || undefined,
     offset: (page - 1) * LIBRARY_PAGE_SIZE, limit: LIBRARY_PAGE_SIZE,
   })
   const uses = await usesOf(deps.db, actor, rows.map((r) => r.id))
   return {
-    entries: rows.map((row) => ({ ...publicView(row), ownerName: row.ownerName, useCount: uses.get(row.id)!.shown.length + uses.get(row.id)!.hidden, href: supplementHref(row) })),
+    entries: rows.map((row) => ({ ...listedView(row), ownerName: row.ownerName, useCount: uses.get(row.id)!.shown.length + uses.get(row.id)!.hidden })),
     total, page, pageCount: Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE)),
   }
 }

@@ -7,6 +7,9 @@ import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
+import { Readable } from 'node:stream'
+import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
+import { uploadSupplement } from '../../../src/services/files/uploads.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -56,6 +59,14 @@ const EXPECTED: Record<string, string> = {
   '/admin/apikey/:keyId/edit': 'api-keys',
   '/admin/apikey/:keyId/copy': 'api-keys',
   '/admin/apikey/:keyId/usage': 'api-keys-usage',
+  '/media': 'media-index',
+  '/media/new': 'media-index',
+  '/media/:id/show': 'media-index',
+  '/media/:id/edit': 'media-index',
+  '/visualizations': 'media-index',
+  '/visualizations/new': 'media-index',
+  '/visualizations/:id/show': 'media-index',
+  '/visualizations/:id/edit': 'media-index',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -71,6 +82,8 @@ const FRAGMENTS: Record<string, string> = {
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
+/** Uploaded content itself, served for a frame (SPEC §2 …/iframe): not a page, checked in test/api/files. */
+const RAW_CONTENT = new Set(['/media/:id/iframe', '/visualizations/:id/iframe'])
 /** Pages that need no sign-in and render for visitors (sign-in pages redirect signed-in users away). */
 const VISITOR_PAGES = new Set(['/login', '/signup'])
 
@@ -93,22 +106,28 @@ const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, a
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
+const adminActor = { userId: admin.id, ownerId: provider, role: 'admin' as const, impersonatorId: null }
+const markerMedia = await createLinkSupplement(app.deps, adminActor, { url: 'https://example.com/guide', name: 'Marker link' })
+const markerViz = await uploadSupplement(app.deps, adminActor, (async function* () {
+  yield { kind: 'file' as const, field: 'file', filename: 'chart.html', stream: Readable.from([Buffer.from('<!doctype html><p>Chart</p>')]) }
+})())
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
 }
-const concrete = (url: string) => url.replace(':token', 'not-a-real-token').replace(':id', String(adviceSet.id))
+const concrete = (url: string) => url.replace(':token', 'not-a-real-token')
+  .replace(/^\/media\/:id/, `/media/${markerMedia.id}`).replace(/^\/visualizations\/:id/, `/visualizations/${markerViz.id}`).replace(':id', String(adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
-    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url), `${url} has an expected page name`)
+    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url) || RAW_CONTENT.has(url), `${url} has an expected page name`)
   }
 })
 
-for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS))) {
+for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS) && !RAW_CONTENT.has(u))) {
   t.test(`${url} starts its <main> with data-page="${EXPECTED[url]}"`, async (t) => {
     const agent = VISITOR_PAGES.has(url) ? new Agent(app) : signedIn
     const res = await agent.get(concrete(url))
