@@ -63,6 +63,16 @@ export function FileUploader(props: FileUploaderOwnProps) {
 
   useEffect(() => () => { for (const timer of timers.current) clearTimeout(timer) }, [])
 
+  // Files attached elsewhere (a link, a pick from the library) join the list; the list's own changes stay its own.
+  useEffect(() => setEntries((current) => {
+    const shown = new Set(current.flatMap((e) => (e.file ? [e.file.id] : [])))
+    const added = props.files.filter((file) => !shown.has(file.id))
+    if (added.length === 0) return current
+    const updated = [...current, ...added.map((file): Entry => ({ key: `f${file.id}`, name: file.name, state: 'stored', percent: 100, file }))]
+    live.current = updated
+    return updated
+  }), [props.files])
+
   const later = useCallback((run: () => void, ms: number) => {
     const timer = setTimeout(() => { timers.current.delete(timer); run() }, ms)
     timers.current.add(timer)

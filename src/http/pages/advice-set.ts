@@ -15,6 +15,8 @@ import { deletedRuleOf, setRuleList } from '../../services/authoring/rule-page.t
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
 import { canCreate } from '../../services/accounts/visibility.ts'
+import { linkedTo } from '../../services/files/links.ts'
+import { MAX_UPLOAD_BYTES } from '../../services/files/uploads.ts'
 import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -53,18 +55,24 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
   const actor = actorOf(request)
   const set = await getAdviceSet(app.deps, actor, id)
   const formatDate = dateFormatter(request.user!.preferences.tz)
-  const [allTags, createdByName, updatedByName, owners, rules] = await Promise.all([
+  const [allTags, createdByName, updatedByName, owners, rules, supplements] = await Promise.all([
     set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
     userName(app, actor, set.createdBy),
     userName(app, actor, set.updatedBy),
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
     setRuleList(app.deps, set.id),
+    linkedTo(app.deps, actor, { targetType: 'adviceSet', targetId: set.id }),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
   return {
     title: set.name,
     set,
     rules,
+    supplements,
+    uploader: {
+      uploadUrl: '/api/supplements/upload', target: { targetType: 'adviceSet', targetId: set.id }, maxFiles: null, maxBytes: MAX_UPLOAD_BYTES,
+      files: supplements, removeMode: 'unlink', accept: null, addLabel: 'Add files', multiple: true, readOnly: !set.canWrite,
+    },
     canCopy: canCreate(actor),
     canTransfer: isProviderAdmin(actor),
     owners: owners.filter((o) => o.id !== set.ownerId),

@@ -3,6 +3,7 @@
 import { listAdviceSets } from '../../db/queries/advice-sets.ts'
 import { countCommentsByRule } from '../../db/queries/comments.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
 import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
@@ -11,6 +12,9 @@ import { kindOf } from './entities.ts'
 import { NotFoundError } from '../errors.ts'
 import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
 import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { MAX_NODE_SUPPLEMENTS } from '../files/links.ts'
+import { supplementHref } from '../files/supplements.ts'
+import { MAX_UPLOAD_BYTES } from '../files/uploads.ts'
 
 export interface TreeNodeProps {
   id: number; parentId: number | null; position: number; type: NodeType
@@ -27,6 +31,9 @@ export interface RuleTreeProps {
   entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
   model: AdviceSetModel
   activeNodeId: number | null
+  sourceCounts: Record<number, number>
+  maxSourcesPerNode: number
+  maxUploadBytes: number
 }
 
 /** One node of the server-rendered tree (views/rule/_tree.eta). */
@@ -44,6 +51,8 @@ export interface TreeNodeView {
   apiId: string | null
   tags: string[]
   commentCount: number
+  /** Its linked supplements, by name, with their pages. */
+  sources: Array<{ name: string; href: string }>
   children: TreeNodeView[]
 }
 
@@ -75,6 +84,7 @@ function nodeProps(row: RuleNodeRow, commentCounts: Record<number, number>): Tre
 
 interface TreeContext {
   activeNodeId: number | null
+  sources: Map<number, Array<{ name: string; href: string }>>
   calledRules: Map<number, { name: string; href: string }>
   entityIds: Map<string, number>
 }
@@ -97,6 +107,7 @@ function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[]
     apiId: node.apiId,
     tags: node.tags.map(tagLabel),
     commentCount: node.commentCount,
+    sources: context.sources.get(node.id) ?? [],
     children: (children.get(node.id) ?? []).sort((a, b) => a.position - b.position).map(view),
   })
   return (children.get(null) ?? []).sort((a, b) => a.position - b.position).map(view)
@@ -111,9 +122,10 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
  * must be a live node of the rule (404 otherwise).
  */
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
-  const [rows, commentCounts, setRules, called, dictionary, model] = await Promise.all([
+  const [rows, commentCounts, linked, setRules, called, dictionary, model] = await Promise.all([
     listNodes(deps.db, [rule.id]),
     countCommentsByRule(deps.db, rule.id),
+    nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
     dictionaryFor(deps.db, rule.set),
@@ -133,10 +145,14 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
     model,
     activeNodeId,
+    sourceCounts: Object.fromEntries([...linked].map(([nodeId, list]) => [nodeId, list.length])),
+    maxSourcesPerNode: MAX_NODE_SUPPLEMENTS,
+    maxUploadBytes: MAX_UPLOAD_BYTES,
   }
+  const sources = new Map([...linked].map(([nodeId, list]) => [nodeId, list.map((s) => ({ name: s.name, href: supplementHref(s) }))]))
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
-  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds }), loaded: { rows, model } }
+  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds }), loaded: { rows, model } }
 }
 
 /**
