@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
 import type { Db } from '../../src/db/client.ts'
@@ -17,12 +18,14 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function startServer(): Promise<TestServer> {
+/** `configure`: sees the app before it listens (a test adds hooks, e.g. to hold a response). */
+export async function startServer(opts: { configure?: (app: FastifyInstance) => void } = {}): Promise<TestServer> {
   await buildIslandsIfStale()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-e2e-'))
   const database = await openTestDatabase()
   const probe = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456' })
   const app = await buildApp({ config: probe, db: database.db, logger: false })
+  opts.configure?.(app)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
