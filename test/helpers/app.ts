@@ -6,6 +6,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { loadConfig, type Config } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
 import type { Database } from '../../src/db/client.ts'
+import type { FileStore } from '../../src/files/index.ts'
 import { openTestDatabase } from './database.ts'
 
 export interface TestContext {
@@ -18,14 +19,22 @@ export interface TestContext {
 
 interface Teardown { teardown(fn: () => unknown): void }
 
-export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: { onRoute?: (route: RouteOptions) => void; beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestContext> {
+export async function buildTestApp(t: Teardown, env: Record<string, string> = {}, opts: {
+  onRoute?: (route: RouteOptions) => void
+  beforeReady?: (app: FastifyInstance) => void
+  /** A file store of the test's own (closed by the test); by default the one the config names, under DATA_DIR. */
+  files?: (config: Config) => FileStore
+} = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', BASE_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', ...env,
   })
   const database = await openTestDatabase()
-  const app = await buildApp({ config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute })
+  const app = await buildApp({
+    config, db: database.db, logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false, onRoute: opts.onRoute,
+    ...(opts.files ? { files: opts.files(config) } : {}),
+  })
   opts.beforeReady?.(app)
   await app.ready()
   t.teardown(async () => {
