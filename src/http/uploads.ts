@@ -9,7 +9,7 @@ import { DomainError } from '../services/errors.ts'
 export async function registerMultipart(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
   })
 }
 
