@@ -16,9 +16,9 @@ import { s3FileStore } from '../../../src/files/s3.ts'
 import { supplements } from '../../../src/db/schema/index.ts'
 
 const s3 = await startLocalS3()
+if (!('skip' in s3)) t.teardown(() => s3.close())
 t.test('uploads on S3', { skip: 'skip' in s3 ? s3.skip : false }, async (t) => {
   if ('skip' in s3) return
-  t.teardown(() => s3.close())
   const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'supplements-s3-spool-'))
   t.teardown(() => rmSync(spoolDir, { recursive: true, force: true }))
   const env = {

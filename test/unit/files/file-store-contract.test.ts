@@ -129,13 +129,13 @@ t.test('disk store', async (t) => {
 })
 
 const s3 = await startLocalS3()
+if (!('skip' in s3)) t.teardown(() => s3.close())
 t.test('S3 store', { skip: 'skip' in s3 ? s3.skip : false }, async (t) => {
   if ('skip' in s3) return
   const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'file-store-spool-'))
   const store = s3FileStore(s3.config, { spoolDir })
   t.teardown(async () => {
     await store.close()
-    await s3.close()
     rmSync(spoolDir, { recursive: true, force: true })
   })
   await store.check()
