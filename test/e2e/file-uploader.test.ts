@@ -9,7 +9,7 @@ import type { CDPSession, Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
 import { openRuleTree, seedAuthor, seedRule, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
-import { supplementLinks, supplements } from '../../src/db/schema/index.ts'
+import { ruleNodes, supplementLinks, supplements } from '../../src/db/schema/index.ts'
 import { insertLink, insertSupplement } from '../../src/db/queries/supplements.ts'
 
 t.test('file uploader in the Sources panel', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
@@ -36,7 +36,7 @@ t.test('file uploader in the Sources panel', { skip: chromiumMissing, timeout: 3
   }
   async function adviceFixture() {
     const fixture = await seedRule(server, author, [{ type: 'advice', headline: 'Save more', text: 'Put 10% aside.' }])
-    const [node] = await server.db.select().from((await import('../../src/db/schema/index.ts')).ruleNodes).where(eq((await import('../../src/db/schema/index.ts')).ruleNodes.ruleId, fixture.ruleId))
+    const [node] = await server.db.select().from(ruleNodes).where(eq(ruleNodes.ruleId, fixture.ruleId))
     return { fixture, nodeId: node!.id }
   }
   /** A page in a context of its own (a clock is the whole context's) whose clock moves only when the test says. */
@@ -179,12 +179,13 @@ t.test('file uploader in the Sources panel', { skip: chromiumMissing, timeout: 3
     const { fixture, nodeId } = await adviceFixture()
     const page = await openRuleTree(context, server, fixture)
     t.teardown(() => page.close())
+    // Listened for from the start: Playwright turns on its file-chooser interception asynchronously.
+    const chooser = page.waitForEvent('filechooser')
     await page.locator(`[role="treeitem"][data-node-id="${nodeId}"]`).focus()
     await page.keyboard.press('s')
     const panel = page.locator(`.rule-tree__sources[data-sources-for="${nodeId}"]`)
     await panel.getByRole('button', { name: 'Upload files' }).waitFor()
     await panel.getByRole('button', { name: 'Upload files' }).focus()
-    const chooser = page.waitForEvent('filechooser')
     await page.keyboard.press('Enter')
     await (await chooser).setFiles(file('notes.txt', 50, 'text/plain'))
     await panel.locator('.file-uploader__text').filter({ hasText: 'Saved!' }).waitFor()

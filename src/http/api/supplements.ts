@@ -10,7 +10,7 @@ import {
 import { uploadSupplement } from '../../services/files/uploads.ts'
 import type { Viewer } from '../../services/files/access.ts'
 import { UnauthorizedError } from '../../services/errors.ts'
-import { sendServedFile } from '../file-reply.ts'
+import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, StringEnum } from '../schemas.ts'
 import { registerMultipart, uploadParts } from '../uploads.ts'
@@ -52,7 +52,7 @@ export const supplementsApi: FastifyPluginAsyncTypebox = async (app) => {
   await registerMultipart(app)
 
   // Open to token holders as well as signed-in readers, so outside the requireUser context below.
-  app.get('/:id/view', { schema: { params: IdParams, querystring: ViewQuery }, helmet: false }, async (request, reply) => {
+  app.get('/:id/view', { schema: { params: IdParams, querystring: ViewQuery }, helmet: FILE_HEADERS }, async (request, reply) => {
     const { format, thumbnail, token } = request.query
     const answer = await viewSupplement(deps, viewerOf(request, token), itemId(request.params.id), { format, thumbnail })
     if (answer.kind === 'link') return { data: { url: answer.url } }

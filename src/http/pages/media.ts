@@ -12,7 +12,7 @@ import { uploadSupplement } from '../../services/files/uploads.ts'
 import { canCreate } from '../../services/accounts/visibility.ts'
 import { DeleteNotAllowedError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
-import { sendServedFile } from '../file-reply.ts'
+import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
 import { registerMultipart, uploadParts } from '../uploads.ts'
@@ -53,7 +53,10 @@ export const mediaPages: FastifyPluginAsyncTypebox = async (app) => {
     app.get(base, { preHandler: requireUser, schema: { querystring: IndexQuery } }, async (request, reply) => {
       const data = await libraryPage(deps, actorOf(request), library, request.query)
       const query = request.query.q ?? ''
-      const pageUrl = (page: number) => `${base}?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`
+      const pageUrl = (page: number) => {
+        const params = new URLSearchParams({ ...(query ? { q: query } : {}), ...(page > 1 ? { page: String(page) } : {}) }).toString()
+        return params ? `${base}?${params}` : base
+      }
       return reply.page('media/index', { title, ...data, q: query, canCreate: canCreate(actorOf(request)), pageUrl, deletedId: request.query.deleted ?? null })
     })
 
@@ -123,7 +126,7 @@ export const mediaPages: FastifyPluginAsyncTypebox = async (app) => {
     })
 
     // The content itself, for a frame (or anyone holding the supplement's token): not a page, so no page marker.
-    app.get(`${base}/:id/iframe`, { schema: { params: IdParams, querystring: FrameQuery }, helmet: false }, async (request, reply) => {
+    app.get(`${base}/:id/iframe`, { schema: { params: IdParams, querystring: FrameQuery }, helmet: FILE_HEADERS }, async (request, reply) => {
       const token = request.query.token
       if (!token) {
         await requireUser.call(app, request, reply)

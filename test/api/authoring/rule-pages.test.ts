@@ -81,8 +81,9 @@ t.test('the show page: marker, crumbs, header, app context and the island with i
 
 t.test('the island props are exactly the contract for a writer', async (t) => {
   const props = treePropsOf((await agent.get(showUrl)).body)
-  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'entities', 'mode', 'model', 'nodes', 'rule', 'rules'])
+  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'entities', 'maxSourcesPerNode', 'maxUploadBytes', 'mode', 'model', 'nodes', 'rule', 'rules', 'sourceCounts'])
   t.equal(props.mode, 'edit')
+  t.same([props.sourceCounts, props.maxSourcesPerNode, props.maxUploadBytes], [{}, 10, 10 * 1024 * 1024], 'no node has sources yet (issue 15)')
   t.same(props.rule, { id: rule.id, name: 'Retirement', adviceSetId: set.id })
   t.same(props.adviceSet, { id: set.id, name: 'Pension advice' })
   t.equal(props.activeNodeId, null)
