@@ -18,6 +18,7 @@ const AREA_CHUNKS: Partial<Record<Area, () => Promise<AreaModule>>> = {
   entity: () => import('./areas/entity.ts'),
   externalapi: () => import('./areas/externalapi.ts'),
   publish: () => import('./areas/publish.ts'),
+  media: () => import('./areas/media.ts'),
   rule: () => import('./areas/rule.ts'),
   ruleset: () => import('./areas/ruleset.ts'),
   user: () => import('./areas/user.ts'),

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../src/config.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
 import { findJob } from '../src/db/queries/jobs.ts'
 import { JobQueue } from '../src/jobs/queue.ts'
+import { createFileStore } from '../src/files/index.ts'
 import { createMailer } from '../src/services/accounts/mailer.ts'
 import { AllowList, createOutbound } from '../src/net/index.ts'
 import { PROVIDER_OWNER_ID, type Deps } from '../src/services/context.ts'
@@ -32,8 +33,9 @@ async function main() {
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
   const jobs = new JobQueue(database.db, { info: () => {}, warn: (obj, msg) => console.warn(msg, obj), error: (obj, msg) => console.error(msg, obj) })
+  const files = createFileStore(config)
   const deps: Deps = {
-    db: database.db, config, jobs, outbound: createOutbound({ allow: new AllowList(config.outboundAllow) }),
+    db: database.db, config, jobs, files, outbound: createOutbound({ allow: new AllowList(config.outboundAllow) }),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), log: { info: () => {} } }),
   }
   registerReindexJob(deps)
@@ -61,6 +63,7 @@ async function main() {
   const stats = await index.stats()
   const count = (row.result as { documents: number }).documents
   console.log(`Indexed ${count.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s (job ${job.id}); the index holds ${stats.documents.toLocaleString('en')}.`)
+  await files.close()
   await database.close()
 }
 

@@ -13,6 +13,7 @@ import type { Deps } from './services/context.ts'
 import { JobQueue } from './jobs/queue.ts'
 import { registerJobKinds } from './services/operations/job-kinds.ts'
 import { AllowList, createOutbound, type Outbound } from './net/index.ts'
+import { createFileStore, type FileStore } from './files/index.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   mailer?: Mailer
   /** Default: src/net with the config's OUTBOUND_ALLOW. */
   outbound?: Outbound
+  /** The file store to use; by default the one the config names, closed with the app. */
+  files?: FileStore
   logger?: FastifyServerOptions['logger']
   /** Sees every route as it is registered (the page-marker test walks all page routes with it). */
   onRoute?: (route: RouteOptions) => void
@@ -58,7 +61,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
   const jobs = new JobQueue(opts.db, app.log)
   const outbound = opts.outbound ?? createOutbound({ allow: new AllowList(opts.config.outboundAllow) })
-  const deps: Deps = { db: opts.db, mailer, config: opts.config, jobs, outbound }
+  const files = opts.files ?? createFileStore(opts.config)
+  if (!opts.files) app.addHook('onClose', () => files.close())
+  const deps: Deps = { db: opts.db, mailer, config: opts.config, jobs, outbound, files }
   app.decorate('deps', deps)
   registerJobKinds(deps)
   // Every instance is also a worker: the queue starts once the app is ready and stops (handing running jobs back)

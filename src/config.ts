@@ -29,6 +29,19 @@ export interface Config {
   outboundAllow: AllowEntry[]
   /** Encrypts secrets stored in the database (external API header values); never stored there. */
   secretKey: string
+  /** Absent → uploaded files live on the local disk under dataDir/files. */
+  s3?: S3Config
+}
+
+/** S3-compatible storage for uploaded files (AWS S3, MinIO, Ceph, R2 …). */
+export interface S3Config {
+  endpoint: string
+  bucket: string
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** Bucket in the path (`https://host/bucket/key`) rather than the host name; what most non-AWS servers need. */
+  forcePathStyle: boolean
 }
 
 export class ConfigError extends Error {
@@ -64,6 +77,8 @@ export function loadConfig(env: Env = process.env): Config {
   const searchIndexPrefix = env.SEARCH_INDEX_PREFIX || 'advice'
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(searchIndexPrefix)) problems.push('SEARCH_INDEX_PREFIX may hold only letters, digits, - and _ (at most 100)')
 
+  const s3 = s3Config(env, problems)
+
   let sessionSecret = env.SESSION_SECRET
   if (sessionSecret !== undefined && sessionSecret.length < MIN_SECRET_LENGTH) {
     problems.push(`SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters`)
@@ -94,7 +109,32 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy === 'true',
     outboundAllow,
     secretKey,
+    ...(s3 ? { s3 } : {}),
   }
+}
+
+const S3_SETTINGS = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const
+/** AWS's rule for bucket names, which other S3-compatible servers follow. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+
+function s3Config(env: Env, problems: string[]): S3Config | undefined {
+  const endpoint = env.S3_URL || undefined
+  if (!endpoint) {
+    for (const name of S3_SETTINGS) if (env[name]) problems.push(`${name} is set but S3_URL is not: set S3_URL to store files in S3, or remove ${name}`)
+    return undefined
+  }
+  if (!/^https?:\/\/[^/\s]+/.test(endpoint)) problems.push('S3_URL must be an http(s) URL, e.g. https://s3.eu-west-1.amazonaws.com')
+  const bucket = env.S3_BUCKET ?? ''
+  if (!bucket) problems.push('S3_BUCKET is required with S3_URL')
+  else if (!BUCKET_NAME.test(bucket)) problems.push(`S3_BUCKET must be 3–63 lowercase letters, digits, dots or hyphens, got "${bucket}"`)
+  const accessKeyId = env.S3_ACCESS_KEY_ID ?? ''
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY ?? ''
+  if (!accessKeyId || !secretAccessKey) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required with S3_URL')
+  const forcePathStyle = (env.S3_FORCE_PATH_STYLE ?? 'true').toLowerCase()
+  if (!['true', 'false'].includes(forcePathStyle)) problems.push('S3_FORCE_PATH_STYLE must be true or false')
+  const region = env.S3_REGION || 'us-east-1'
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) problems.push(`S3_REGION must be a region name such as eu-west-1, got "${region}"`)
+  return { endpoint: endpoint.replace(/\/+$/, ''), bucket, region, accessKeyId, secretAccessKey, forcePathStyle: forcePathStyle === 'true' }
 }
 
 function parsePort(raw: string, problems: string[]): number {

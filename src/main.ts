@@ -24,6 +24,12 @@ async function main() {
     : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
   const app = await buildApp({ config, db: database.db })
+  try {
+    await app.deps.files.check()
+  } catch (error) {
+    console.error(`files: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  }
   const logins = await seedFirstRun(app.deps, { demo: !config.databaseUrl })
   for (const login of logins) {
     app.log.info(`first-run login (${login.role}, ${login.owner}): ${login.email} / ${login.password}`)

@@ -1,3 +1,4 @@
+import { fileUploaderIsland } from '../file-uploader/index.ts'
 import { inlineEditorIsland } from '../inline-editor/index.ts'
 import { screenerIsland } from '../screener/index.ts'
 import type { IslandRegistry } from '../shared/define-island.ts'
@@ -5,6 +6,7 @@ import type { IslandRegistry } from '../shared/define-island.ts'
 export { mountPage } from '../runtime.ts'
 
 export const islands: IslandRegistry = {
+  'file-uploader': fileUploaderIsland,
   'inline-editor': inlineEditorIsland,
   'screener': screenerIsland,
 }

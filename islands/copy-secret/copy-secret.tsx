@@ -1,28 +1,18 @@
 // A secret shown once, in a read-only field with a Copy button; when the clipboard is refused the text is selected
 // so the user can copy it by keyboard.
 import { useRef } from 'react'
-import { notify } from '../shared/notify.ts'
+import { copyShownText } from '../shared/clipboard.ts'
 import type { CopySecretProps } from './props.ts'
 
 export function CopySecret({ secret, label }: CopySecretProps) {
   const field = useRef<HTMLInputElement>(null)
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(secret)
-      notify({ type: 'success', text: `${label} copied to the clipboard.` })
-    } catch {
-      field.current?.select()
-      notify({ type: 'warning', text: 'The browser did not allow copying. The key is selected: press Ctrl+C (⌘C on a Mac).' })
-    }
-  }
 
   return (
     <>
       <label htmlFor="api-key-secret">{label}</label>
       <input id="api-key-secret" ref={field} className="api-key-secret__value" type="text" readOnly value={secret}
         spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-      <button type="button" className="api-key-secret__copy" onClick={() => void copy()}>Copy</button>
+      <button type="button" className="api-key-secret__copy" onClick={() => void copyShownText(secret, field.current, { label, noun: 'key' })}>Copy</button>
     </>
   )
 }

@@ -1,7 +1,7 @@
 // The answers given so far and the advice as it becomes available. Variable chips in the advice (the html content
 // type's backlinks) and the answers list both re-ask a question when clicked.
 import { element, htmlBlock, plainText } from './dom.ts'
-import type { Answered, InterviewState } from './state.ts'
+import type { AdviceView, Answered, InterviewState } from './state.ts'
 
 const GROUP_HEADINGS = { advice: 'Advice', assumptions: 'Assumptions', examples: 'Examples' } as const
 
@@ -38,6 +38,15 @@ function linkChips(container: HTMLElement, answered: readonly Answered[]): void 
   }
 }
 
+function sourcesList(sources: AdviceView['sources']): HTMLElement[] {
+  if (sources.length === 0) return []
+  const links = sources.flatMap((source, index) => [
+    ...(index > 0 ? [', '] : []),
+    element('a', { href: source.uri, target: '_blank', rel: 'noopener noreferrer' }, [source.name]),
+  ])
+  return [element('p', { class: 'advice-sources' }, [sources.length === 1 ? 'Source: ' : 'Sources: ', ...links])]
+}
+
 export function adviceView(state: InterviewState): HTMLElement {
   const view = element('div', { class: 'interview-results' })
   if (state.answered.length > 0) view.append(answersList(state.answered))
@@ -48,6 +57,7 @@ export function adviceView(state: InterviewState): HTMLElement {
       element('ul', { class: 'advice-items' }, group.items.map((item) => element('li', { 'class': 'advice-item', 'data-node-id': item.nodeId }, [
         ...(item.headline ? [htmlBlock('advice-headline', item.headline)] : []),
         ...(item.text ? [htmlBlock('advice-text', item.text)] : []),
+        ...sourcesList(item.sources),
       ]))),
     ]))
   }

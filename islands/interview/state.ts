@@ -25,6 +25,8 @@ export interface AdviceView {
   nodeId: string
   headline: string
   text: string
+  /** Where the advice comes from (the node's sources, linked supplements among them), to open in a new tab. */
+  sources: Array<{ name: string; uri: string }>
 }
 
 export interface InterviewState {
@@ -64,9 +66,19 @@ function readAnswered(raw: unknown): Answered[] {
   }))
 }
 
+/** Only web addresses and the studio's own paths are links: a source never becomes a script or a data: link. */
+function readSources(raw: unknown): AdviceView['sources'] {
+  if (!Array.isArray(raw)) return []
+  return raw.filter(isRecord).flatMap((source) => {
+    const name = optionalString(source.name)?.trim()
+    const uri = optionalString(source.uri)?.trim()
+    return name && uri && (/^https?:\/\//i.test(uri) || /^\/(?!\/)/.test(uri)) ? [{ name, uri }] : []
+  })
+}
+
 function readItems(raw: unknown): AdviceView[] {
   if (!Array.isArray(raw)) return []
-  return raw.filter(isRecord).map((item) => ({ nodeId: String(item.nodeId ?? ''), headline: html(item.headline), text: html(item.text) }))
+  return raw.filter(isRecord).map((item) => ({ nodeId: String(item.nodeId ?? ''), headline: html(item.headline), text: html(item.text), sources: readSources(item.sources) }))
 }
 
 export function readInterviewState(result: unknown): InterviewState {

@@ -13,6 +13,7 @@ export type TreeCommand =
   | { kind: 'copy' }
   | { kind: 'delete' }
   | { kind: 'comments' }
+  | { kind: 'sources' }
 
 export interface KeyPress { key: string; shiftKey: boolean; altKey: boolean; ctrlKey: boolean; metaKey: boolean }
 
@@ -35,6 +36,7 @@ export function treeCommand(press: KeyPress, readOnly: boolean): TreeCommand | n
     case 'ArrowLeft': return { kind: 'left' }
     case '*': return { kind: 'expandAll' }
     case 'm': return { kind: 'comments' }
+    case 's': return { kind: 'sources' }
     case 'Enter':
     case 'F2': return edit({ kind: 'edit' })
     case 'a': return edit({ kind: 'add', as: 'child' })

@@ -12,6 +12,7 @@ export function NodeActions({ node }: { node: TreeNode }) {
       <button type="button" tabIndex={-1} data-action="copy" title="C">Copy</button>
       <button type="button" tabIndex={-1} data-action="delete" title="Delete">Delete</button>
       <button type="button" tabIndex={-1} data-action="comments" title="M">Comments</button>
+      {node.type === 'advice' && <button type="button" tabIndex={-1} data-action="sources" title="S">Sources</button>}
     </div>
   )
 }

@@ -20,6 +20,8 @@ export interface NodeRowProps {
   readOnly: boolean
   issues: readonly CheckIssue[] | undefined
   dropZone: DropZone | null
+  /** Supplements linked to the node (its sources). */
+  sourceCount: number
   ruleName(id: number): string | undefined
   apiName?(id: string): string | undefined
   /** The editor, type picker or toolbar, only on the active row. */
@@ -27,7 +29,7 @@ export interface NodeRowProps {
 }
 
 export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
-  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, ruleName, apiName, children } = props
+  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, sourceCount, ruleName, apiName, children } = props
   const summary = nodeSummary(node, ruleName, apiName)
   const errors = issues?.filter((issue) => issue.severity === 'error').length ?? 0
   const classes = [
@@ -64,6 +66,12 @@ export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
           <button type="button" tabIndex={-1} className="rule-tree__comment-count" data-action="comments"
             aria-label={`${node.commentCount} comment${node.commentCount === 1 ? '' : 's'}`}>
             {node.commentCount}
+          </button>
+        )}
+        {sourceCount > 0 && (
+          <button type="button" tabIndex={-1} className="rule-tree__source-count" data-action="sources"
+            aria-label={`${sourceCount} source${sourceCount === 1 ? '' : 's'}`}>
+            {sourceCount}
           </button>
         )}
       </div>

@@ -39,6 +39,10 @@ export interface RuleTreeProps {
   activeNodeId: number | null
   /** The set owner's external APIs (for API Call nodes' names and picker). */
   apis: ApiRef[]
+  /** Supplements linked to each advice node that has any (its sources), by node id. */
+  sourceCounts: Record<number, number>
+  maxSourcesPerNode: number
+  maxUploadBytes: number
 }
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0
@@ -105,5 +109,13 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     entities: Array.isArray(raw.entities) ? raw.entities.map(parseEntry) : [],
     activeNodeId: isId(raw.activeNodeId) ? raw.activeNodeId : null,
     apis: Array.isArray(raw.apis) ? raw.apis.map(parseApiRef).filter((api) => api !== null) : [],
+    sourceCounts: parseCounts(raw.sourceCounts),
+    maxSourcesPerNode: isId(raw.maxSourcesPerNode) ? raw.maxSourcesPerNode : 10,
+    maxUploadBytes: isId(raw.maxUploadBytes) ? raw.maxUploadBytes : 10 * 1024 * 1024,
   }
+}
+
+function parseCounts(raw: unknown): Record<number, number> {
+  if (!isRecord(raw)) return {}
+  return Object.fromEntries(Object.entries(raw).filter(([key, value]) => /^\d+$/.test(key) && typeof value === 'number').map(([key, value]) => [Number(key), value as number]))
 }

@@ -9,6 +9,7 @@ import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
 import { fetchCallableRules, fetchExternalApis, fieldOfMessage, nodeApi } from './api.ts'
 import { CommentsPanel } from './comments-panel.tsx'
+import { SourcesPanel } from './sources-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
 import { moveFocus, treeCommand, type TreeCommand } from './keyboard.ts'
@@ -72,6 +73,8 @@ export function RuleTree(props: RuleTreeProps) {
   const [entries, setEntries] = useState(props.entities)
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
+  const [sourcesFor, setSourcesFor] = useState<number | null>(null)
+  const [sourceCounts, setSourceCounts] = useState<ReadonlyMap<number, number>>(() => new Map(Object.entries(props.sourceCounts).map(([id, n]) => [Number(id), n])))
   const [deleted, setDeleted] = useState<Deleted | null>(null)
   const [focusRequest, setFocusRequest] = useState(0)
   const container = useRef<HTMLDivElement>(null)
@@ -352,6 +355,13 @@ export function RuleTree(props: RuleTreeProps) {
     return next
   }), [])
 
+  /** Sources belong to advice nodes; the panel replaces the comments beside the tree. */
+  const openSources = useCallback((id: number) => {
+    if (latest.current.tree.nodes.get(id)?.type !== 'advice') return
+    setCommentsFor(null)
+    setSourcesFor(id)
+  }, [])
+
   const run = useCallback((command: TreeCommand) => {
     const { tree: current, rows: visible, activeId: active } = latest.current
     switch (command.kind) {
@@ -368,7 +378,13 @@ export function RuleTree(props: RuleTreeProps) {
         setExpanded(parentIds(current))
         return
       case 'comments':
-        if (active !== null && active > 0) setCommentsFor(active)
+        if (active !== null && active > 0) {
+          setSourcesFor(null)
+          setCommentsFor(active)
+        }
+        return
+      case 'sources':
+        if (active !== null && active > 0) openSources(active)
         return
       case 'add':
         setAdding({ anchorId: active, as: command.as })
@@ -394,7 +410,7 @@ export function RuleTree(props: RuleTreeProps) {
         void deleteNode(active)
         return
     }
-  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode])
+  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode, openSources])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target instanceof HTMLElement) || event.target.getAttribute('role') !== 'treeitem') return
@@ -419,7 +435,8 @@ export function RuleTree(props: RuleTreeProps) {
     const id = Number(row.dataset.nodeId)
     const action = target.closest<HTMLElement>('[data-action]')?.dataset.action
     if (action === 'toggle') toggle(id)
-    else if (action === 'comments') setCommentsFor(id)
+    else if (action === 'comments') { setSourcesFor(null); setCommentsFor(id) }
+    else if (action === 'sources') openSources(id)
     else if (action === 'edit') run({ kind: 'edit' })
     else if (action === 'add-child') run({ kind: 'add', as: 'child' })
     else if (action === 'add-sibling') run({ kind: 'add', as: 'sibling' })
@@ -437,6 +454,15 @@ export function RuleTree(props: RuleTreeProps) {
   }), [])
   const closeComments = useCallback(() => {
     setCommentsFor(null)
+    setFocusRequest((n) => n + 1)
+  }, [])
+  const sourcesNode = sourcesFor === null ? undefined : tree.nodes.get(sourcesFor)
+  const onSourcesCount = useCallback((nodeId: number, count: number) => setSourceCounts((current) => {
+    if ((current.get(nodeId) ?? 0) === count) return current
+    return new Map(current).set(nodeId, count)
+  }), [])
+  const closeSources = useCallback(() => {
+    setSourcesFor(null)
     setFocusRequest((n) => n + 1)
   }, [])
 
@@ -467,7 +493,7 @@ export function RuleTree(props: RuleTreeProps) {
           </span>
         )}
         {!readOnly && (
-          <span className="rule-tree__keys">Keys: arrows move, Enter edits, A adds a child, Shift+A a sibling, Alt+arrows move the node, C copies, Delete deletes, M comments.</span>
+          <span className="rule-tree__keys">Keys: arrows move, Enter edits, A adds a child, Shift+A a sibling, Alt+arrows move the node, C copies, Delete deletes, M comments, S sources of advice.</span>
         )}
       </div>
       {adding && adding.anchorId === null && (
@@ -504,6 +530,7 @@ export function RuleTree(props: RuleTreeProps) {
               readOnly={readOnly}
               issues={issues.get(row.id)}
               dropZone={drop?.id === row.id ? drop.zone : null}
+              sourceCount={sourceCounts.get(row.id) ?? 0}
               ruleName={ruleName}
               apiName={apiName}
             >
@@ -515,6 +542,10 @@ export function RuleTree(props: RuleTreeProps) {
       {commentsNode && (
         <CommentsPanel nodeId={commentsNode.id} nodeLabel={`${typeLabel(commentsNode.type)} ${nodeSummary(commentsNode, ruleName).slice(0, 60)}`}
           readOnly={readOnly} onAdded={onCommentsAdded} onClose={closeComments} />
+      )}
+      {sourcesNode && (
+        <SourcesPanel nodeId={sourcesNode.id} nodeLabel={`${typeLabel(sourcesNode.type)} ${nodeSummary(sourcesNode, ruleName).slice(0, 60)}`}
+          readOnly={readOnly} maxFiles={props.maxSourcesPerNode} maxBytes={props.maxUploadBytes} onCountChange={onSourcesCount} onClose={closeSources} />
       )}
     </div>
   )

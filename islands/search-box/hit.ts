@@ -2,7 +2,7 @@
 // icon by entity type, highlighted name (name_alt for advice sets), parent advice set, and the owner when it
 // differs from the current user's. A keyword map's target (the server puts it first) carries `suggestion`: it shows
 // as "Suggested", with the scenario it opens when it has one.
-import { ENTITY_TYPES, entityTypeById } from '../../src/engine/entity-types.ts'
+import { ENTITY_TYPES, entityTypeById, libraryTypeById } from '../../src/engine/entity-types.ts'
 import { isRecord } from '../shared/guards.ts'
 import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from './constants.ts'
 
@@ -127,7 +127,7 @@ function parentOf(hit: SearchHit, title: string, context: HitContext): string | 
 }
 
 export function hitView(hit: SearchHit, context: HitContext): HitView {
-  const type = entityTypeById(hit.entityTypeId)
+  const type = entityTypeById(hit.entityTypeId) ?? libraryTypeById(hit.entityTypeId)
   const title = titleOf(hit)
   return {
     iconClass: type?.iconClass ?? 'icon-unknown',

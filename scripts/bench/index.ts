@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
-const BENCHES = ['engine.ts', 'library.ts', 'search.ts', 'http.ts', 'rule-tree.ts', 'api.ts', 'scenario-runs.ts']
+const BENCHES = ['engine.ts', 'library.ts', 'search.ts', 'http.ts', 'rule-tree.ts', 'api.ts', 'scenario-runs.ts', 'files.ts']
 
 let failed = 0
 for (const file of BENCHES) {

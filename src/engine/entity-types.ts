@@ -50,6 +50,20 @@ export function entityTypeById(id: number): EntityType | undefined {
   return ENTITY_TYPE_LIST.find((type) => type.id === id)
 }
 
+/**
+ * Searchable things outside the engine's vocabulary: the supplements of the media and visualization libraries
+ * (SPEC §3 Supplement). They share ENTITY_TYPES' id space (search facets, result icons), after its last id.
+ */
+export const LIBRARY_TYPES = {
+  supplement: { id: 14, name: 'SUPPLEMENT', displayName: 'Supplement', plural: 'Supplements', iconClass: 'icon-supplement' },
+  visualization: { id: 15, name: 'VISUALIZATION', displayName: 'Visualization', plural: 'Visualizations', iconClass: 'icon-visualization' },
+} as const
+export type LibraryTypeKey = keyof typeof LIBRARY_TYPES
+
+export function libraryTypeById(id: number): (typeof LIBRARY_TYPES)[LibraryTypeKey] | undefined {
+  return Object.values(LIBRARY_TYPES).find((type) => type.id === id)
+}
+
 /** The entity types that can appear as nodes of a rule tree. */
 export const NODE_TYPES = [
   'condition',

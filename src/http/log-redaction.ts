@@ -1,7 +1,8 @@
-// Secrets that travel in URLs (an embed page's API key, reset and setup tokens) must not reach the request log.
+// Secrets that travel in URLs (an embed page's API key, reset and setup tokens, supplement tokens, the upload form's
+// CSRF token) must not reach the request log.
 import type { FastifyRequest } from 'fastify'
 
-const SECRET_QUERY_PARAMS = /([?&](?:key|token)=)[^&#]*/gi
+const SECRET_QUERY_PARAMS = /([?&](?:key|token|_csrf)=)[^&#]*/gi
 const SECRET_PATH_SEGMENTS = /^(\/password\/(?:reset|setup)\/)[^/?#]+/
 
 export function redactUrl(url: string): string {

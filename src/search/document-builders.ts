@@ -1,7 +1,8 @@
 // One search document (SPEC §3 search hit plus searched text) per searchable row. Everything inside an advice set
 // carries the set's owner, name and flags, so visibility (SPEC §6) is decided on the document alone.
 import type { AdviceSetSource, RuleSource } from '../db/queries/search.ts'
-import { ENTITY_TYPES, NODE_TYPES, type EntityTypeKey, type NodeType } from '../engine/entity-types.ts'
+import { ENTITY_TYPES, LIBRARY_TYPES, NODE_TYPES, type EntityTypeKey, type NodeType } from '../engine/entity-types.ts'
+import type { SupplementRow } from '../db/queries/supplements.ts'
 import type { DictionarySource, NodeSource } from './sources.ts'
 import type { SearchDocument } from './types.ts'
 
@@ -9,6 +10,7 @@ export const adviceSetObjectId = (id: number): string => `adviceset-${id}`
 export const ruleObjectId = (id: number): string => `rule-${id}`
 export const nodeObjectId = (id: number): string => `rulenode-${id}`
 export const dictionaryObjectId = (id: number): string => `entity-${id}`
+export const supplementObjectId = (id: number): string => `supplement-${id}`
 
 function entityType(key: EntityTypeKey): SearchDocument['entityType'] {
   return { id: ENTITY_TYPES[key].id, displayName: ENTITY_TYPES[key].displayName }
@@ -115,5 +117,26 @@ export function dictionaryDocument(entry: DictionarySource): SearchDocument {
     tags: [],
     text: [entry.description, entry.expression ?? ''].join('\n'),
     updatedAt: entry.updatedAt,
+  }
+}
+
+/** A supplement of the media library or a visualization: found by its name, description and address; its owner's alone. */
+export function supplementDocument(row: SupplementRow & { ownerName: string }): SearchDocument {
+  const viz = row.format === 'viz'
+  const type = viz ? LIBRARY_TYPES.visualization : LIBRARY_TYPES.supplement
+  return {
+    objectID: supplementObjectId(row.id),
+    entityType: { id: type.id, displayName: type.displayName },
+    ownerId: row.ownerId,
+    ownerName: row.ownerName,
+    name: row.name,
+    name_alt: row.name,
+    uri: `${viz ? '/visualizations' : '/media'}/${row.id}/show`,
+    nodeId: null,
+    rule: null,
+    adviceset: null,
+    tags: [],
+    text: [row.description, row.url ?? '', row.fileExt].filter((t) => t !== '').join('\n'),
+    updatedAt: row.updatedAt,
   }
 }

@@ -1,5 +1,5 @@
 // From an audited change to what the index must do, one mapper per searchable entity type (the audit log's entity
-// type names): advice sets, rules, rule nodes and dictionary entries. A change reaches every document that shows
+// type names): advice sets, rules, rule nodes, dictionary entries and supplements. A change reaches every document that shows
 // what changed: a set's rules, nodes and set-kept entries carry its owner, name and flags; a rule's nodes leave and
 // come back with it, and rule calls show the called rule's name; a node is deleted, recovered and copied with its
 // subtree.
@@ -8,8 +8,10 @@ import {
   adviceSetSources, adviceSetSourcesAfter, countLiveAdviceSets, countLiveRules, ruleIdsOfSet, ruleSources, ruleSourcesAfter,
 } from '../db/queries/search.ts'
 import { subtreeIds } from '../db/queries/rule-nodes.ts'
+import { countLiveSupplements, supplementSearchRows } from '../db/queries/supplements.ts'
 import {
   adviceSetDocument, adviceSetObjectId, dictionaryDocument, dictionaryObjectId, nodeDocument, nodeObjectId, ruleDocument, ruleObjectId,
+  supplementDocument, supplementObjectId,
 } from './document-builders.ts'
 import {
   countLiveDictionaryEntries, countLiveNodes, dictionaryIdsOfSet, dictionarySources, dictionarySourcesAfter, nodeIdsOf, nodeSources,
@@ -118,7 +120,19 @@ const dictionaryMapper: DocumentMapper = {
   batches: (db, size) => inBatches((after) => dictionarySourcesAfter(db, after, size), (entries) => entries.map(dictionaryDocument)),
 }
 
-export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper, ruleMapper, ruleNodeMapper, dictionaryMapper]
+/** Media and visualizations ('supplement' is the audit name of services/files/supplements.ts). */
+const supplementMapper: DocumentMapper = {
+  entityType: 'supplement',
+  async changeFor(db, entityId) {
+    const id = idOf(entityId)
+    if (id === null) return { upsert: [], remove: [] }
+    return change([supplementObjectId(id)], (await supplementSearchRows(db, { ids: [id] })).map(supplementDocument))
+  },
+  count: countLiveSupplements,
+  batches: (db, size) => inBatches((after) => supplementSearchRows(db, { afterId: after, limit: size }), (rows) => rows.map(supplementDocument)),
+}
+
+export const DOCUMENT_MAPPERS: readonly DocumentMapper[] = [adviceSetMapper, ruleMapper, ruleNodeMapper, dictionaryMapper, supplementMapper]
 
 export function isSearchable(entityType: string): boolean {
   return mapperFor(entityType) !== undefined

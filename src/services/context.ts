@@ -5,6 +5,7 @@ import type { UserRole } from '../db/schema/index.ts'
 import type { Config } from '../config.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Outbound } from '../net/index.ts'
+import type { FileStore } from '../files/index.ts'
 
 export type { UserRole }
 
@@ -16,6 +17,8 @@ export interface Deps {
   jobs: JobQueue
   /** Every outbound HTTP request (external APIs, OpenGraph) goes through it: src/net. */
   outbound: Outbound
+  /** Where uploaded files live (src/files). */
+  files: FileStore
 }
 
 export interface Actor {

@@ -70,7 +70,7 @@ async function countAdviceSets(db: Db, where: SQL | undefined): Promise<number> 
   return row?.n ?? 0
 }
 
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 

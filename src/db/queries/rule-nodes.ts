@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
+import { copyNodeLinks } from './supplements.ts'
 
 export type RuleNodeRow = typeof ruleNodes.$inferSelect
 export type NodeContent = Pick<RuleNodeRow, 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question' | 'calledRuleId' | 'apiId' | 'tags' | 'sources'>
@@ -103,7 +104,7 @@ export interface CopyNodesOptions {
   mapCalledRule?: (id: number) => number
 }
 
-/** Inserts copies of `rows` (parents before children) into rule `ruleId`; returns old id → new id. */
+/** Inserts copies of `rows` (parents before children) into rule `ruleId`, with their linked supplements; returns old id → new id. */
 export async function copyNodeRows(tx: Db, rows: RuleNodeRow[], ruleId: number, opts: CopyNodesOptions): Promise<Map<number, number>> {
   const ids = new Map<number, number>()
   for (const row of rows) {
@@ -117,6 +118,7 @@ export async function copyNodeRows(tx: Db, rows: RuleNodeRow[], ruleId: number, 
     })
     ids.set(row.id, copy.id)
   }
+  await copyNodeLinks(tx, ids, opts.createdBy)
   return ids
 }
 

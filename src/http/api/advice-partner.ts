@@ -48,7 +48,7 @@ class ApiRateLimitedError extends DomainError {
 export const partnerContextPlugin = fp(async function partnerContextPlugin(app: FastifyInstance) {
   app.decorateRequest('partnerKey', null)
   app.decorateRequest('meteredAdviceSetId', 0)
-  const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps) })
+  const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps), baseUrl: () => app.deps.config.baseUrl })
   app.addHook('onClose', async () => cache.close())
   const limiter = new KeyRateLimiter()
 

@@ -23,6 +23,7 @@ import { exportApi } from './export.ts'
 import { adviceRequestsApi } from './advice-requests.ts'
 import { analyticsApi } from './analytics.ts'
 import { adviceSetTestingApi } from './adviceset-testing.ts'
+import { supplementsApi } from './supplements.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -50,4 +51,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(exportApi, { prefix: '/export' })
   await app.register(adviceRequestsApi, { prefix: '/adviceset' })
   await app.register(analyticsApi, { prefix: '/google-analytics' })
+  await app.register(supplementsApi, { prefix: '/supplements' })
 }

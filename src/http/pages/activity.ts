@@ -13,6 +13,8 @@ import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../ser
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts'
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
 import { ENTITY_SCENARIO } from '../../services/scenarios/scenarios.ts'
+import { ENTITY_SUPPLEMENT, supplementHref } from '../../services/files/supplements.ts'
+import { ENTITY_SUPPLEMENT_LINK } from '../../services/files/links.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { ENTITY_KEYWORD_MAP } from '../../services/library/keyword-maps.ts'
 import { ownerName } from '../../services/accounts/users.ts'
@@ -38,12 +40,14 @@ const FIELD_LABELS: Record<string, string> = {
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
   phrases: 'Phrases', scenarioId: 'Scenario',
+  format: 'Format', contentType: 'File type', fileExt: 'Extension', size: 'Size (bytes)', url: 'Address', imageUrl: 'Image', linkedTo: 'Linked to',
 }
 
 const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
   [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario', [ENTITY_KEYWORD_MAP]: 'keyword map',
+  [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -54,6 +58,7 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId', 'userId']),
   [ENTITY_VERSION]: new Set(['name', 'adviceSetId', 'contentHash', 'submittedBy', 'approvedBy', 'publishedBy']),
   [ENTITY_SCENARIO]: new Set(['parentId']),
+  [ENTITY_SUPPLEMENT_LINK]: new Set(['supplementId', 'targetType', 'targetId']),
 }
 
 interface Lookups {
@@ -180,6 +185,12 @@ function uriOf(item: Item, places: Places): string | null {
     case ENTITY_VERSION: {
       const setId = ((item.after ?? item.before) as { adviceSetId?: unknown } | null)?.adviceSetId
       return typeof setId === 'number' ? `/adviceset/${setId}/publish/versions/${id}` : null
+    }
+    case ENTITY_SUPPLEMENT:
+    case ENTITY_SUPPLEMENT_LINK: {
+      const snapshot = (item.after ?? item.before) as { format?: unknown; deleted?: unknown } | null
+      if (item.entityType === ENTITY_SUPPLEMENT && (item.action === 'delete' || snapshot?.deleted === true)) return null
+      return supplementHref({ id, format: snapshot?.format === 'viz' ? 'viz' : 'file' })
     }
     default: return null
   }

@@ -18,6 +18,8 @@ import { canCreate } from '../../services/accounts/visibility.ts'
 import { scenarioCounts } from '../../services/scenarios/scenarios.ts'
 import { analyticsDays } from '../../services/delivery/interview-analytics.ts'
 import { setInsights } from '../../services/library/set-insights.ts'
+import { linkedTo } from '../../services/files/links.ts'
+import { MAX_UPLOAD_BYTES } from '../../services/files/uploads.ts'
 import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -56,13 +58,14 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
   const actor = actorOf(request)
   const set = await getAdviceSet(app.deps, actor, id)
   const formatDate = dateFormatter(request.user!.preferences.tz)
-  const [allTags, createdByName, updatedByName, owners, rules, scenarios] = await Promise.all([
+  const [allTags, createdByName, updatedByName, owners, rules, scenarios, supplements] = await Promise.all([
     set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
     userName(app, actor, set.createdBy),
     userName(app, actor, set.updatedBy),
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
     setRuleList(app.deps, set.id),
     scenarioCounts(app.deps, actor, set.id),
+    linkedTo(app.deps, actor, { targetType: 'adviceSet', targetId: set.id }),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
   return {
@@ -70,6 +73,11 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     set,
     rules,
     scenarios,
+    supplements,
+    uploader: {
+      uploadUrl: '/api/supplements/upload', target: { targetType: 'adviceSet', targetId: set.id }, maxFiles: null, maxBytes: MAX_UPLOAD_BYTES,
+      files: supplements, removeMode: 'unlink', accept: null, addLabel: 'Add files', multiple: true, readOnly: !set.canWrite,
+    },
     canCopy: canCreate(actor),
     canTransfer: isProviderAdmin(actor),
     owners: owners.filter((o) => o.id !== set.ownerId),

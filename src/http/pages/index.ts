@@ -22,6 +22,7 @@ import { exportPages } from './export.ts'
 import { adviceRequestPages } from './advice-requests.ts'
 import { tagPages } from './tags.ts'
 import { branchToolPages } from './branches.ts'
+import { mediaPages } from './media.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -47,4 +48,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(adviceRequestPages)
   await app.register(tagPages)
   await app.register(branchToolPages)
+  await app.register(mediaPages)
 }

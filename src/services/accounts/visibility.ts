@@ -14,6 +14,11 @@ export function canReadSet(actor: Actor, set: OwnedShared): boolean {
   return isProviderAdmin(actor) || set.ownerId === actor.ownerId || set.ownerId === PROVIDER_OWNER_ID || set.isPublic || set.isStarter
 }
 
+/** Things an owner keeps for itself (dictionary entries, supplements): its own team's, the provider's, and everything for provider admins. */
+export function canReadOwned(actor: Actor, ownerId: string): boolean {
+  return isProviderAdmin(actor) || ownerId === actor.ownerId || ownerId === PROVIDER_OWNER_ID
+}
+
 export function canWriteOwned(actor: Actor, ownerId: string): boolean {
   if (isProviderAdmin(actor)) return true
   return ownerId === actor.ownerId && (actor.role === 'admin' || actor.role === 'author')

@@ -14,6 +14,7 @@ import { restoreScenarioSnapshot } from '../scenarios/scenarios.ts'
 import { ENTITY_KEYWORD_MAP, restoreKeywordMapSnapshot, type KeywordMapSnapshot } from '../library/keyword-maps.ts'
 import { canCreate } from '../accounts/visibility.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
+import { ENTITY_SUPPLEMENT, restoreSupplementSnapshot, type SupplementSnapshot } from '../files/supplements.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
 
 export const ACTIVITY_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
@@ -35,6 +36,7 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_EXTERNAL_API]: (deps, actor, id, before) => restoreExternalApiSnapshot(deps, actor, id, before as ExternalApiSnapshot | null),
   [ENTITY_SCENARIO]: async (deps, actor, id, before) => { await restoreScenarioSnapshot(deps, actor, id, before as ScenarioSnapshot | null) },
   [ENTITY_KEYWORD_MAP]: (deps, actor, id, before) => restoreKeywordMapSnapshot(deps, actor, id, before as KeywordMapSnapshot | null),
+  [ENTITY_SUPPLEMENT]: async (deps, actor, id, before) => { await restoreSupplementSnapshot(deps, actor, id, before as SupplementSnapshot | null) },
 }
 
 /** Fields never shown as changes: ids and bookkeeping. */

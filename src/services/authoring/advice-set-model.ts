@@ -5,6 +5,7 @@ import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.t
 import { findEntityByName, insertEntity, listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import { copyNodeRows, listNodes, parentsFirst, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { findRulesByIds, insertRule, listRules, type RuleRow } from '../../db/queries/rules.ts'
+import { nodeSupplements, type SupplementRow } from '../../db/queries/supplements.ts'
 import {
   ENTITY_TYPES, isDataType, parseAssignment, parseExpression, references, templateTags,
   type AdviceSetModel, type EntityModel, type Expr, type NodeModel, type NodeType, type RuleModel,
@@ -12,11 +13,13 @@ import {
 import { audit } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, type Actor } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
+import { withLinkedSources } from '../files/sources.ts'
 
 /** Rule calls reach at most this many sets away; deeper chains are reported by the engine as unknown rules. */
 const MAX_CALL_HOPS = 16
 
-export function nodeModelOf(row: RuleNodeRow, children: NodeModel[]): NodeModel {
+/** `linked`: the supplements linked to the node, which follow its own sources (services/files/sources.ts). */
+export function nodeModelOf(row: RuleNodeRow, children: NodeModel[], linked?: SupplementRow[]): NodeModel {
   const node: NodeModel = { id: String(row.id), type: row.type as NodeType, children }
   if (row.expression !== null) node.expression = row.expression
   if (row.variable !== null) node.variable = row.variable
@@ -26,12 +29,13 @@ export function nodeModelOf(row: RuleNodeRow, children: NodeModel[]): NodeModel 
   if (row.calledRuleId !== null) node.calledRuleId = String(row.calledRuleId)
   if (row.apiId !== null) node.apiId = row.apiId
   if (row.tags.length > 0) node.tags = row.tags
-  if (row.sources.length > 0) node.sources = row.sources
+  const sources = withLinkedSources(row.sources, linked)
+  if (sources.length > 0) node.sources = sources
   return node
 }
 
 /** Live rows (siblings in order) to one tree per rule; nodes under a missing parent are left out. */
-export function treesOf(rows: RuleNodeRow[]): Map<number, NodeModel[]> {
+export function treesOf(rows: RuleNodeRow[], linked: Map<number, SupplementRow[]> = new Map()): Map<number, NodeModel[]> {
   const children = new Map<number, RuleNodeRow[]>()
   const roots = new Map<number, RuleNodeRow[]>()
   for (const row of rows) {
@@ -41,7 +45,7 @@ export function treesOf(rows: RuleNodeRow[]): Map<number, NodeModel[]> {
     if (list) list.push(row)
     else bucket.set(key, [row])
   }
-  const build = (row: RuleNodeRow): NodeModel => nodeModelOf(row, (children.get(row.id) ?? []).map(build))
+  const build = (row: RuleNodeRow): NodeModel => nodeModelOf(row, (children.get(row.id) ?? []).map(build), linked.get(row.id))
   const trees = new Map<number, NodeModel[]>()
   for (const [ruleId, list] of roots) trees.set(ruleId, list.map(build))
   return trees
@@ -80,6 +84,13 @@ function calledIds(models: RuleModel[]): number[] {
   return ids
 }
 
+/** The live trees of some rules as the engine runs them: the nodes with the supplements linked to them as sources. */
+async function treesOfRules(db: Db, ruleIds: number[]): Promise<Map<number, NodeModel[]>> {
+  // One after the other: `db` may be a transaction (a version's snapshot), which runs one query at a time.
+  const rows = await listNodes(db, ruleIds)
+  return treesOf(rows, await nodeSupplements(db, ruleIds))
+}
+
 /**
  * The set as the engine compiles it: live rules in order, their trees, the dictionary, and the rules of other sets
  * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (see focusOnRule), which is how a
@@ -89,13 +100,13 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
   const set = await findAdviceSet(db, adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   const setRules = await listRules(db, adviceSetId)
-  const main = ruleModels(setRules, treesOf(await listNodes(db, setRules.map((r) => r.id))))
+  const main = ruleModels(setRules, await treesOfRules(db, setRules.map((r) => r.id)))
   const known = new Set(main.map((r) => r.id))
   const external: RuleModel[] = []
   let frontier = calledIds(main).filter((id) => !known.has(String(id)))
   for (let hop = 0; hop < MAX_CALL_HOPS && frontier.length > 0; hop++) {
     const found = await findRulesByIds(db, [...new Set(frontier)])
-    const models = ruleModels(found, treesOf(await listNodes(db, found.map((r) => r.id))))
+    const models = ruleModels(found, await treesOfRules(db, found.map((r) => r.id)))
     models.forEach((m) => known.add(m.id))
     external.push(...models)
     frontier = calledIds(models).filter((id) => !known.has(String(id)))

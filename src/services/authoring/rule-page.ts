@@ -3,6 +3,7 @@
 import { listAdviceSets } from '../../db/queries/advice-sets.ts'
 import { countCommentsByRule } from '../../db/queries/comments.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
 import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
@@ -12,6 +13,9 @@ import { NotFoundError } from '../errors.ts'
 import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
 import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 import { apiChoicesForSet } from '../integrations/external-apis.ts'
+import { MAX_NODE_SUPPLEMENTS } from '../files/links.ts'
+import { supplementHref } from '../files/supplements.ts'
+import { MAX_UPLOAD_BYTES } from '../files/uploads.ts'
 
 export interface TreeNodeProps {
   id: number; parentId: number | null; position: number; type: NodeType
@@ -36,6 +40,9 @@ export interface RuleTreeProps {
   activeNodeId: number | null
   /** The set owner's external APIs, for API Call nodes (their names, and the editor's picker). */
   apis: Array<{ id: string; name: string; variables: string[] }>
+  sourceCounts: Record<number, number>
+  maxSourcesPerNode: number
+  maxUploadBytes: number
 }
 
 /** One node of the server-rendered tree (views/rule/_tree.eta). */
@@ -55,6 +62,8 @@ export interface TreeNodeView {
   apiName: string | null
   tags: string[]
   commentCount: number
+  /** Its linked supplements, by name, with their pages. */
+  sources: Array<{ name: string; href: string }>
   children: TreeNodeView[]
 }
 
@@ -101,6 +110,7 @@ function compactNode(node: TreeNodeProps): CompactNodeProps {
 
 interface TreeContext {
   activeNodeId: number | null
+  sources: Map<number, Array<{ name: string; href: string }>>
   calledRules: Map<number, { name: string; href: string }>
   entityIds: Map<string, number>
   apiNames: Map<string, string>
@@ -129,6 +139,7 @@ function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[]
     apiName: node.apiId === null ? null : context.apiNames.get(node.apiId) ?? null,
     tags: node.tags.map(tagLabel),
     commentCount: node.commentCount,
+    sources: context.sources.get(node.id) ?? [],
     children: (children.get(node.id) ?? []).sort((a, b) => a.position - b.position).map(view),
   })
   return (children.get(null) ?? []).sort((a, b) => a.position - b.position).map(view)
@@ -143,9 +154,10 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
  * must be a live node of the rule (404 otherwise).
  */
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
-  const [rows, commentCounts, setRules, called, dictionary, model, apiChoices] = await Promise.all([
+  const [rows, commentCounts, linked, setRules, called, dictionary, model, apiChoices] = await Promise.all([
     listNodes(deps.db, [rule.id]),
     countCommentsByRule(deps.db, rule.id),
+    nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
     dictionaryFor(deps.db, rule.set),
@@ -166,11 +178,15 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
     activeNodeId,
     apis: apiChoices.map((api) => ({ id: String(api.id), name: api.name, variables: api.variables })),
+    sourceCounts: Object.fromEntries([...linked].map(([nodeId, list]) => [nodeId, list.length])),
+    maxSourcesPerNode: MAX_NODE_SUPPLEMENTS,
+    maxUploadBytes: MAX_UPLOAD_BYTES,
   }
+  const sources = new Map([...linked].map(([nodeId, list]) => [nodeId, list.map((s) => ({ name: s.name, href: supplementHref(s) }))]))
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
   const apiNames = new Map(props.apis.map((api) => [api.id, api.name]))
-  return { props, tree: treeViews(nodes, { activeNodeId, calledRules, entityIds, apiNames }), loaded: { rows, model } }
+  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds, apiNames }), loaded: { rows, model } }
 }
 
 /**

@@ -5,6 +5,7 @@
 import { compileAdviceSet, type CompiledAdviceSet } from '../../engine/index.ts'
 import { onServedVersionChange, type KeyAudience, type ServedVersion } from '../publishing/versions.ts'
 import type { ExternalApiRuntime } from '../integrations/api-runtime.ts'
+import { withAbsoluteSourceLinks } from '../files/sources.ts'
 
 const SERVED_TTL_MS = 30_000
 /** Served-version entries kept; past it the oldest set's entries go first. */
@@ -27,6 +28,8 @@ export interface AdviceCacheOptions {
   compiledLimit?: number
   /** Runs API Call nodes (definitions and answers kept in memory); without it such calls stay pending. */
   apis?: ExternalApiRuntime
+  /** The app's public address: sources' links into the app (supplements) are made absolute with it, so partners can open them. */
+  baseUrl?: () => string
 }
 
 export class AdviceCache {
@@ -39,12 +42,14 @@ export class AdviceCache {
   private readonly servedTtlMs: number
   private readonly compiledLimit: number
   readonly apis: ExternalApiRuntime | undefined
+  private readonly baseUrl: (() => string) | undefined
 
   constructor(private readonly lookUp: ServedVersionLookup, opts: AdviceCacheOptions = {}) {
     this.now = opts.now ?? Date.now
     this.servedTtlMs = opts.servedTtlMs ?? SERVED_TTL_MS
     this.compiledLimit = opts.compiledLimit ?? COMPILED_LIMIT
     this.apis = opts.apis
+    this.baseUrl = opts.baseUrl
     this.stopListening = onServedVersionChange((adviceSetId) => this.forgetServed(adviceSetId))
   }
 
@@ -91,7 +96,8 @@ export class AdviceCache {
       this.compiledByVersion.set(version.id, hit)
       return hit
     }
-    const compiled = compileAdviceSet(version.snapshot.model)
+    const model = this.baseUrl ? withAbsoluteSourceLinks(version.snapshot.model, this.baseUrl()) : version.snapshot.model
+    const compiled = compileAdviceSet(model)
     this.compiledByVersion.set(version.id, compiled)
     if (this.compiledByVersion.size > this.compiledLimit) this.compiledByVersion.delete(this.compiledByVersion.keys().next().value!)
     return compiled

@@ -11,6 +11,8 @@ import { findRule, insertRule, listRules, lockAdviceSetRow, updateRule } from '.
 import { recordIndexTask } from '../../db/queries/search.ts'
 import { ENTITY_TYPES, type EntityModel, type NodeModel } from '../../engine/index.ts'
 import { dictionaryFor } from '../authoring/advice-set-model.ts'
+import { relinkSupplements } from '../files/links.ts'
+import { splitSources } from '../files/sources.ts'
 import { ENTITY_ADVICE_SET } from '../library/advice-sets.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -25,11 +27,14 @@ async function insertTree(tx: Db, actor: Actor, ruleId: number, nodes: NodeModel
   let count = 0
   for (const [position, node] of nodes.entries()) {
     const calledRuleId = node.calledRuleId === undefined ? null : ruleIds.get(node.calledRuleId) ?? Number(node.calledRuleId)
+    // Linked supplements come back as links (the model joins them again), the node's own sources into its row.
+    const { own, supplementIds } = splitSources(node.sources ?? [])
     const row = await insertNode(tx, {
       ruleId, parentId, position, type: node.type, expression: node.expression ?? null, variable: node.variable ?? null,
       headline: node.headline ?? null, text: node.text ?? null, question: node.question ?? null, calledRuleId,
-      apiId: node.apiId ?? null, tags: node.tags ?? [], sources: node.sources ?? [], createdBy: actor.userId,
+      apiId: node.apiId ?? null, tags: node.tags ?? [], sources: own, createdBy: actor.userId,
     })
+    await relinkSupplements(tx, actor, row.id, supplementIds)
     count += 1 + await insertTree(tx, actor, ruleId, node.children, row.id, ruleIds)
   }
   return count

@@ -11,6 +11,9 @@ import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { tags } from '../../../src/db/schema/index.ts'
+import { Readable } from 'node:stream'
+import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
+import { uploadSupplement } from '../../../src/services/files/uploads.ts'
 
 /** Route → expected data-page, per DESIGN.md "Page names"; pages the SPEC leaves unnamed use area-action names. */
 const EXPECTED: Record<string, string> = {
@@ -81,6 +84,14 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:ruleSetId/advicescenario/gen-branches/:id': 'generate-branches',
   '/adviceset/:ruleSetId/advicescenario/gen-branches/compare': 'generate-branches',
   '/adviceset/:ruleSetId/advicescenario/gen-summary': 'generate-summary',
+  '/media': 'media-index',
+  '/media/new': 'media-index',
+  '/media/:id/show': 'media-index',
+  '/media/:id/edit': 'media-index',
+  '/visualizations': 'media-index',
+  '/visualizations/new': 'media-index',
+  '/visualizations/:id/show': 'media-index',
+  '/visualizations/:id/edit': 'media-index',
 }
 /** Sub-views served to islands (SPEC §2 "sub-views"): no layout and no <main>; their root names them instead. */
 const FRAGMENTS: Record<string, string> = {
@@ -97,6 +108,8 @@ const FRAGMENTS: Record<string, string> = {
 }
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
+/** Uploaded content itself, served for a frame (SPEC §2 …/iframe): not a page, checked in test/api/files. */
+const RAW_CONTENT = new Set(['/media/:id/iframe', '/visualizations/:id/iframe'])
 /** Pages that need no sign-in and render for visitors (sign-in pages redirect signed-in users away). */
 const VISITOR_PAGES = new Set(['/login', '/signup'])
 
@@ -124,6 +137,11 @@ const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerI
 const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
 const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
 const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
+const adminActor = { userId: admin.id, ownerId: provider, role: 'admin' as const, impersonatorId: null }
+const markerMedia = await createLinkSupplement(app.deps, adminActor, { url: 'https://example.com/guide', name: 'Marker link' })
+const markerViz = await uploadSupplement(app.deps, adminActor, (async function* () {
+  yield { kind: 'file' as const, field: 'file', filename: 'chart.html', stream: Readable.from([Buffer.from('<!doctype html><p>Chart</p>')]) }
+})())
 /** Pages that name their rule in the query string. */
 const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
@@ -132,6 +150,7 @@ const QUERIES: Record<string, string> = {
 }
 const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace('/gen-branches/:id', `/gen-branches/${markerScenario.id}`)
   .replace(':token', 'not-a-real-token').replace(':ruleSetId', String(adviceSet.id))
+  .replace(/^\/media\/:id/, `/media/${markerMedia.id}`).replace(/^\/visualizations\/:id/, `/visualizations/${markerViz.id}`)
   .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
@@ -139,11 +158,11 @@ const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
-    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url), `${url} has an expected page name`)
+    t.ok(url in EXPECTED || url in FRAGMENTS || REDIRECTS.has(url) || RAW_CONTENT.has(url), `${url} has an expected page name`)
   }
 })
 
-for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS))) {
+for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(u in FRAGMENTS) && !RAW_CONTENT.has(u))) {
   t.test(`${url} starts its <main> with data-page="${EXPECTED[url]}"`, async (t) => {
     const agent = VISITOR_PAGES.has(url) ? new Agent(app) : signedIn
     const res = await agent.get(concrete(url))

@@ -63,3 +63,20 @@ t.test('OUTBOUND_ALLOW: host:port pairs, off by default; a bad entry is named', 
   const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOW: '127.0.0.1' })) as unknown as ConfigError
   t.same(error.problems, ['OUTBOUND_ALLOW must be a comma-separated list of host:port: "127.0.0.1" is not host:port'])
 })
+
+t.test('S3: every setting it needs, checked; none of them without S3_URL', async (t) => {
+  const s3 = loadConfig({
+    DATA_DIR: dataDir(), S3_URL: 'https://s3.eu-west-1.amazonaws.com/', S3_BUCKET: 'advice-files', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK',
+  }).s3
+  t.same(s3, { endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: 'advice-files', region: 'us-east-1', accessKeyId: 'AK', secretAccessKey: 'SK', forcePathStyle: true })
+  t.equal(loadConfig({ DATA_DIR: dataDir() }).s3, undefined, 'absent: the disk store')
+  const error = t.throws(() => loadConfig({ DATA_DIR: dataDir(), S3_URL: 's3.example', S3_BUCKET: 'Bad_Bucket', S3_FORCE_PATH_STYLE: 'maybe' })) as unknown as ConfigError
+  t.same(error.problems, [
+    'S3_URL must be an http(s) URL, e.g. https://s3.eu-west-1.amazonaws.com',
+    'S3_BUCKET must be 3–63 lowercase letters, digits, dots or hyphens, got "Bad_Bucket"',
+    'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required with S3_URL',
+    'S3_FORCE_PATH_STYLE must be true or false',
+  ])
+  const stray = t.throws(() => loadConfig({ DATA_DIR: dataDir(), S3_BUCKET: 'files' })) as unknown as ConfigError
+  t.same(stray.problems, ['S3_BUCKET is set but S3_URL is not: set S3_URL to store files in S3, or remove S3_BUCKET'])
+})
