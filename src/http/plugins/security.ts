@@ -42,7 +42,12 @@ const APP_HEADERS: HelmetOptions = {
     },
   },
   crossOriginEmbedderPolicy: false,
+  // Sent only on https (below): over http a browser ignores it, and a proxy's plain-http health checks need none.
+  strictTransportSecurity: false,
 }
+
+/** Two years, subdomains included: what browsers' preload lists ask for. */
+const HSTS = 'max-age=63072000; includeSubDomains'
 
 export default fp(async function securityPlugin(app) {
   const appHeaders: SecurityHeaders = helmet(APP_HEADERS)
@@ -52,6 +57,8 @@ export default fp(async function securityPlugin(app) {
     route.config = { ...route.config, securityHeaders: own === false ? null : helmet({ ...APP_HEADERS, ...own } as HelmetOptions) }
   })
   app.addHook('onRequest', (request, reply, done) => {
+    // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY says the proxy is ours.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS)
     const own = request.routeOptions.config.securityHeaders
     const headers = own === undefined ? appHeaders : own
     if (headers === null) return done()

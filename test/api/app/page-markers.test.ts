@@ -1,5 +1,6 @@
 // Every registered page route renders a page whose <main> starts with the SPEC page marker (DESIGN page-name table).
 import t from 'tap'
+import { assertPageSecurityHeaders } from '../../helpers/security-headers.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
@@ -171,6 +172,8 @@ for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(
     const main = /<main\b[^>]*>/.exec(res.body)?.[0]
     t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
     t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
+    // The embed's own page (its snippet) is shown in the app, so only the app frames it, like every other page.
+    assertPageSecurityHeaders(t, res.headers, { frameGuard: url !== '/adviceset/:id/embed' })
   })
 }
 
@@ -181,5 +184,6 @@ for (const url of [...new Set(pageRoutes)].filter((u) => u in FRAGMENTS)) {
     t.match(res.headers['content-type'], /text\/html/)
     t.match(res.body, new RegExp(`^\\s*<section [^>]*data-fragment="${FRAGMENTS[url]}"`), 'the first element names the fragment')
     t.notMatch(res.body, /<main\b|<html\b/, 'no page around it')
+    assertPageSecurityHeaders(t, res.headers)
   })
 }
