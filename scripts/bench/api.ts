@@ -25,16 +25,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
-import { openDatabase, type Db } from '../../src/db/client.ts'
+import { openDatabase } from '../../src/db/client.ts'
 import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
-import { ENTITY_TYPES, type NodeModel } from '../../src/engine/index.ts'
-import { createAdviceSet } from '../../test/helpers/advice-sets.ts'
+import { ENTITY_TYPES } from '../../src/engine/index.ts'
 import { createApiKey } from '../../test/helpers/api-keys.ts'
 import { createOwner } from '../../test/helpers/factories.ts'
-import { publishVersion } from '../../test/helpers/publishing.ts'
-import { buildRule, type NodeSpec } from '../../test/helpers/rules.ts'
-import { syntheticAdviceSet, syntheticInputs } from './fixtures/synthetic.ts'
+import { syntheticInputs } from './fixtures/synthetic.ts'
+import { seedPublishedSet } from './published-set.ts'
 import { createExternalApiDefinition } from '../../test/helpers/external-apis.ts'
 
 const NODES = 500
@@ -149,28 +147,6 @@ async function eventsComparison(adviceUrl: string, adviceHeaders: Record<string,
   console.log(`advice p99 at ${PACED.perSecond} req/s, median of the rounds: events off ${median(off).toFixed(2)} ms, on ${median(on).toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target ≤ 1.10) ${ratio <= 1.1 ? 'met' : 'NOT met'}`)
 }
 
-/** The synthetic set stored as rows (rules, nodes, dictionary), so the version is made as a publish makes it. */
-async function seedPublishedSet(db: Db, ownerId: string, opts: { entities: boolean; extraRule?: { name: string; nodes: NodeSpec[] } }): Promise<number> {
-  const model = syntheticAdviceSet(NODES)
-  for (const entity of opts.entities ? model.entities : []) {
-    await insertEntity(db, {
-      ownerId, adviceSetId: null, entityTypeId: (entity.kind === 'formula' ? ENTITY_TYPES.formula : ENTITY_TYPES.variable).id,
-      reservedName: entity.name, dataType: entity.dataType ?? null, validOptions: entity.options ?? [], isClosedSet: entity.isClosedSet ?? false,
-      displayFormat: entity.displayFormat ?? null, defaultValue: entity.defaultValue ?? null, expression: entity.expression ?? null,
-      isConstant: false, description: '', createdBy: null,
-    })
-  }
-  const set = await createAdviceSet(db, { ownerId, name: model.name })
-  const spec = (node: NodeModel): NodeSpec => ({
-    type: node.type, expression: node.expression ?? null, variable: node.variable ?? null, headline: node.headline ?? null,
-    text: node.text ?? null, question: node.question ?? null, tags: node.tags ?? [], children: node.children.map(spec),
-  })
-  for (const rule of model.rules) await buildRule(db, set.id, rule.name, rule.nodes.map(spec))
-  if (opts.extraRule) await buildRule(db, set.id, opts.extraRule.name, opts.extraRule.nodes)
-  await publishVersion(db, { adviceSetId: set.id })
-  return set.id
-}
-
 function row(name: string, f: Figures): string {
   const failures = f.non2xx + f.errors > 0 ? `   (${f.non2xx} non-2xx, ${f.errors} errors)` : ''
   const cpu = f.cpuMicros === undefined ? '' : `   server CPU ${f.cpuMicros.toFixed(0).padStart(4)} µs/request`
@@ -204,7 +180,7 @@ const base = `http://127.0.0.1:${typeof address === 'object' && address ? addres
 
 try {
   const ownerId = await createOwner(database.db, { name: 'Bench partner' })
-  const adviceSetId = await seedPublishedSet(database.db, ownerId, { entities: true })
+  const adviceSetId = await seedPublishedSet(database.db, ownerId, { nodes: NODES, entities: true })
   await insertEntity(database.db, {
     ownerId, adviceSetId: null, entityTypeId: ENTITY_TYPES.variable.id, reservedName: 'Live_Rate', dataType: 'number', validOptions: [], isClosedSet: false,
     displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
@@ -214,7 +190,7 @@ try {
     responseMapping: [{ path: '/data/rate', variable: 'Live_Rate', dataType: 'number' }],
   })
   const apiSetId = await seedPublishedSet(database.db, ownerId, {
-    entities: false,
+    nodes: NODES, entities: false,
     extraRule: { name: 'Live rate', nodes: [{ type: 'apiCall', apiId: String(rates.id), variable: 'Live_Rate', children: [{ type: 'advice', headline: 'Today’s rate is {{Live_Rate}}' }] }] },
   })
   const { secret } = await createApiKey(database.db, { ownerId, rateLimit: 1_000_000_000 })

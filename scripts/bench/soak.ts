@@ -1,0 +1,191 @@
+// Soak (issue 18 point 5): the Advice API flat out for 60 s (autocannon, its own process) while 10 authors edit rules
+// of the same advice set through the HTTP API (their own process: signed in, CSRF token, PATCH a node's headline,
+// now and then add a node and delete it again). The server runs here on embedded PGlite with its job worker, as
+// `npm start` runs it. Every 10 s it reports the Advice API's and the writers' progress and the server's heap (after a
+// full collection, so what is retained) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
+// RSS flat after warm-up (the last sample within 10 % of the first sample after warm-up).
+// `--seconds N` shortens or lengthens the loaded part (default 60).
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { loadConfig } from '../../src/config.ts'
+import { buildApp } from '../../src/app.ts'
+import { openDatabase } from '../../src/db/client.ts'
+import { createApiKey } from '../../test/helpers/api-keys.ts'
+import { createOwner, createUser } from '../../test/helpers/factories.ts'
+import { buildRule } from '../../test/helpers/rules.ts'
+import { syntheticInputs } from './fixtures/synthetic.ts'
+import { seedPublishedSet } from './published-set.ts'
+
+const NODES = 500
+const WRITERS = 10
+const WARM_UP_SECONDS = 10
+const SAMPLE_SECONDS = 10
+const secondsArg = process.argv.indexOf('--seconds')
+const LOADED_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
+const run = promisify(execFile)
+
+interface Writer { email: string; password: string; ruleId: number; nodeIds: number[] }
+interface WriterReport { writes: number; failures: Array<{ status: number; what: string; body: string }>; perWriter: number[] }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The writers' process: each author signs in as a browser does and edits its rule until the time is up.
+
+class Client {
+  private cookies = new Map<string, string>()
+  private csrf = ''
+  constructor(private base: string) {}
+
+  private remember(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const i = pair!.indexOf('=')
+      this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1))
+    }
+  }
+
+  async fetch(url: string, init: { method?: string; body?: string; type?: string; accept?: string } = {}): Promise<Response> {
+    const headers: Record<string, string> = { accept: init.accept ?? 'application/json', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+    if (init.type) headers['content-type'] = init.type
+    if (init.method && init.method !== 'GET') headers['x-csrf-token'] = this.csrf
+    const res = await fetch(`${this.base}${url}`, { method: init.method ?? 'GET', headers, body: init.body, redirect: 'manual' })
+    this.remember(res)
+    return res
+  }
+
+  async page(url: string): Promise<void> {
+    const res = await this.fetch(url, { accept: 'text/html' })
+    const token = /<meta name="csrf-token" content="([^"]+)"/.exec(await res.text())?.[1]
+    if (token) this.csrf = token
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    await this.page('/login')
+    const res = await this.fetch('/login', { method: 'POST', type: 'application/x-www-form-urlencoded', accept: 'text/html', body: new URLSearchParams({ _csrf: this.csrf, email, password }).toString() })
+    if (res.status !== 303) throw new Error(`sign-in of ${email} answered ${res.status}`)
+    await this.page('/')
+  }
+}
+
+async function writersProcess(base: string, writers: Writer[], seconds: number): Promise<WriterReport> {
+  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0) }
+  const until = Date.now() + seconds * 1000
+  await Promise.all(writers.map(async (writer, w) => {
+    const client = new Client(base)
+    await client.signIn(writer.email, writer.password)
+    const nodeUrl = `/api/rule/${writer.ruleId}/node`
+    const check = async (res: Response, what: string): Promise<unknown> => {
+      const body = await res.text()
+      if (res.status >= 300) report.failures.push({ status: res.status, what, body: body.slice(0, 200) })
+      else { report.writes++; report.perWriter[w]!++ }
+      return res.status < 300 ? (JSON.parse(body) as { data: unknown }).data : null
+    }
+    for (let i = 0; Date.now() < until; i++) {
+      const nodeId = writer.nodeIds[i % writer.nodeIds.length]!
+      await check(await client.fetch(`${nodeUrl}/${nodeId}`, {
+        method: 'PATCH', type: 'application/json', body: JSON.stringify({ headline: `Edit ${i} by writer ${w + 1}`, text: `Saved at ${new Date().toISOString()}` }),
+      }), 'edit a node')
+      if (i % 5 === 4) {
+        const made = await check(await client.fetch(nodeUrl, {
+          method: 'POST', type: 'application/json', body: JSON.stringify({ type: 'advice', headline: `Added ${i}`, parentId: writer.nodeIds[0] }),
+        }), 'add a node') as { id: number } | null
+        if (made) await check(await client.fetch(`${nodeUrl}/${made.id}`, { method: 'DELETE' }), 'delete the added node')
+      }
+    }
+  }))
+  return report
+}
+
+if (process.argv[2] === '--writers') {
+  console.log(JSON.stringify(await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], Number(process.argv[5]))))
+  process.exit(0)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The server, the load and the samples.
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+function sample(): { heap: number; rss: number } {
+  globalThis.gc?.()
+  const usage = process.memoryUsage()
+  return { heap: usage.heapUsed, rss: usage.rss }
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'))
+const database = await openDatabase({ kind: 'pglite' })
+await database.migrate()
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+const app = await buildApp({ config, db: database.db, logger: false })
+await app.listen({ port: 0, host: '127.0.0.1' })
+const address = app.server.address()
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+
+try {
+  const ownerId = await createOwner(database.db, { name: 'Soak partner' })
+  const adviceSetId = await seedPublishedSet(database.db, ownerId, { nodes: NODES, entities: true })
+  const writers: Writer[] = []
+  for (let w = 1; w <= WRITERS; w++) {
+    const user = await createUser(database.db, { ownerId, role: 'author', name: `Writer ${w}` })
+    const advice = Array.from({ length: 5 }, (_, i) => ({ type: 'advice', headline: `Advice ${i + 1} of writer ${w}` }))
+    const { rule, nodes } = await buildRule(database.db, adviceSetId, `Edited by writer ${w}`, [{ type: 'condition', expression: 'true', children: advice }])
+    writers.push({ email: user.email, password: user.password, ruleId: rule.id, nodeIds: nodes.filter((n) => n.type === 'advice').map((n) => n.id) })
+  }
+  const { secret } = await createApiKey(database.db, { ownerId, rateLimit: 1_000_000_000 })
+  const answers = new URLSearchParams(Object.entries(syntheticInputs(1)[0]!).map(([k, v]) => [k, String(v)]))
+  const adviceUrl = `${base}/api/advice/${adviceSetId}?${answers}`
+  const first = await fetch(adviceUrl, { headers: { authorization: `Bearer ${secret}`, accept: 'application/json' } })
+  if (first.status !== 200) throw new Error(`the Advice API answered ${first.status}: ${await first.text()}`)
+
+  const total = WARM_UP_SECONDS + LOADED_SECONDS
+  console.log(`Soak: ${NODES}-node published set on PGlite, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+    `Advice API flat out (autocannon, 16 connections) and ${WRITERS} writers for ${total} s (the first ${WARM_UP_SECONDS} s warm-up)`)
+  const cannon = run(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(total), '-H', `authorization=Bearer ${secret}`, '-H', 'accept=application/json', adviceUrl], { maxBuffer: 16 * 1024 * 1024 })
+  const writerProcess = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--writers', base, JSON.stringify(writers), String(total)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let writerOut = ''
+  writerProcess.stdout.on('data', (chunk: Buffer) => { writerOut += chunk.toString() })
+  const writersDone = new Promise<WriterReport>((resolve, reject) => writerProcess.on('close', (code) => {
+    if (code === 0) resolve(JSON.parse(writerOut) as WriterReport)
+    else reject(new Error(`the writers' process exited with ${code}`))
+  }))
+
+  const samples: Array<{ at: number; heap: number; rss: number }> = []
+  const started = Date.now()
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const at = Math.round((Date.now() - started) / 1000)
+      const s = sample()
+      samples.push({ at, ...s })
+      console.log(`t=${String(at).padStart(3)} s   heap ${mb(s.heap).padStart(9)}   RSS ${mb(s.rss).padStart(9)}${at <= WARM_UP_SECONDS ? '   (warm-up)' : ''}`)
+      if (at >= total) { clearInterval(timer); resolve() }
+    }, SAMPLE_SECONDS * 1000)
+  })
+  const [{ stdout }, writerReport] = await Promise.all([cannon, writersDone])
+  const advice = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number; max: number }; non2xx: number; errors: number; timeouts: number }
+
+  console.log(`Advice API: ${advice.requests.total.toLocaleString('en')} requests, ${advice.requests.average.toFixed(0)} req/s, p50 ${advice.latency.p50} ms, p99 ${advice.latency.p99} ms, max ${advice.latency.max} ms; ` +
+    `${advice.non2xx} non-2xx, ${advice.errors} errors, ${advice.timeouts} timeouts`)
+  console.log(`writers: ${writerReport.writes.toLocaleString('en')} acknowledged writes (${(writerReport.writes / total).toFixed(0)}/s; per writer ${writerReport.perWriter.join(', ')}), ${writerReport.failures.length} failed`)
+  for (const failure of writerReport.failures.slice(0, 5)) console.log(`  ${failure.what}: ${failure.status} ${failure.body}`)
+  const afterWarmUp = samples.filter((s) => s.at > WARM_UP_SECONDS)
+  const firstSample = afterWarmUp[0]!
+  const lastSample = afterWarmUp.at(-1)!
+  const growth = (key: 'heap' | 'rss') => (lastSample[key] - firstSample[key]) / firstSample[key]
+  const flat = (key: 'heap' | 'rss') => Math.abs(growth(key)) <= 0.1
+  console.log(`after warm-up (t=${firstSample.at} s → t=${lastSample.at} s): heap ${mb(firstSample.heap)} → ${mb(lastSample.heap)} (${(growth('heap') * 100).toFixed(1)} %), ` +
+    `RSS ${mb(firstSample.rss)} → ${mb(lastSample.rss)} (${(growth('rss') * 100).toFixed(1)} %); max heap ${mb(Math.max(...afterWarmUp.map((s) => s.heap)))}, max RSS ${mb(Math.max(...afterWarmUp.map((s) => s.rss)))}`)
+  const errors = advice.non2xx + advice.errors + advice.timeouts + writerReport.failures.length
+  const met = errors === 0 && flat('heap') && flat('rss')
+  console.log(`targets (0 errors; heap and RSS within 10 % after warm-up): ${met ? 'met' : 'NOT met'}`)
+  process.exitCode = met ? 0 : 1
+} finally {
+  await app.close()
+  await database.close()
+  rmSync(dataDir, { recursive: true, force: true })
+}
