@@ -7,6 +7,7 @@
 // p99 < 20 ms at 1,000 req/s (2 cores).
 // The API Call case (issue 17): the same set plus a rule whose API Call node reads a rate from an external API (a
 // local server, allow-listed) whose answer is cached, so the case shows what a cached call adds to a request.
+// The 5,000-node set (issue 18): flat out in the same rounds and paced, beside the 500-node set.
 // Interview events (issue 16): the paced advice run again in alternating rounds with event recording off and on —
 // on, the API's own events (one per request here) plus 9,000 a second recorded in the server process as if from
 // embeds, so 10,000 events/s, written every 2 s in batches. Target: p99 with events ≤ 1.1 × without.
@@ -36,6 +37,8 @@ import { seedPublishedSet } from './published-set.ts'
 import { createExternalApiDefinition } from '../../test/helpers/external-apis.ts'
 
 const NODES = 500
+/** The large set (issue 18): flat out and paced beside the 500-node one, to show a large set served as fast. */
+const LARGE_NODES = 5000
 /** Flat out in alternating rounds, so a change in the machine's speed during the run hits both routes alike. */
 const FLAT_OUT = { connections: 16, seconds: 5 }
 const ROUNDS = 5
@@ -193,10 +196,12 @@ try {
     nodes: NODES, entities: false,
     extraRule: { name: 'Live rate', nodes: [{ type: 'apiCall', apiId: String(rates.id), variable: 'Live_Rate', children: [{ type: 'advice', headline: 'Today’s rate is {{Live_Rate}}' }] }] },
   })
+  const largeSetId = await seedPublishedSet(database.db, ownerId, { nodes: LARGE_NODES, entities: false })
   const { secret } = await createApiKey(database.db, { ownerId, rateLimit: 1_000_000_000 })
   const answers = new URLSearchParams(Object.entries(syntheticInputs(1)[0]!).map(([k, v]) => [k, String(v)]))
   const adviceUrl = `${base}/api/advice/${adviceSetId}?${answers}`
   const apiAdviceUrl = `${base}/api/advice/${apiSetId}?${answers}`
+  const largeAdviceUrl = `${base}/api/advice/${largeSetId}?${answers}`
   const adviceHeaders = { authorization: `Bearer ${secret}`, accept: 'application/json' }
   const helloUrl = `${base}/bench/hello`
 
@@ -231,18 +236,21 @@ try {
   await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
   await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
   await autocannon(apiAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures; apiAdvice: Figures }> = []
+  await autocannon(largeAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+  const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures; apiAdvice: Figures; large: Figures }> = []
   for (let i = 0; i < ROUNDS; i++) {
     const hello = await autocannon(helloUrl, {}, FLAT_OUT)
     const helloBody = await autocannon(`${base}/bench/hello-advice-body`, {}, FLAT_OUT)
     const advice = await autocannon(adviceUrl, adviceHeaders, FLAT_OUT)
     const apiAdvice = await autocannon(apiAdviceUrl, adviceHeaders, FLAT_OUT)
-    rounds.push({ hello, helloBody, advice, apiAdvice })
+    const large = await autocannon(largeAdviceUrl, adviceHeaders, FLAT_OUT)
+    rounds.push({ hello, helloBody, advice, apiAdvice, large })
   }
   const rateHello = await autocannon(helloUrl, {}, FIXED_RATE)
   const rateAdvice = await autocannon(adviceUrl, adviceHeaders, FIXED_RATE)
   const pacedHello = await paced(helloUrl, {})
   const pacedAdvice = await paced(adviceUrl, adviceHeaders)
+  const pacedLarge = await paced(largeAdviceUrl, adviceHeaders)
 
   console.log(`\nflat out, ${FLAT_OUT.connections} connections, ${ROUNDS} rounds of ${FLAT_OUT.seconds} s each`)
   const ratios: number[] = []
@@ -253,10 +261,11 @@ try {
     console.log(row('  hello world with the advice body', round.helloBody))
     console.log(row(`  GET /api/advice/${adviceSetId}`, round.advice))
     console.log(row(`  GET /api/advice/${apiSetId} (+ cached API Call)`, round.apiAdvice))
+    console.log(row(`  GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, round.large))
     const ratio = round.advice.perSecond / round.hello.perSecond
     ratios.push(ratio)
     apiRatios.push(round.apiAdvice.perSecond / round.advice.perSecond)
-    console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}; API Call case / advice ${apiRatios.at(-1)!.toFixed(2)}`)
+    console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; ${LARGE_NODES.toLocaleString('en')} nodes / ${NODES} nodes ${(round.large.perSecond / round.advice.perSecond).toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}; API Call case / advice ${apiRatios.at(-1)!.toFixed(2)}`)
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
   const ratio = median(ratios)
@@ -268,7 +277,8 @@ try {
   console.log(`\npaced, one request every ${1000 / PACED.perSecond} ms for ${PACED.seconds} s each (latency from when each was due)`)
   console.log(`${row('GET /bench/hello (hello world)', pacedHello)}   server loop delay p99 ${pacedHello.loopP99.toFixed(1)} ms, max ${pacedHello.loopMax.toFixed(0)} ms`)
   console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
-  console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}`)
+  console.log(`${row(`GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, pacedLarge)}   server loop delay p99 ${pacedLarge.loopP99.toFixed(1)} ms, max ${pacedLarge.loopMax.toFixed(0)} ms`)
+  console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}; the ${LARGE_NODES.toLocaleString('en')}-node set ${pacedLarge.p99.toFixed(1)} ms`)
   await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
 } finally {
   ratesServer.close()
