@@ -16,7 +16,8 @@ const base = `/adviceset/${set.id}/advicescenario`
 
 async function create(name: string, inputs: Record<string, unknown>): Promise<{ id: number }> {
   const res = await agent.api('POST', '/api/advicescenario', { adviceSetId: set.id, name, inputs })
-  t.equal(res.statusCode, 201, `created ${name}`)
+  // Setup, not a subtest: an assertion here would land on the root test, which tap may have ended while it waited.
+  if (res.statusCode !== 201) throw new Error(`creating ${name} answered ${res.statusCode}: ${res.body}`)
   return res.json().data
 }
 
