@@ -1,6 +1,7 @@
 // A page's OpenGraph title and image, to prefill a link supplement. The server fetches the page through its one
-// SSRF-safe outbound module (GET /api/opengraph?url=, which answers { data: { title, image, … } }); when that route
-// is missing or fails, there is simply nothing to prefill and the author types the name.
+// SSRF-safe outbound module (GET /api/opengraph?url=, which answers { data: { title, image, … } }); when it fails
+// (a page that cannot be reached, an address the outbound checks refuse) there is nothing to prefill and the author
+// types the name.
 import { callApi } from './api.ts'
 import { isRecord, optionalString } from './guards.ts'
 
