@@ -12,10 +12,6 @@ export interface Row {
   publicIs?: PublicIs
   query?: (s: Side) => Record<string, string | number>
   body?: (s: Side) => unknown
-  /** A page route answering JSON (sent with the CSRF header, like the islands do). */
-  json?: boolean
-  /** Cells run in this order (destructive cells last). */
-  order?: Principal[]
   /** A new object of this family for each cell let through, for routes that delete or move theirs (denied cells use the shared one, which they must leave as it was). */
   fresh?: Spawnable
   /** Each cell signs in its own agent (routes that end or change the session). */
