@@ -13,6 +13,7 @@ import {
 import { audit } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, type Actor } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
+import { canReadOwned } from '../accounts/visibility.ts'
 import { withLinkedSources } from '../files/sources.ts'
 
 /** Rule calls reach at most this many sets away; deeper chains are reported by the engine as unknown rules. */
@@ -66,11 +67,36 @@ export function entityModelOf(row: EntityRow): EntityModel {
   return entity
 }
 
-/** The dictionary a set sees: its owner's entries (general or for this set), then the provider's not shadowed by name. */
-export async function dictionaryFor(db: Db, set: { id: number; ownerId: string }): Promise<EntityRow[]> {
+/**
+ * The dictionary a set sees: its owner's entries (general or for this set), then the provider's not shadowed by name.
+ * A `reader` of another owner (a public set's visitor) sees only the entries the set names: the rest of the owner's
+ * dictionary is its own team's (DESIGN "Owners, roles and visibility").
+ */
+export async function dictionaryFor(db: Db, set: { id: number; ownerId: string }, reader?: Actor): Promise<EntityRow[]> {
   const rows = await listEntities(db, { ownerIds: [...new Set([set.ownerId, PROVIDER_OWNER_ID])], adviceSetId: set.id })
   const own = new Set(rows.filter((r) => r.ownerId === set.ownerId).map((r) => r.reservedName.toLowerCase()))
-  return rows.filter((r) => r.ownerId === set.ownerId || !own.has(r.reservedName.toLowerCase()))
+  const seen = rows.filter((r) => r.ownerId === set.ownerId || !own.has(r.reservedName.toLowerCase()))
+  if (!reader || canReadOwned(reader, set.ownerId)) return seen
+  const rules = await listRules(db, set.id)
+  return entriesNamedIn(seen, JSON.stringify(await listNodes(db, rules.map((r) => r.id))))
+}
+
+/** The entries a text names (as a whole word, in any case), and those named by the formulas among them, transitively. */
+function entriesNamedIn(rows: EntityRow[], content: string): EntityRow[] {
+  const words = new Set<string>()
+  const addWords = (text: string) => { for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) words.add(w) }
+  addWords(content)
+  const kept = new Set<EntityRow>()
+  for (let grew = true; grew;) {
+    grew = false
+    for (const row of rows) {
+      if (kept.has(row) || !words.has(row.reservedName.toLowerCase())) continue
+      kept.add(row)
+      if (row.expression) addWords(row.expression)
+      grew = true
+    }
+  }
+  return rows.filter((r) => kept.has(r))
 }
 
 function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
@@ -96,7 +122,7 @@ async function treesOfRules(db: Db, ruleIds: number[]): Promise<Map<number, Node
  * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (see focusOnRule), which is how a
  * single rule is debugged.
  */
-export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number } = {}): Promise<AdviceSetModel> {
+export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number; reader?: Actor } = {}): Promise<AdviceSetModel> {
   const set = await findAdviceSet(db, adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   const setRules = await listRules(db, adviceSetId)
@@ -111,7 +137,9 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
     external.push(...models)
     frontier = calledIds(models).filter((id) => !known.has(String(id)))
   }
-  const entities = (await dictionaryFor(db, set)).map(entityModelOf)
+  const dictionary = await dictionaryFor(db, set)
+  // A reader of another owner gets only the entries the set (and the rules it calls) names; see dictionaryFor.
+  const entities = (opts.reader && !canReadOwned(opts.reader, set.ownerId) ? entriesNamedIn(dictionary, JSON.stringify([main, external])) : dictionary).map(entityModelOf)
   const model: AdviceSetModel = { id: String(set.id), name: set.nameAlt || set.name, rules: main, entities, ...(external.length > 0 ? { externalRules: external } : {}) }
   return opts.onlyRuleId === undefined ? model : focusOnRule(model, opts.onlyRuleId)
 }
@@ -180,7 +208,7 @@ export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceS
     const copied = await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })
     for (const [from, to] of copied) nodeIds.set(from, to)
   }
-  const dictionary = await dictionaryFor(tx, source)
+  const dictionary = await dictionaryFor(tx, source, actor)
   const byName = new Map(dictionary.map((e) => [e.reservedName, e]))
   const wanted = new Set(dictionary.filter((e) => e.adviceSetId === source.id).map((e) => e.reservedName))
   if (copy.ownerId !== source.ownerId) {

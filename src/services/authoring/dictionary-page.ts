@@ -179,7 +179,7 @@ export async function listDictionary(deps: Deps, actor: Actor, filters: Dictiona
   if (filters.adviceSetId !== undefined) {
     const set = await findAdviceSet(db, filters.adviceSetId)
     if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-    rows = await dictionaryFor(db, set)
+    rows = await dictionaryFor(db, set, actor)
   } else {
     rows = await listEntities(db, { ownerIds: [...new Set([actor.ownerId, PROVIDER_OWNER_ID])] })
   }

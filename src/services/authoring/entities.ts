@@ -315,7 +315,7 @@ async function visibleEntries(db: Db, actor: Actor, opts: { adviceSetId?: number
   if (opts.adviceSetId !== undefined) {
     const set = await findAdviceSet(db, opts.adviceSetId)
     if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-    const dictionary = await dictionaryFor(db, set)
+    const dictionary = await dictionaryFor(db, set, actor)
     return dictionary.filter((e) => (opts.kind === undefined || kindOf(e) === opts.kind)
       && (!opts.prefix || e.reservedName.toLowerCase().startsWith(opts.prefix.toLowerCase()))
       && (!opts.text || `${e.reservedName}\n${e.description}`.toLowerCase().includes(opts.text.toLowerCase()))).slice(0, opts.limit)

@@ -63,7 +63,7 @@ export async function debugScope(deps: Deps, actor: Actor, adviceSetId: number, 
   const set = await findAdviceSet(deps.db, adviceSetId)
   if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
   const rule = ruleId === undefined ? null : await ruleOfSet(deps.db, set, ruleId)
-  const model = await buildAdviceSetModel(deps.db, set.id, rule ? { onlyRuleId: rule.id } : {})
+  const model = await buildAdviceSetModel(deps.db, set.id, rule ? { onlyRuleId: rule.id, reader: actor } : { reader: actor })
   const rules = (await listRules(deps.db, set.id)).map((r) => ({ id: r.id, name: r.name }))
   const apiNames = new Map((await apiChoicesForSet(deps, actor, set)).map((api) => [String(api.id), api.name]))
   return { set, rule, rules, model, compiled: compileAdviceSet(model), apiNames }

@@ -160,8 +160,8 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
-    dictionaryFor(deps.db, rule.set),
-    buildAdviceSetModel(deps.db, rule.adviceSetId),
+    dictionaryFor(deps.db, rule.set, actor),
+    buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor }),
     apiChoicesForSet(deps, actor, rule.set),
   ])
   if (activeNodeId !== null && !rows.some((r) => r.id === activeNodeId)) throw new NotFoundError('No node with this id in this rule')

@@ -84,7 +84,7 @@ export function placeAt(list: number[], id: number, index: number | undefined): 
 /** The rule with its tree as the engine reads it, the static-check issues of its nodes and per-node comment counts. */
 export async function getRule(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
-  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id })
+  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id, reader: actor })
   const issues = staticChecks(model).filter((issue) => issue.ruleId === String(id))
   const commentCounts = await countCommentsByRule(deps.db, id)
   return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules[0]?.nodes ?? [], issues, commentCounts }
@@ -111,7 +111,7 @@ export async function rulesCalledByRule(deps: Deps, actor: Actor, id: number) {
 export async function ruleVariables(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
   const nodes = await listNodes(deps.db, [id])
-  const dictionary = new Map((await dictionaryFor(deps.db, rule.set)).map((e) => [e.reservedName.toLowerCase(), e]))
+  const dictionary = new Map((await dictionaryFor(deps.db, rule.set, actor)).map((e) => [e.reservedName.toLowerCase(), e]))
   const uses = new Map<string, { name: string; kind: 'variable' | 'formula'; nodeIds: number[]; sets: boolean }>()
   for (const node of nodes) {
     const names = namesOfNode(node)
@@ -134,7 +134,7 @@ export async function ruleVariables(deps: Deps, actor: Actor, id: number) {
 
 export async function ruleStats(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
-  return statsOfRule(await listNodes(deps.db, [id]), await buildAdviceSetModel(deps.db, rule.adviceSetId), id)
+  return statsOfRule(await listNodes(deps.db, [id]), await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor }), id)
 }
 
 /**
@@ -144,7 +144,7 @@ export async function ruleStats(deps: Deps, actor: Actor, id: number) {
 export async function ruleCheckIssues(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
   const ruleId = String(id)
-  return staticChecks(await buildAdviceSetModel(deps.db, rule.adviceSetId)).filter((issue) => issue.ruleId === ruleId)
+  return staticChecks(await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor })).filter((issue) => issue.ruleId === ruleId)
 }
 
 /** A rule's size and shape, and its static-check counts when it runs alone (`model`: its whole set's model). */
@@ -181,7 +181,7 @@ export async function debugRun(deps: Deps, actor: Actor, input: DebugInput) {
   const set = await findAdviceSet(deps.db, adviceSetId)
   if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
   const now = runMoment(input.now)
-  const model = await buildAdviceSetModel(deps.db, adviceSetId, input.ruleId === undefined ? {} : { onlyRuleId: input.ruleId })
+  const model = await buildAdviceSetModel(deps.db, adviceSetId, input.ruleId === undefined ? { reader: actor } : { onlyRuleId: input.ruleId, reader: actor })
   return tracedRun(deps, set.ownerId, model, compileAdviceSet(model), { inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}) })
 }
 
@@ -329,7 +329,7 @@ export async function listSetItems(deps: Deps, actor: Actor, adviceSetId: number
   const set = await readableSet(deps.db, actor, adviceSetId)
   const type = ENTITY_TYPE_LIST.find((t) => t.key.toLowerCase() === entityType.toLowerCase() || t.name.toLowerCase() === entityType.toLowerCase())
   if (type?.key === 'rule') return listRules(deps.db, set.id)
-  if (type?.key === 'variable' || type?.key === 'formula') return (await dictionaryFor(deps.db, set)).filter((e) => e.entityTypeId === type.id)
+  if (type?.key === 'variable' || type?.key === 'formula') return (await dictionaryFor(deps.db, set, actor)).filter((e) => e.entityTypeId === type.id)
   if (type && (NODE_TYPES as readonly string[]).includes(type.key)) return listOwnedNodes(deps.db, { adviceSetId: set.id, type: type.key })
   throw new ValidationError('entityType', `entityType: one of rule, variable, formula, ${NODE_TYPES.join(', ')}.`)
 }
@@ -351,21 +351,21 @@ export async function listAdviceLogic(deps: Deps, actor: Actor, adviceSetId: num
   })
 }
 
-async function setChecks(db: Db, adviceSetId: number) {
-  const model = await buildAdviceSetModel(db, adviceSetId)
+async function setChecks(db: Db, adviceSetId: number, reader: Actor) {
+  const model = await buildAdviceSetModel(db, adviceSetId, { reader })
   return { model, issues: staticChecks(model) }
 }
 
 /** unreachable: nodes the static checks prove never run. */
 export async function listUnreachable(deps: Deps, actor: Actor, adviceSetId: number) {
   await readableSet(deps.db, actor, adviceSetId)
-  return (await setChecks(deps.db, adviceSetId)).issues.filter((i) => i.code === 'UNREACHABLE')
+  return (await setChecks(deps.db, adviceSetId, actor)).issues.filter((i) => i.code === 'UNREACHABLE')
 }
 
 /** logic-cache: the set as the engine reads it plus its static checks, for the editor's live validation. */
 export async function logicCache(deps: Deps, actor: Actor, adviceSetId: number) {
   await readableSet(deps.db, actor, adviceSetId)
-  return setChecks(deps.db, adviceSetId)
+  return setChecks(deps.db, adviceSetId, actor)
 }
 
 /** list-calling-advice-sets: other sets (that the actor can read) whose rules call rules of this one. */

@@ -5,6 +5,8 @@ import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser, type TestUser } from '../../helpers/factories.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
+import { retirementSet } from '../../helpers/scenarios.ts'
+import { createVariable } from '../../helpers/rules.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -90,3 +92,19 @@ for (const person of Object.keys(people)) {
     }
   })
 }
+
+t.test("a public set's visitors see the dictionary entries it names, not the rest of its owner's dictionary", async (t) => {
+  const { set } = await retirementSet(db, ownerB, { name: 'B public retirement', isPublic: true })
+  await createVariable(db, ownerB, 'B_private_note')
+  const visitor = new Agent(app)
+  await visitor.signIn(people['author of A']!.email, people['author of A']!.password)
+  const member = new Agent(app)
+  await member.signIn(people['author of B']!.email, people['author of B']!.password)
+  for (const url of [`/api/adviceset/logic-cache?id=${set.id}`, `/api/entity/typeahead?adviceSetId=${set.id}`, `/api/entity/text-search?adviceSetId=${set.id}`]) {
+    const seen = await visitor.api('GET', url)
+    t.equal(seen.statusCode, 200, url)
+    t.match(seen.body, '"Age"', `the visitor sees the entries the set uses: ${url}`)
+    t.notMatch(seen.body, 'B_private_note', `but not the owner's others: ${url}`)
+    t.match((await member.api('GET', url)).body, 'B_private_note', `the owner's team sees its whole dictionary: ${url}`)
+  }
+})

@@ -1,0 +1,130 @@
+// The route authorization matrix (issue 18.1): every registered route has a row (test/api/app/authorization-rows.ts);
+// each row is asked by eight principals about A's object, B's object and a public one, and answers the status its
+// access profile expects. No answer to a principal outside B ever carries B's marker (nor A's to B's principals).
+import t from 'tap'
+import { writeFileSync } from 'node:fs'
+import type { RouteOptions } from 'fastify'
+import type { LightMyRequestResponse } from 'fastify'
+import { buildTestApp } from '../../helpers/app.ts'
+import { A_MARKER, B_MARKER, PRINCIPALS, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
+import { expected, factsOf, isKey, type Expect } from './authorization-access.ts'
+import { Filler } from './authorization-fill.ts'
+import { EXCLUDED, ROWS, publicKindOf, type Row } from './authorization-rows.ts'
+
+// About 7,000 requests: ~50 s of CPU on PGlite, more on a busy machine than the suite's 120 s default allows.
+t.setTimeout(600_000)
+
+interface Registered { method: string; url: string; schema: RouteOptions['schema'] }
+const registered = new Map<string, Registered>()
+const { app, database, config } = await buildTestApp(t, {}, {
+  onRoute: (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      // Fastify adds a HEAD route for every GET (answered by the GET handler): the GET row covers it.
+      if (method === 'HEAD') continue
+      registered.set(`${method} ${route.url}`, { method, url: route.url, schema: route.schema })
+    }
+  },
+})
+
+const world = await buildWorld(app, database.db, config.secretKey)
+
+t.test('every registered route has a row, and every row a route', async (t) => {
+  const missing = [...registered.keys()].filter((k) => !(k in ROWS) && !EXCLUDED.has(k))
+  const stale = Object.keys(ROWS).filter((k) => !registered.has(k))
+  t.same(missing, [], 'routes without a row in test/api/app/authorization-rows.ts')
+  t.same(stale, [], 'rows whose route no longer exists')
+})
+
+function statusOk(res: LightMyRequestResponse, want: Expect, api: boolean): boolean {
+  const s = res.statusCode
+  const location = String(res.headers.location ?? '')
+  if (want === 'signin') return api ? s === 401 : (s === 302 || s === 303) && location.startsWith('/login')
+  if (Array.isArray(want)) return want.includes(s)
+  if (want === 'ok') return s < 300 || s === 304 || ((s === 302 || s === 303) && !location.startsWith('/login')) || (typeof s === 'number' && [400, 409, 410, 221].includes(s))
+  return s === want
+}
+
+async function send(who: Principal, method: string, url: string, body: unknown, api: boolean, freshAgent: boolean): Promise<LightMyRequestResponse> {
+  const agent = freshAgent ? await world.newAgent(who) : world.agents[who]
+  if (isKey(who)) {
+    const headers: Record<string, string> = { authorization: `Bearer ${world.keys[who as 'ownerKey' | 'otherKey']}`, accept: api ? 'application/json' : 'text/html' }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    return agent.request({ method, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) })
+  }
+  if (api) return agent.api(method, url, body)
+  if (method === 'GET') return agent.get(url)
+  return agent.request({ method, url, form: { _csrf: agent.csrfToken, ...(body as Record<string, string> | undefined) } })
+}
+
+/** A page form's refusal shown as a flashed error after a 303 (the follow-up page carries the error notice). */
+async function refusedByFlash(who: Principal, res: LightMyRequestResponse, api: boolean): Promise<boolean> {
+  const location = String(res.headers.location ?? '')
+  if (api || res.statusCode !== 303 || !location.startsWith('/') || location.startsWith('/login')) return false
+  return (await world.agents[who].get(location.replace(/#.*/, ''))).body.includes('notice notice-error')
+}
+
+const validationBound: string[] = []
+let cells = 0
+const failures: string[] = []
+const kinds: ObjectKind[] = ['own', 'other', 'public']
+
+/** MATRIX_ONLY=<regexp> runs only the matching rows (while working on them). */
+const only = process.env.MATRIX_ONLY ? new RegExp(process.env.MATRIX_ONLY) : null
+// Rows that rewrite their set's content (a version restored into the draft) run after all others.
+for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([, a], [, b]) => Number(!!a.last) - Number(!!b.last))) {
+  const route = registered.get(key)
+  if (!route || (only && !only.test(key))) continue
+  t.test(key, async (t) => {
+    const api = route.url.startsWith('/api/')
+    const probe = new Filler(world.sides.own, row.id)
+    probe.path(route.url)
+    probe.object(route.schema?.querystring as never, route.url)
+    probe.object(route.schema?.body as never, route.url)
+    const objectKinds: ObjectKind[] = probe.usedObject ? kinds : ['none']
+    const results: Array<{ who: Principal; kind: ObjectKind; want: Expect; status: number; refusedByFlash: boolean }> = []
+    const pending: Array<{ line: string; r: (typeof results)[number] }> = []
+    for (const kind of objectKinds) {
+      for (const who of PRINCIPALS) {
+        const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row)), { method: route.method, api })
+        const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh) : world.sides[kind === 'none' ? 'own' : kind]
+        const fill = new Filler(side, row.id)
+        const query = row.query ? row.query(side) : fill.object(route.schema?.querystring as never, route.url)
+        const body = route.method === 'GET' || route.method === 'DELETE' && !route.schema?.body ? undefined
+          : row.body ? row.body(side) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
+        const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString()
+        const url = fill.path(route.url) + (qs ? `?${qs}` : '')
+        const res = await send(who, route.method, url, body, api, !!row.freshAgent)
+        cells += 1
+        const result = { who, kind, want, status: res.statusCode, refusedByFlash: await refusedByFlash(who, res, api) }
+        results.push(result)
+        if (!statusOk(res, want, api)) pending.push({ r: result, line: `${key} ${who} ${kind}: ${res.statusCode} (want ${want}) ${route.method} ${url} ${res.headers.location ?? ''} ${res.body.slice(0, 160).replace(/\s+/g, ' ')}` })
+        if (res.statusCode >= 500 && want !== res.statusCode) t.fail(`${who} ${kind} ${url}: ${res.statusCode}`)
+        const foreign = who === 'otherAdmin' || who === 'otherKey' ? A_MARKER : who === 'providerAdmin' ? null : B_MARKER
+        const leak = foreign ? res.body.indexOf(foreign) : -1
+        if (leak >= 0) t.fail(`${who} ${kind} ${route.method} ${url} shows another owner's object: …${res.body.slice(Math.max(0, leak - 120), leak + 40)}…`)
+      }
+    }
+    // The probe's body did not get past validation for anyone let through: then a 400 in a refused cell says nothing
+    // was written either, and the row proves only its signed-out, key and CSRF cells (listed in the summary).
+    const allowed = results.filter((r) => r.want === 'ok')
+    const bodyBound = allowed.length > 0 && allowed.every((r) => r.status === 400)
+    if (bodyBound) validationBound.push(key)
+    for (const { line, r } of pending) {
+      if (bodyBound && r.status === 400) continue
+      // Publishing forms refuse by flashing the reason and redirecting back (303), as a form without JavaScript must.
+      if (r.refusedByFlash && r.want !== 'ok' && r.want !== 'signin') continue
+      // A create whose body names another owner's object may refuse it as a bad field (400, naming it): nothing is revealed or written.
+      if (row.deny400 && r.status === 400 && r.want !== 'ok' && r.want !== 'signin') continue
+      failures.push(line)
+    }
+    t.pass(`${objectKinds.length} column(s)`)
+  })
+}
+
+t.test('every cell answers as expected', async (t) => {
+  t.comment(`rows whose probe body stopped at validation for everyone let through (only their signed-out, key and CSRF cells prove anything): ${validationBound.length}`)
+  if (validationBound.length) t.comment(validationBound.join('\n'))
+  t.comment(`${registered.size} routes (HEAD twins not counted), ${Object.keys(ROWS).length} rows, ${EXCLUDED.size} excluded, ${cells} cells`)
+  if (process.env.MATRIX_REPORT) writeFileSync(process.env.MATRIX_REPORT, failures.join('\n'))
+  t.same(failures, [], 'cells whose status differs from the expected one')
+})
