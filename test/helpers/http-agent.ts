@@ -13,8 +13,9 @@ export class HttpAgent {
   private cookies = new Map<string, string>()
   csrfToken = ''
 
-  /** `baseUrl` can change (the same browser going to another instance behind a load balancer). */
-  constructor(public baseUrl: string) {}
+  /** `baseUrl` can change (the same browser going to another instance behind a load balancer); `headers` go with
+   * every request (X-Forwarded-For, to be another client address to an app that trusts its proxy). */
+  constructor(public baseUrl: string, private readonly headers: Record<string, string> = {}) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
@@ -34,7 +35,7 @@ export class HttpAgent {
   }
 
   async request(method: string, url: string, opts: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'text/html', ...opts.headers }
+    const headers: Record<string, string> = { accept: 'text/html', ...this.headers, ...opts.headers }
     if (this.cookies.size) headers.cookie = this.cookieHeader
     const res = await fetch(new URL(url, this.baseUrl), { method, headers, body: opts.body, redirect: 'manual', signal: opts.signal })
     for (const line of res.headers.getSetCookie()) {

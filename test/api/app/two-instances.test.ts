@@ -26,7 +26,8 @@ if (testDriver() !== 'postgres') {
   const set = await createAdviceSet(db, { ownerId, name: 'Two instances' })
   const { nodes } = await buildRule(db, set.id, 'Only', [{ type: 'advice', headline: 'First headline', text: 'Served.' }])
   await publishVersion(db, { adviceSetId: set.id })
-  const env = sharedAppEnv(database.url!)
+  // Behind a load balancer: the client address comes from X-Forwarded-For, so agents can be different people.
+  const env = { ...sharedAppEnv(database.url!), TRUST_PROXY: 'true' }
   const [a, b] = await Promise.all([startAppProcess({ env }), startAppProcess({ env })]) as [AppProcess, AppProcess]
   t.teardown(async () => {
     await Promise.all([a.stop(), b.stop()])
@@ -49,6 +50,19 @@ if (testDriver() !== 'postgres') {
     t.equal((await partner(b, secret)).status, 429, 'and still refused on the other')
     const other = await createApiKey(db, { ownerId, rateLimit: 10 })
     t.equal((await partner(b, other.secret)).status, 200, 'another key has its own budget')
+  })
+
+  t.test('a larger limit is leased a few requests at a time, and still never passed', async (t) => {
+    // 100 a minute: each instance leases 2 at a time, so at most one leased request per instance can go unused.
+    const { secret } = await createApiKey(db, { ownerId, rateLimit: 100 })
+    const statuses: number[] = []
+    for (let round = 0; round < 4; round++) {
+      statuses.push(...await Promise.all(Array.from({ length: 40 }, (_, i) => partner(i % 2 ? a : b, secret).then((r) => r.status))))
+    }
+    const answered = statuses.filter((s) => s === 200).length
+    t.ok(answered <= 100, `${answered} answered: never more than the limit`)
+    t.ok(answered >= 98, 'and at most a lease per instance short of it')
+    t.equal(statuses.filter((s) => s === 429).length, 160 - answered, 'the rest refused')
   })
 
   t.test('usage counts of both instances add up', async (t) => {
@@ -95,6 +109,29 @@ if (testDriver() !== 'postgres') {
     t.equal(seen, 'Second headline', `the other instance served the new version after ${ms.toFixed(0)} ms`)
     t.ok(ms < 1000, 'within a second')
     t.equal(await headline(a), 'Second headline', 'and the instance that published it too')
+  })
+
+  t.test('sign-in attempts are limited per account and per address across both instances', async (t) => {
+    const user = await createUser(db, { ownerId, role: 'author' })
+    const guesser = new HttpAgent(a.url, { 'x-forwarded-for': '10.77.0.1' })
+    await guesser.get('/login')
+    for (let i = 0; i < 10; i++) {
+      guesser.baseUrl = i % 2 ? a.url : b.url
+      t.equal((await guesser.postForm('/login', { email: user.email, password: `wrong-${i}` })).status, 401, `wrong password ${i + 1}`)
+    }
+    const helper = new HttpAgent(b.url, { 'x-forwarded-for': '10.77.0.2' })
+    await helper.get('/login')
+    const eleventh = await helper.postForm('/login', { email: user.email, password: user.password })
+    t.equal(eleventh.status, 429, 'the account’s eleventh attempt of the minute is refused, from another address and instance')
+    t.ok(Number(eleventh.headers.get('retry-after')) >= 1)
+
+    const sprayer = new HttpAgent(a.url, { 'x-forwarded-for': '10.77.0.3' })
+    await sprayer.get('/login')
+    for (let i = 0; i < 10; i++) {
+      sprayer.baseUrl = i % 2 ? a.url : b.url
+      t.equal((await sprayer.postForm('/login', { email: `nobody-${i}@example.test`, password: 'wrong' })).status, 401)
+    }
+    t.equal((await sprayer.postForm('/login', { email: 'nobody-10@example.test', password: 'wrong' })).status, 429, 'the address’s eleventh attempt is refused')
   })
 
   t.test('sessions: made on one instance, accepted by the other; a new id at sign-in', async (t) => {
