@@ -26,7 +26,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
-import { openDatabase } from '../../src/db/client.ts'
+import postgres from 'postgres'
+import { openDatabase, type Db } from '../../src/db/client.ts'
 import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
@@ -162,7 +163,15 @@ if (process.argv[2] === '--paced') {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'))
-const database = await openDatabase({ kind: 'pglite' })
+// BENCH_DATABASE_URL: on PostgreSQL instead (a database of its own, made beside the one named and dropped after), where
+// a key's rate limit is counted in the shared database (several instances), so the bench shows what that costs.
+const benchServer = process.env.BENCH_DATABASE_URL ? postgres(process.env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} }) : undefined
+const benchDbName = `advice_bench_${process.pid}`
+if (benchServer) await benchServer.unsafe(`CREATE DATABASE ${benchDbName}`)
+const database = benchServer
+  ? await openDatabase({ kind: 'postgres', url: Object.assign(new URL(process.env.BENCH_DATABASE_URL!), { pathname: `/${benchDbName}` }).toString() })
+  : await openDatabase({ kind: 'pglite' })
+const driverName = benchServer ? 'PostgreSQL (rate limit counted in the database)' : 'PGlite'
 await database.migrate()
 // The external API of the API Call case: a local server (allow-listed), asked once and then answered from the cache.
 let ratesRequests = 0
@@ -221,7 +230,7 @@ try {
   }
   const body = cold.body
   adviceBodyCopy = JSON.stringify(body)
-  console.log(`Advice API bench: ${NODES}-node published set, complete answers (${body.data.advice.length} advice items, ${(adviceBodyCopy.length / 1024).toFixed(1)} KB), text content type, PGlite, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`)
+  console.log(`Advice API bench: ${NODES}-node published set, complete answers (${body.data.advice.length} advice items, ${(adviceBodyCopy.length / 1024).toFixed(1)} KB), text content type, ${driverName}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`)
 
   console.log(`first request (served-version lookup and compile of the version) ${cold.ms.toFixed(1)} ms; the next (both from memory) ${warm.ms.toFixed(1)} ms`)
 
@@ -284,5 +293,9 @@ try {
   ratesServer.close()
   await app.close()
   await database.close()
+  if (benchServer) {
+    await benchServer.unsafe(`DROP DATABASE IF EXISTS ${benchDbName} WITH (FORCE)`)
+    await benchServer.end()
+  }
   rmSync(dataDir, { recursive: true, force: true })
 }

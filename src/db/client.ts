@@ -16,6 +16,14 @@ export interface Database {
   dump?(): Promise<Blob>
 }
 
+/** Databases on a PostgreSQL server, which other app instances may share (PGlite is open in one process only). */
+const serverDatabases = new WeakSet<Db>()
+
+/** True when other app instances may use this database too: what each process counts alone must then be shared. */
+export function isSharedDatabase(db: Db): boolean {
+  return serverDatabases.has(db)
+}
+
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
 
 export type DatabaseTarget =
@@ -32,6 +40,7 @@ async function openPostgres(url: string): Promise<Database> {
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
   const client = postgres(url, { max: 10, onnotice: () => {} })
   const db = drizzle(client, { schema }) as unknown as Db
+  serverDatabases.add(db)
   return {
     db,
     driver: 'postgres',

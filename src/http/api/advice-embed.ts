@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@fastify/type-provider-typebox'
 import { servedFor } from '../../services/delivery/advice-api.ts'
 import { EMBED_EVENTS, recordInterviewEvent } from '../../services/delivery/interview-events.ts'
-import { KeyRateLimiter } from '../../services/delivery/rate-limit.ts'
+import { createRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { DomainError, ForbiddenError } from '../../services/errors.ts'
 import { submitEmbedRequest } from '../../services/library/advice-requests.ts'
 import { StringEnum } from '../schemas.ts'
@@ -30,7 +30,7 @@ class TooManyRequestsError extends DomainError {
 
 export async function adviceEmbedApi(app: FastifyInstance) {
   const { cache, requireApiKey } = app.partner
-  const visitors = new KeyRateLimiter()
+  const visitors = createRateLimiter(app.deps.db, { scope: 'visitor', onError: (err) => app.log.warn({ err }, 'visitor rate limit: the shared count failed; this instance counted alone') })
 
   app.post<{ Params: Static<typeof Params>; Body: Static<typeof EventsBody> }>('/:adviceSetId/events', {
     onRequest: requireApiKey, schema: { params: Params, body: EventsBody },
@@ -48,7 +48,7 @@ export async function adviceEmbedApi(app: FastifyInstance) {
     if (!key.adviceRequests) throw new ForbiddenError('This API key does not take requests for advice.')
     const version = await servedFor(cache, key, request.params.adviceSetId)
     request.meteredAdviceSetId = version.adviceSetId
-    const decision = visitors.take(`${key.id}|${request.ip}`, ADVICE_REQUESTS_PER_MINUTE)
+    const decision = await visitors.take(`${key.id}|${request.ip}`, ADVICE_REQUESTS_PER_MINUTE)
     if (!decision.allowed) {
       reply.header('retry-after', String(decision.retryAfterSeconds))
       throw new TooManyRequestsError(decision.retryAfterSeconds)

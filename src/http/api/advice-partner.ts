@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../services/delivery/api-keys.ts'
 import { recordApiUsage } from '../../services/delivery/usage.ts'
 import { AdviceCache } from '../../services/delivery/cache.ts'
-import { KeyRateLimiter } from '../../services/delivery/rate-limit.ts'
+import { createRateLimiter, type RateDecision } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
 import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
@@ -50,25 +50,33 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
   app.decorateRequest('meteredAdviceSetId', 0)
   const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps), baseUrl: () => app.deps.config.baseUrl })
   app.addHook('onClose', async () => cache.close())
-  const limiter = new KeyRateLimiter()
+  // Shared by every instance on a PostgreSQL server; in memory on the embedded database.
+  const limiter = createRateLimiter(app.deps.db, { scope: 'key', onError: (err) => app.log.warn({ err }, 'API rate limit: the shared count failed; this instance counted alone') })
 
-  /** The request is the key's from here on, and counts against its limit; undefined, or the 429 to answer. */
-  function admit(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey): ApiRateLimitedError | undefined {
-    request.partnerKey = key
-    const decision = limiter.take(key.id, key.rateLimit)
+  /** undefined, or the 429 to answer. */
+  function verdict(reply: FastifyReply, key: AuthenticatedKey, decision: RateDecision): ApiRateLimitedError | undefined {
     if (decision.allowed) return undefined
     reply.header('retry-after', String(decision.retryAfterSeconds))
     return new ApiRateLimitedError(key.rateLimit, decision.retryAfterSeconds)
   }
 
-  // A callback hook: a key this instance has just seen (nearly every partner request) is admitted without a promise.
+  /** The request is the key's from here on, and counts against its limit. */
+  function admit(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey, done: HookHandlerDoneFunction): void {
+    request.partnerKey = key
+    const decision = limiter.take(key.id, key.rateLimit)
+    if ('then' in decision) decision.then((d) => done(verdict(reply, key, d)), done)
+    else done(verdict(reply, key, decision))
+  }
+
+  // A callback hook: on the embedded database a key this instance has just seen (nearly every partner request) is
+  // admitted without a promise.
   function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const cached = cachedApiKey(app.deps.db, request.headers.authorization)
     if (cached !== undefined) {
-      done(admit(request, reply, cached))
+      admit(request, reply, cached, done)
       return
     }
-    authenticateApiKey(app.deps.db, request.headers.authorization).then((key) => done(admit(request, reply, key)), done)
+    authenticateApiKey(app.deps.db, request.headers.authorization).then((key) => admit(request, reply, key, done), done)
   }
 
   app.decorate('partner', { cache, requireApiKey })

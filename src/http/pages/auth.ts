@@ -6,6 +6,7 @@ import {
 } from '../../services/accounts/users.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { accountLimiter } from '../plugins/account-limiter.ts'
+import { createRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { FormBody } from '../schemas.ts'
 import { keptValues, renderFormError, safeNext } from './forms.ts'
 
@@ -28,7 +29,8 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
 
 export const authPages: FastifyPluginAsyncTypebox = async (app) => {
   // Per IP (onRequest, config) and per account (preHandler, once the body names the account).
-  const perAccount = accountLimiter({ max: FORM_LIMIT.max, windowMs: FORM_LIMIT.timeWindow, keyOf: emailKey })
+  const limiter = createRateLimiter(app.deps.db, { scope: 'account', onError: (err) => app.log.warn({ err }, 'sign-in attempts: the shared count failed; this instance counted alone') })
+  const perAccount = accountLimiter({ limiter, max: FORM_LIMIT.max, keyOf: emailKey })
 
   app.get('/login', { schema: { querystring: NextQuery } }, async (request, reply) => {
     const next = request.query.next

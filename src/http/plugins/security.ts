@@ -7,6 +7,8 @@ import helmet, { type HelmetOptions } from 'helmet'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import rateLimit from '@fastify/rate-limit'
 import { DomainError } from '../../services/errors.ts'
+import { sharedRequestCounter } from '../../services/delivery/rate-limit.ts'
+import { sharedRateLimitStore } from './shared-rate-limit-store.ts'
 
 type SecurityHeaders = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
@@ -64,8 +66,11 @@ export default fp(async function securityPlugin(app) {
     if (headers === null) return done()
     headers(request.raw, reply.raw, (error) => done(error as Error | undefined))
   })
+  // Counted in PostgreSQL when several instances share it (else each would allow the limit), in memory otherwise.
+  const shared = sharedRequestCounter(app.deps.db)
   await app.register(rateLimit, {
     global: false,
+    ...(shared ? { store: sharedRateLimitStore(shared), skipOnError: true } : {}),
     errorResponseBuilder: (_req, ctx) => new RateLimitedError(Math.max(1, Math.ceil(ctx.ttl / 1000))),
   })
 }, { name: 'security' })
