@@ -79,8 +79,10 @@ function parseJsonBody(_request: FastifyRequest, raw: Buffer): unknown {
   try {
     body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
   } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it uses the reserved field names __proto__ or constructor.prototype'
-    throw new BadBodyError(`The request body is not valid JSON (${reason}).`)
+    if (/forbidden (prototype|constructor) property/.test((error as Error).message)) {
+      throw new BadBodyError('The request body uses a reserved field name (__proto__ or constructor.prototype).')
+    }
+    throw new BadBodyError(`The request body is not valid JSON (${(error as Error).message}).`)
   }
   assertStorableText(body, 'body')
   return body

@@ -12,7 +12,7 @@ t.test(`${RUNS} fuzzed expressions: no crash, none slower than ${SLOW_EVALUATION
   const report = fuzzExpressions({ runs: RUNS, seed: 18 })
   t.equal(report.inputs, RUNS)
   t.same(report.crashes.slice(0, 5), [], `${report.crashes.length} crashes`)
-  t.same(report.slow.slice(0, 5), [], `slowest ${report.slowest.ms.toFixed(1)} ms: ${report.slowest.source}`)
+  t.same(report.slow.slice(0, 5), [], `slowest single try ${report.slowest.ms.toFixed(1)} ms: ${report.slowest.source.slice(0, 200)}`)
 })
 
 t.test('catastrophic patterns finish quickly on a 10,000-character near miss', async (t) => {
