@@ -50,6 +50,13 @@ function textProblem(text: string): string | null {
 /** Names of a whole input: a field directly inside is named alone ("name", not "body.name"). */
 const WHOLE_INPUTS = new Set(['body', 'params', 'query'])
 
+/** Parsed JSON, forms and queries; never a Buffer or stream some parser might hand over. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
 /** Throws a ValidationError naming the first string (value or key) in `value` that cannot be stored. */
 export function assertStorableText(value: unknown, path: string): void {
   if (typeof value === 'string') {
@@ -57,7 +64,7 @@ export function assertStorableText(value: unknown, path: string): void {
     if (problem) throw new ValidationError(path, `${path}: ${problem}`)
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) assertStorableText(value[i], `${path}.${i}`)
-  } else if (value !== null && typeof value === 'object') {
+  } else if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       const keyProblem = textProblem(key)
       if (keyProblem) throw new ValidationError(path, `${path}: a field name ${keyProblem}`)
