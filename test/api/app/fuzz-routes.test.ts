@@ -20,7 +20,7 @@ import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
 import { uploadSupplement } from '../../../src/services/files/uploads.ts'
 import {
-  HOSTILE_PARAMS, HOSTILE_QUERY_VALUES, hostileBodies, hostileFieldValues, hostileSample, seededRandom, validValue,
+  HOSTILE_PARAMS, HOSTILE_QUERY_VALUES, HUGE_TEXT, hostileBodies, hostileFieldValues, hostileSample, seededRandom, validValue,
   type GenContext, type JsonSchema, type RawBody,
 } from '../../helpers/schema-fuzz.ts'
 
@@ -261,7 +261,7 @@ async function fuzzRoute(route: FuzzRoute, who: 'admin' | 'author' | 'key', seed
     }
     const huge = fields.find(([, s]) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')))
     if (huge) {
-      await attempt(`body ${huge[0]} = 1 MB`, concreteUrl(route), { label: 'huge', payload: JSON.stringify({ ...baseObject, [huge[0]]: 'x'.repeat(1_000_000) }) })
+      await attempt(`body ${huge[0]} = 1 MB`, concreteUrl(route), { label: 'huge', payload: JSON.stringify({ ...baseObject, [huge[0]]: HUGE_TEXT }) })
     }
     await attempt('body with an unknown field', concreteUrl(route), { label: 'unknown', payload: JSON.stringify({ ...baseObject, notAField: 1 }) })
     for (const raw of hostileSample(random, hostileBodies(base), 11, 4)) await attempt(`raw body: ${raw.label}`, concreteUrl(route), raw)
