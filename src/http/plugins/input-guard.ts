@@ -50,11 +50,14 @@ function textProblem(text: string): string | null {
 /** Names of a whole input: a field directly inside is named alone ("name", not "body.name"). */
 const WHOLE_INPUTS = new Set(['body', 'params', 'query'])
 
-/** Parsed JSON, forms and queries; never a Buffer or stream some parser might hand over. */
+/**
+ * Parsed JSON, forms and queries; never a Buffer or stream some parser might hand over. The query parser's objects
+ * come from a constructor whose prototype has no prototype, so "plain" is: at most one prototype, and that one bare.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false
   const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null
 }
 
 /** Throws a ValidationError naming the first string (value or key) in `value` that cannot be stored. */
