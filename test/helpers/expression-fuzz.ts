@@ -155,6 +155,8 @@ export interface FuzzReport {
    * try, e.g. during another process's burst or a GC pause, proves little).
    */
   slow: Array<{ source: string; ms: number }>
+  /** First tries over the limit, each re-checked three times at the end. */
+  slowFirstTries: number
   /** The slowest single try over the whole run, and its input. */
   slowest: { source: string; ms: number }
 }
@@ -163,7 +165,7 @@ export const SLOW_EVALUATION_MS = 100
 
 /** Runs `runs` inputs from a fixed seed; never stops early, so one report counts every crash and slow input. */
 export function fuzzExpressions(opts: { runs: number; seed: number; onProgress?: (done: number) => void }): FuzzReport {
-  const report: FuzzReport = { inputs: 0, crashes: [], slow: [], slowest: { source: '', ms: 0 } }
+  const report: FuzzReport = { inputs: 0, crashes: [], slow: [], slowFirstTries: 0, slowest: { source: '', ms: 0 } }
   const candidates: Array<{ source: string; values: Value[] }> = []
   fc.assert(
     fc.property(fuzzSource, fuzzValues, (source, values) => {
@@ -180,6 +182,7 @@ export function fuzzExpressions(opts: { runs: number; seed: number; onProgress?:
     }),
     { numRuns: opts.runs, seed: opts.seed, endOnFailure: true },
   )
+  report.slowFirstTries = candidates.length
   for (const { source, values } of candidates) {
     const ms = Math.min(...[0, 1, 2].map(() => runOne(source, values).ms))
     if (ms >= SLOW_EVALUATION_MS) report.slow.push({ source, ms })
