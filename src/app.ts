@@ -17,6 +17,7 @@ import { createFileStore, type FileStore } from './files/index.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
+import inputGuardPlugin from './http/plugins/input-guard.ts'
 import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
 import openApiPlugin from './http/plugins/openapi.ts'
@@ -74,6 +75,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(securityPlugin)
   await app.register(errorsPlugin)
+  await app.register(inputGuardPlugin)
   await app.register(staticFiles, { root: STATIC_DIR, prefix: '/static/', decorateReply: false, maxAge: '1h' })
   await app.register(openApiPlugin)
   await app.register(apiUsagePlugin)

@@ -27,7 +27,7 @@ import { ExprErrorCode } from './error-codes.ts'
 import { findFunction } from './functions.ts'
 import { MAX_MATCH_SUBJECT_LENGTH } from './limits.ts'
 import { add, arithmetic, compareOrdered, finite, negate, subtract, truth, typeMismatch } from './operators.ts'
-import { compilePattern } from './patterns.ts'
+import { compilePattern, type Pattern } from './patterns.ts'
 import type { CompiledExpr, Scope } from './scope.ts'
 
 interface Compiled {
@@ -253,7 +253,7 @@ function compileMethod(expr: MethodExpr, bind: BindReference): Compiled {
     }, [target])
   }
   let lastSource: string | undefined
-  let lastRegex: RegExp | undefined
+  let lastRegex: Pattern | undefined
   return fold((scope) => {
     const subject = matchSubject(t(scope), span)
     const pattern = a(scope)

@@ -17,7 +17,7 @@ export { parseAssignment, type Assignment, type AssignmentOp } from './assignmen
 export { compileExpression, type BindReference, type CompileOptions } from './compile.ts'
 export { ExprErrorCode } from './error-codes.ts'
 export { FUNCTION_NAMES } from './functions.ts'
-export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, MAX_MATCH_SUBJECT_LENGTH } from './limits.ts'
+export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, MAX_MATCH_SUBJECT_LENGTH, MAX_PATTERN_LENGTH, MAX_PATTERN_STEPS } from './limits.ts'
 export { NAME_PATTERN } from './names.ts'
 export { parseExpression, type ParseMode } from './parser.ts'
 export { printExpression } from './printer.ts'

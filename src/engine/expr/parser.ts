@@ -59,7 +59,8 @@ const KEYWORD_INFIX: Record<string, Infix> = { or: INFIX_OPS['||']!, and: INFIX_
 
 function infixOf(token: Token): Infix | undefined {
   if (token.kind === 'op') return INFIX_OPS[token.text]
-  if (token.kind === 'name') return KEYWORD_INFIX[token.text.toLowerCase()]
+  // Own keys only: a name such as `constructor` must not find Object.prototype's member and pass as an operator.
+  if (token.kind === 'name') return Object.hasOwn(KEYWORD_INFIX, token.text.toLowerCase()) ? KEYWORD_INFIX[token.text.toLowerCase()] : undefined
   return undefined
 }
 

@@ -8,8 +8,8 @@ import ts from 'typescript'
 
 const SRC = path.resolve(import.meta.dirname, '../../../src')
 
-/** Packages the engine may use: pure libraries for markdown, sanitizing, number and date formats. No I/O. */
-const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz'])
+/** Packages the engine may use: pure libraries for markdown, sanitizing, number and date formats, linear-time regular expressions. No I/O. */
+const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz', 're2js'])
 /** What may sit at the top of src/services beside the domain folders: the shared kernel. */
 const SERVICES_TOP_FILES = new Set(['README.md', 'context.ts', 'errors.ts', 'validate.ts', 'search.ts'])
 /**
