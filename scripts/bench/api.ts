@@ -26,8 +26,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
-import postgres from 'postgres'
-import { openDatabase } from '../../src/db/client.ts'
+import { openBenchDatabase } from './bench-database.ts'
 import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
@@ -163,16 +162,11 @@ if (process.argv[2] === '--paced') {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'))
-// BENCH_DATABASE_URL: on PostgreSQL instead (a database of its own, made beside the one named and dropped after), where
-// a key's rate limit is counted in the shared database (several instances), so the bench shows what that costs.
-const benchServer = process.env.BENCH_DATABASE_URL ? postgres(process.env.BENCH_DATABASE_URL, { max: 1, onnotice: () => {} }) : undefined
-const benchDbName = `advice_bench_${process.pid}`
-if (benchServer) await benchServer.unsafe(`CREATE DATABASE ${benchDbName}`)
-const database = benchServer
-  ? await openDatabase({ kind: 'postgres', url: Object.assign(new URL(process.env.BENCH_DATABASE_URL!), { pathname: `/${benchDbName}` }).toString() })
-  : await openDatabase({ kind: 'pglite' })
-const driverName = benchServer ? 'PostgreSQL (rate limit counted in the database)' : 'PGlite'
-await database.migrate()
+// BENCH_DATABASE_URL: on PostgreSQL instead, where a key's rate limit is counted in the shared database (several
+// instances), so the bench shows what that costs.
+const bench = await openBenchDatabase('api')
+const database = bench.database
+const driverName = bench.driver === 'PGlite' ? 'PGlite' : 'PostgreSQL (rate limit counted in the database)'
 // The external API of the API Call case: a local server (allow-listed), asked once and then answered from the cache.
 let ratesRequests = 0
 const ratesServer = http.createServer((_req, res) => (ratesRequests++, res).writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"rate":4.25}}'))
@@ -292,10 +286,6 @@ try {
 } finally {
   ratesServer.close()
   await app.close()
-  await database.close()
-  if (benchServer) {
-    await benchServer.unsafe(`DROP DATABASE IF EXISTS ${benchDbName} WITH (FORCE)`)
-    await benchServer.end()
-  }
+  await bench.close()
   rmSync(dataDir, { recursive: true, force: true })
 }

@@ -1,8 +1,9 @@
 // Soak (issue 18 point 5): the Advice API flat out for 60 s (autocannon, its own process) while 10 authors edit rules
 // of the same advice set through the HTTP API (their own process: signed in, CSRF token, PATCH a node's headline,
-// now and then add a node and delete it again). The server runs here on embedded PGlite with its job worker, as
-// `npm start` runs it. Every 10 s it reports the Advice API's and the writers' progress and the server's heap (after a
-// full collection, so what is retained) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
+// now and then add a node and delete it again). The server runs here with its job worker, as `npm start` runs it: on
+// embedded PGlite, or with BENCH_DATABASE_URL on PostgreSQL (a database of its own, dropped after). Every 10 s it
+// reports the server's heap (after a full collection, so what is retained), external memory (PGlite's WebAssembly
+// memory is there) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
 // RSS flat after warm-up (the last sample within 10 % of the first sample after warm-up).
 // `--seconds N` shortens or lengthens the loaded part (default 60).
 import { execFile, spawn } from 'node:child_process'
@@ -13,7 +14,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
-import { openDatabase } from '../../src/db/client.ts'
+import { openBenchDatabase } from './bench-database.ts'
 import { createApiKey } from '../../test/helpers/api-keys.ts'
 import { createOwner, createUser } from '../../test/helpers/factories.ts'
 import { buildRule } from '../../test/helpers/rules.ts'
@@ -112,15 +113,16 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-function sample(): { heap: number; rss: number } {
+/** Heap after a full collection (what is retained); `external` holds PGlite's WebAssembly memory, which only grows. */
+function sample(): { heap: number; external: number; rss: number } {
   globalThis.gc?.()
   const usage = process.memoryUsage()
-  return { heap: usage.heapUsed, rss: usage.rss }
+  return { heap: usage.heapUsed, external: usage.external, rss: usage.rss }
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-soak-'))
-const database = await openDatabase({ kind: 'pglite' })
-await database.migrate()
+const bench = await openBenchDatabase('soak')
+const database = bench.database
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
 const app = await buildApp({ config, db: database.db, logger: false })
 await app.listen({ port: 0, host: '127.0.0.1' })
@@ -144,7 +146,7 @@ try {
   if (first.status !== 200) throw new Error(`the Advice API answered ${first.status}: ${await first.text()}`)
 
   const total = WARM_UP_SECONDS + LOADED_SECONDS
-  console.log(`Soak: ${NODES}-node published set on PGlite, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+  console.log(`Soak: ${NODES}-node published set on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
     `Advice API flat out (autocannon, 16 connections) and ${WRITERS} writers for ${total} s (the first ${WARM_UP_SECONDS} s warm-up)`)
   const cannon = run(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(total), '-H', `authorization=Bearer ${secret}`, '-H', 'accept=application/json', adviceUrl], { maxBuffer: 16 * 1024 * 1024 })
   const writerProcess = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--writers', base, JSON.stringify(writers), String(total)], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -155,14 +157,14 @@ try {
     else reject(new Error(`the writers' process exited with ${code}`))
   }))
 
-  const samples: Array<{ at: number; heap: number; rss: number }> = []
+  const samples: Array<{ at: number; heap: number; external: number; rss: number }> = []
   const started = Date.now()
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const at = Math.round((Date.now() - started) / 1000)
       const s = sample()
       samples.push({ at, ...s })
-      console.log(`t=${String(at).padStart(3)} s   heap ${mb(s.heap).padStart(9)}   RSS ${mb(s.rss).padStart(9)}${at <= WARM_UP_SECONDS ? '   (warm-up)' : ''}`)
+      console.log(`t=${String(at).padStart(3)} s   heap ${mb(s.heap).padStart(9)}   external ${mb(s.external).padStart(9)}   RSS ${mb(s.rss).padStart(9)}${at <= WARM_UP_SECONDS ? '   (warm-up)' : ''}`)
       if (at >= total) { clearInterval(timer); resolve() }
     }, SAMPLE_SECONDS * 1000)
   })
@@ -186,6 +188,6 @@ try {
   process.exitCode = met ? 0 : 1
 } finally {
   await app.close()
-  await database.close()
+  await bench.close()
   rmSync(dataDir, { recursive: true, force: true })
 }

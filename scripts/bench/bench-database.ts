@@ -1,0 +1,34 @@
+// The database a bench runs on: embedded PGlite by default, or with BENCH_DATABASE_URL a PostgreSQL database of its
+// own, made beside the one named and dropped after (so a bench never touches data it did not make).
+import postgres from 'postgres'
+import { openDatabase, type Database } from '../../src/db/client.ts'
+
+export interface BenchDatabase {
+  database: Database
+  /** "PGlite" or "PostgreSQL", for the report's first line. */
+  driver: string
+  /** Closes the database and, on PostgreSQL, drops it. */
+  close(): Promise<void>
+}
+
+export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
+  const url = process.env.BENCH_DATABASE_URL
+  if (!url) {
+    const database = await openDatabase({ kind: 'pglite' })
+    await database.migrate()
+    return { database, driver: 'PGlite', close: () => database.close() }
+  }
+  const server = postgres(url, { max: 1, onnotice: () => {} })
+  const dbName = `advice_bench_${name}_${process.pid}`
+  await server.unsafe(`CREATE DATABASE ${dbName}`)
+  const database = await openDatabase({ kind: 'postgres', url: Object.assign(new URL(url), { pathname: `/${dbName}` }).toString() })
+  await database.migrate()
+  return {
+    database, driver: 'PostgreSQL',
+    close: async () => {
+      await database.close()
+      await server.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      await server.end()
+    },
+  }
+}
