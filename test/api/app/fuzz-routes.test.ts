@@ -43,8 +43,11 @@ const db = database.db
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 
 // --- Every row written, counted per table by a trigger (a rolled-back write counts nothing) -------------------------
-/** Rows nobody would call data: a session touched by any request from a browser. */
-const NOT_DATA = new Set(['sessions'])
+/**
+ * Rows nobody would call data: a session touched by any request from a browser, and (on PostgreSQL) the rate-limit
+ * windows every keyed or limited request leases from, refused or not.
+ */
+const NOT_DATA = new Set(['sessions', 'rate_windows'])
 /**
  * Tables written behind the requests, so a write there lands during whichever request runs then: usage counts and
  * interview events flushed every 2 s (api-usage.ts), the job rows the worker updates, the search index worker's. What a
