@@ -111,10 +111,20 @@ function calledIds(models: RuleModel[]): number[] {
 }
 
 /** The live trees of some rules as the engine runs them: the nodes with the supplements linked to them as sources. */
-async function treesOfRules(db: Db, ruleIds: number[]): Promise<Map<number, NodeModel[]>> {
+/** One rule's nodes and their linked supplements, already read by the caller (the rule page), so not read again. */
+export interface LoadedRule { ruleId: number; rows: RuleNodeRow[]; linked: Map<number, SupplementRow[]> }
+
+async function treesOfRules(db: Db, ruleIds: number[], loaded?: LoadedRule): Promise<Map<number, NodeModel[]>> {
+  const reuse = loaded !== undefined && ruleIds.includes(loaded.ruleId)
+  const toRead = reuse ? ruleIds.filter((id) => id !== loaded.ruleId) : ruleIds
   // One after the other: `db` may be a transaction (a version's snapshot), which runs one query at a time.
-  const rows = await listNodes(db, ruleIds)
-  return treesOf(rows, await nodeSupplements(db, ruleIds))
+  const rows = toRead.length > 0 ? await listNodes(db, toRead) : []
+  const linked = toRead.length > 0 ? await nodeSupplements(db, toRead) : new Map<number, SupplementRow[]>()
+  if (reuse) {
+    rows.push(...loaded.rows)
+    for (const [nodeId, list] of loaded.linked) linked.set(nodeId, list)
+  }
+  return treesOf(rows, linked)
 }
 
 /**
@@ -122,11 +132,11 @@ async function treesOfRules(db: Db, ruleIds: number[]): Promise<Map<number, Node
  * that its Rule Calls reach (transitively). `onlyRuleId` keeps one rule in `rules` (see focusOnRule), which is how a
  * single rule is debugged.
  */
-export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number; reader?: Actor } = {}): Promise<AdviceSetModel> {
+export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { onlyRuleId?: number; reader?: Actor; loaded?: LoadedRule } = {}): Promise<AdviceSetModel> {
   const set = await findAdviceSet(db, adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   const setRules = await listRules(db, adviceSetId)
-  const main = ruleModels(setRules, await treesOfRules(db, setRules.map((r) => r.id)))
+  const main = ruleModels(setRules, await treesOfRules(db, setRules.map((r) => r.id), opts.loaded))
   const known = new Set(main.map((r) => r.id))
   const external: RuleModel[] = []
   let frontier = calledIds(main).filter((id) => !known.has(String(id)))

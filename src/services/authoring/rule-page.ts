@@ -154,16 +154,17 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
  * must be a live node of the rule (404 otherwise).
  */
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
-  const [rows, commentCounts, linked, setRules, called, dictionary, model, apiChoices] = await Promise.all([
+  const [rows, commentCounts, linked, setRules, called, dictionary, apiChoices] = await Promise.all([
     listNodes(deps.db, [rule.id]),
     countCommentsByRule(deps.db, rule.id),
     nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
     dictionaryFor(deps.db, rule.set, actor),
-    buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor }),
     apiChoicesForSet(deps, actor, rule.set),
   ])
+  // The set's model (for the header's check counts) reuses this rule's nodes: a large rule is read once, not twice.
+  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor, loaded: { ruleId: rule.id, rows, linked } })
   if (activeNodeId !== null && !rows.some((r) => r.id === activeNodeId)) throw new NotFoundError('No node with this id in this rule')
   const nodes = rows.map((row) => nodeProps(row, commentCounts))
   const callable = new Map<number, RuleTreeProps['rules'][number]>()
