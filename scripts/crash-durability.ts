@@ -21,6 +21,7 @@ import { DOCUMENT_MAPPERS } from '../src/search/documents.ts'
 import { createUser } from '../test/helpers/factories.ts'
 import { HttpAgent } from '../test/helpers/http-agent.ts'
 import { freePort, sharedAppEnv, startAppProcess, type AppProcess } from '../test/helpers/app-process.ts'
+import { dropDatabase } from '../test/helpers/drop-database.ts'
 
 export interface CrashOptions {
   /** A PostgreSQL URL whose role may create databases; the run makes its own database beside it. */
@@ -220,7 +221,7 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
     await app?.stop()
     await sql.end()
     await database.close()
-    if (!opts.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    if (!opts.keep) await dropDatabase(admin, dbName)
     else opts.log(`kept the database ${dbName}`)
     await admin.end()
     rmSync(dataDir, { recursive: true, force: true })

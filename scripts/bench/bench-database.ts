@@ -2,6 +2,7 @@
 // own, made beside the one named and dropped after (so a bench never touches data it did not make).
 import postgres from 'postgres'
 import { openDatabase, type Database } from '../../src/db/client.ts'
+import { dropDatabase } from '../../test/helpers/drop-database.ts'
 
 export interface BenchDatabase {
   database: Database
@@ -27,7 +28,7 @@ export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
     database, driver: 'PostgreSQL',
     close: async () => {
       await database.close()
-      await server.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      await dropDatabase(server, dbName)
       await server.end()
     },
   }

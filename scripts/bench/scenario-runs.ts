@@ -24,6 +24,7 @@ import { expectedFromRun } from '../../src/services/scenarios/outcome.ts'
 import { executePlan, planRun, runScenario, type RunnableScenario } from '../../src/services/scenarios/runs.ts'
 import { syntheticAdviceSet, syntheticInputs } from './fixtures/synthetic.ts'
 import { median } from './measure.ts'
+import { dropDatabase } from '../../test/helpers/drop-database.ts'
 
 const NODES = 500
 const SCENARIOS = 1000
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
   }
   const name = 'advice_studio_bench_scenarios'
   const admin = postgres(url, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await dropDatabase(admin, name)
   await admin.unsafe(`CREATE DATABASE ${name}`)
   const target = new URL(url)
   target.pathname = `/${name}`
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
     await throughDatabase('PostgreSQL', pg)
   } finally {
     await pg.close()
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await dropDatabase(admin, name)
     await admin.end()
   }
 }

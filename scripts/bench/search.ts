@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts'
 import type { Deps } from '../../src/services/context.ts'
 import { DOCUMENTS, documents, loadLibrary, printTable, queries, QUERIES, runScenarios, WARMUP, type Row } from './search-library.ts'
 import type { SearchDocument } from '../../src/search/types.ts'
+import { dropDatabase } from '../../test/helpers/drop-database.ts'
 
 async function bench(label: string, database: Database, docs: SearchDocument[], typed: string[]): Promise<Row[]> {
   await database.migrate()
@@ -56,18 +57,3 @@ if (url) {
 
 printTable(rows)
 
-/**
- * An autovacuum worker may still be busy in the freshly loaded database, and DROP … WITH (FORCE) refuses to end it
- * for a role that is not a superuser (PostgreSQL 15): wait for it rather than lose the measurements.
- */
-async function dropDatabase(admin: postgres.Sql, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      return
-    } catch (error) {
-      if (attempt === 30) throw error
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-    }
-  }
-}

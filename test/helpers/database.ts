@@ -7,6 +7,7 @@ import os from 'node:os'
 import postgres from 'postgres'
 import { openDatabase, type Database } from '../../src/db/client.ts'
 import { JobQueue } from '../../src/jobs/queue.ts'
+import { dropDatabase } from './drop-database.ts'
 
 export type TestDriver = 'pglite' | 'postgres'
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations')
@@ -40,7 +41,7 @@ export async function prepareTemplates(drivers: TestDriver[]): Promise<void> {
   if (drivers.includes('postgres')) {
     const url = requireTestDatabaseUrl()
     const admin = postgres(url, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${templateDb(url)} WITH (FORCE)`)
+    await dropDatabase(admin, templateDb(url))
     await admin.unsafe(`CREATE DATABASE ${templateDb(url)}`)
     await admin.end()
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, templateDb(url)) })
@@ -89,7 +90,7 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
       url: withDatabase(url, name),
       close: async () => {
         await db.close()
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        await dropDatabase(admin, name)
         await admin.end()
       },
     }
