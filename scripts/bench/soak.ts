@@ -17,6 +17,7 @@ import { buildApp } from '../../src/app.ts'
 import { openBenchDatabase } from './bench-database.ts'
 import { createApiKey } from '../../test/helpers/api-keys.ts'
 import { createOwner, createUser } from '../../test/helpers/factories.ts'
+import { HttpAgent, type HttpResponse } from '../../test/helpers/http-agent.ts'
 import { buildRule } from '../../test/helpers/rules.ts'
 import { syntheticInputs } from './fixtures/synthetic.ts'
 import { seedPublishedSet } from './published-set.ts'
@@ -36,65 +37,24 @@ interface WriterReport { writes: number; failures: Array<{ status: number; what:
 // ---------------------------------------------------------------------------------------------------------------
 // The writers' process: each author signs in as a browser does and edits its rule until the time is up.
 
-class Client {
-  private cookies = new Map<string, string>()
-  private csrf = ''
-  constructor(private base: string) {}
-
-  private remember(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const i = pair!.indexOf('=')
-      this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1))
-    }
-  }
-
-  async fetch(url: string, init: { method?: string; body?: string; type?: string; accept?: string } = {}): Promise<Response> {
-    const headers: Record<string, string> = { accept: init.accept ?? 'application/json', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (init.type) headers['content-type'] = init.type
-    if (init.method && init.method !== 'GET') headers['x-csrf-token'] = this.csrf
-    const res = await fetch(`${this.base}${url}`, { method: init.method ?? 'GET', headers, body: init.body, redirect: 'manual' })
-    this.remember(res)
-    return res
-  }
-
-  async page(url: string): Promise<void> {
-    const res = await this.fetch(url, { accept: 'text/html' })
-    const token = /<meta name="csrf-token" content="([^"]+)"/.exec(await res.text())?.[1]
-    if (token) this.csrf = token
-  }
-
-  async signIn(email: string, password: string): Promise<void> {
-    await this.page('/login')
-    const res = await this.fetch('/login', { method: 'POST', type: 'application/x-www-form-urlencoded', accept: 'text/html', body: new URLSearchParams({ _csrf: this.csrf, email, password }).toString() })
-    if (res.status !== 303) throw new Error(`sign-in of ${email} answered ${res.status}`)
-    await this.page('/')
-  }
-}
-
 async function writersProcess(base: string, writers: Writer[], seconds: number): Promise<WriterReport> {
   const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0) }
   const until = Date.now() + seconds * 1000
   await Promise.all(writers.map(async (writer, w) => {
-    const client = new Client(base)
-    await client.signIn(writer.email, writer.password)
+    const agent = new HttpAgent(base)
+    await agent.signIn(writer.email, writer.password)
     const nodeUrl = `/api/rule/${writer.ruleId}/node`
-    const check = async (res: Response, what: string): Promise<unknown> => {
-      const body = await res.text()
-      if (res.status >= 300) report.failures.push({ status: res.status, what, body: body.slice(0, 200) })
+    const check = (res: HttpResponse, what: string): unknown => {
+      if (res.status >= 300) report.failures.push({ status: res.status, what, body: res.text.slice(0, 200) })
       else { report.writes++; report.perWriter[w]!++ }
-      return res.status < 300 ? (JSON.parse(body) as { data: unknown }).data : null
+      return res.status < 300 ? (res.json() as { data: unknown }).data : null
     }
     for (let i = 0; Date.now() < until; i++) {
       const nodeId = writer.nodeIds[i % writer.nodeIds.length]!
-      await check(await client.fetch(`${nodeUrl}/${nodeId}`, {
-        method: 'PATCH', type: 'application/json', body: JSON.stringify({ headline: `Edit ${i} by writer ${w + 1}`, text: `Saved at ${new Date().toISOString()}` }),
-      }), 'edit a node')
+      check(await agent.api('PATCH', `${nodeUrl}/${nodeId}`, { headline: `Edit ${i} by writer ${w + 1}`, text: `Saved at ${new Date().toISOString()}` }), 'edit a node')
       if (i % 5 === 4) {
-        const made = await check(await client.fetch(nodeUrl, {
-          method: 'POST', type: 'application/json', body: JSON.stringify({ type: 'advice', headline: `Added ${i}`, parentId: writer.nodeIds[0] }),
-        }), 'add a node') as { id: number } | null
-        if (made) await check(await client.fetch(`${nodeUrl}/${made.id}`, { method: 'DELETE' }), 'delete the added node')
+        const made = check(await agent.api('POST', nodeUrl, { type: 'advice', headline: `Added ${i}`, parentId: writer.nodeIds[0] }), 'add a node') as { id: number } | null
+        if (made) check(await agent.api('DELETE', `${nodeUrl}/${made.id}`), 'delete the added node')
       }
     }
   }))
