@@ -92,13 +92,13 @@ function mergeStrings(segments: HtmlSegment[]): HtmlSegment[] {
   return merged
 }
 
-export interface HtmlFillOptions {
-  /** Link each chip to the question that set it (html); off for htmlnolinks. */
-  backlinks: boolean
-  questionHref?: (questionNodeId: string) => string
-}
+type QuestionHref = (questionNodeId: string) => string
 
-export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFillOptions): string {
+/**
+ * Splices values into a compiled template. `backlinks` links each chip to the question that set it (html; off for
+ * htmlnolinks) through `questionHref`.
+ */
+export function fillHtml(template: HtmlTemplate, values: TagValues, backlinks: boolean, questionHref: QuestionHref | undefined): string {
   let html = ''
   for (const segment of template.segments) {
     if (typeof segment === 'string') {
@@ -114,7 +114,7 @@ export function fillHtml(template: HtmlTemplate, values: TagValues, opts: HtmlFi
         }
         let made = resolved.htmlChip
         if (made === undefined || made.open !== segment.open) made = resolved.htmlChip = { open: segment.open, plain: `${segment.open}${escapeHtml(resolved.formatted)}</span>` }
-        html += segment.linkable && opts.backlinks ? (made.linked ??= linkedChip(made.plain, resolved, opts.questionHref)) : made.plain
+        html += segment.linkable && backlinks ? (made.linked ??= linkedChip(made.plain, resolved, questionHref)) : made.plain
         break
       }
       case 'text':
@@ -154,7 +154,7 @@ function chipMarkup(tag: TemplateTag): { open: string; missing: string } {
 }
 
 /** The chip linked back to the question that set the value, when there is one and its link is safe. */
-function linkedChip(span: string, resolved: ResolvedTag, questionHref: HtmlFillOptions['questionHref']): string {
+function linkedChip(span: string, resolved: ResolvedTag, questionHref: QuestionHref | undefined): string {
   if (resolved.questionNodeId === undefined || questionHref === undefined) return span
   const href = questionHref(resolved.questionNodeId)
   return isSafeUrl(href, LINK_SCHEMES) ? `<a class="var-link" href="${escapeHtml(href)}">${span}</a>` : span

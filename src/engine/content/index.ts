@@ -4,13 +4,13 @@ import { parseTemplate, type TagKind, type TemplatePart, type TemplateTag } from
 import { compileHtml, fillHtml, type HtmlTemplate } from './html.ts'
 import { BoundedMemo } from '../format/bounded-memo.ts'
 import { compilePlain, fillAttributed, fillText, type AttributedString, type PlainTemplate } from './plain.ts'
-import type { ResolvedTag } from './resolved.ts'
+import type { ResolvedTag, TagValues } from './resolved.ts'
 import { fillMarkdown, fillRaw, markdownContexts, type MarkdownContext } from './source.ts'
 import { markdown } from './markdown.ts'
 import { sanitizeRendered } from './sanitize.ts'
 
 export type { AttributedString } from './plain.ts'
-export type { ResolvedTag } from './resolved.ts'
+export type { ResolvedTag, TagValues } from './resolved.ts'
 
 /** SPEC §3 response content types (vendor JSON variants application/vnd.advicestudio.json+<type>). */
 export type ContentType = 'text' | 'html' | 'htmlnolinks' | 'attrstring' | 'markdown' | 'raw'
@@ -53,6 +53,7 @@ export interface PreparedText {
 // looks the text up once whatever the content type.
 const prepared = new BoundedMemo<PreparedText>(MEMO_LIMIT)
 const NONE_MISSING: TemplateTag[] = Object.freeze([]) as unknown as TemplateTag[]
+const NO_VALUES: TagValues = Object.freeze([])
 
 /** Parses a text for rendering; its compiled forms are added to it on first use of each content type. */
 export function prepareText(text: string): PreparedText {
@@ -88,21 +89,29 @@ export function renderPrepared(
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
   opts?: RenderOptions,
 ): RenderedContent {
-  // An attributed string is an object a caller could change, so only string renders are shared.
-  if (entry.fixed !== null && type !== 'attrstring') {
-    return { body: (entry.fixed[type] ??= fill(entry, type, [], opts) as string), missing: NONE_MISSING }
-  }
+  if (entry.fixed !== null) return { body: renderValues(entry, type, NO_VALUES, opts), missing: NONE_MISSING }
   const { values, missing } = resolveTags(entry, resolve)
-  return { body: fill(entry, type, values, opts), missing }
+  return { body: renderValues(entry, type, values, opts), missing }
 }
 
-function fill(entry: PreparedText, type: ContentType, values: Array<ResolvedTag | undefined>, opts: RenderOptions | undefined): string | AttributedString {
+/**
+ * A prepared text with its tags already resolved by the caller: `values` holds one entry per tag occurrence
+ * (entry.tags), `undefined` for a missing one. A caller that binds tags to its own slots (the engine's compiled
+ * sets) resolves them without name lookups and reports the missing ones itself.
+ */
+export function renderValues(entry: PreparedText, type: ContentType, values: TagValues, opts: RenderOptions | undefined): string | AttributedString {
+  // An attributed string is an object a caller could change, so only string renders are shared.
+  if (entry.fixed !== null && type !== 'attrstring') return (entry.fixed[type] ??= fill(entry, type, NO_VALUES, opts) as string)
+  return fill(entry, type, values, opts)
+}
+
+function fill(entry: PreparedText, type: ContentType, values: TagValues, opts: RenderOptions | undefined): string | AttributedString {
   const text = entry.text
   switch (type) {
     case 'html':
-      return fillHtml((entry.html ??= compileHtml(text, true)), values, { backlinks: true, ...opts })
+      return fillHtml((entry.html ??= compileHtml(text, true)), values, true, opts?.questionHref)
     case 'htmlnolinks':
-      return fillHtml((entry.htmlNoLinks ??= compileHtml(text, false)), values, { backlinks: false })
+      return fillHtml((entry.htmlNoLinks ??= compileHtml(text, false)), values, false, undefined)
     case 'text':
       return fillText((entry.plain ??= compilePlain(text)), values)
     case 'attrstring':

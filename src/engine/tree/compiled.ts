@@ -2,13 +2,14 @@
 // rule calls resolved to rules. Built by compile.ts, read by the runner.
 import type { EngineError, SourceSpan } from '../errors.ts'
 import type { CompiledExpr, Expr, Scope } from '../expr/index.ts'
-import type { AttributedString, PreparedText } from '../content/index.ts'
+import type { AttributedString } from '../content/index.ts'
 import type { AdviceSetModel, EntityModel, NodeModel, SourceRef } from '../model.ts'
 import type { NodeType } from '../entity-types.ts'
 import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
 import type { ConditionPlan } from './condition-plan.ts'
 import type { Program } from './program.ts'
+import type { BoundText } from './bound-text.ts'
 
 // Numeric node kinds keep the runner's dispatch a dense switch.
 export const KIND_CONDITION = 0
@@ -59,8 +60,8 @@ export interface CompiledAdvice {
   readonly text: string
   readonly decisionItem: AdviceItem
   /** headline and text prepared for rendering on the first full-response run (compiling for checks needs neither). */
-  preparedHeadline?: PreparedText
-  preparedText?: PreparedText
+  boundHeadline?: BoundText
+  boundText?: BoundText
 }
 
 export class CompiledNode {
@@ -77,7 +78,7 @@ export class CompiledNode {
   advice: CompiledAdvice | null = null
   question = ''
   /** Input requests: the question prepared for rendering on the first full-response run. */
-  preparedQuestion: PreparedText | null = null
+  boundQuestion: BoundText | null = null
   apiId = ''
   error: EngineError | null = null
 

@@ -2,8 +2,9 @@
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
-import { prepareText, renderContent, renderPrepared } from '../content/index.ts'
-import type { PreparedText, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
+import { renderContent, renderValues } from '../content/index.ts'
+import type { ContentType, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
+import type { TemplateTag } from '../template/index.ts'
 import { EngineError } from '../errors.ts'
 import type { RefKind } from '../expr/ast.ts'
 import { valueToText } from '../value.ts'
@@ -19,6 +20,7 @@ import { isApiFailure, type ApiPort, type EvaluateOptions } from './options.ts'
 import { FormulaMemo } from './formula-memo.ts'
 import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import { Tracer } from './tracer.ts'
+import { bindText, FORMULA_REF, NO_REF, type BoundText } from './bound-text.ts'
 import * as slots from './slots.ts'
 
 // Opcodes as one object that runProgram destructures into locals once per call, so its dispatch compares
@@ -96,9 +98,11 @@ class ContentState {
 
   constructor(
     count: number,
-    readonly resolve: (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined,
+    readonly contentType: ContentType,
     /** Passed to every render; built once per run. */
     readonly renderOptions: RenderOptions | undefined,
+    /** Resolves a tag by name, for texts made during the run (Headline_Custom's value). */
+    readonly resolve: (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined,
   ) {
     this.questionOf = new Array<string | undefined>(count).fill(undefined)
     this.resolvedOf = new Array<ResolvedTag | undefined>(count).fill(undefined)
@@ -140,8 +144,9 @@ export class Run implements SlotScope {
       options.render !== false
         ? new ContentState(
             compiled.variables.length,
-            (kind, name) => this.resolveForContent(kind, name),
+            options.contentType ?? 'text',
             options.questionHref ? { questionHref: options.questionHref } : undefined,
+            (kind, name) => this.resolveForContent(kind, name),
           )
         : null
     const context = options.context ?? 'run'
@@ -245,7 +250,7 @@ export class Run implements SlotScope {
     memo.values[index] = value
     memo.epochs[index] = this.epoch
     memo.reads[index] = reads
-    memo.formatted[index] = undefined
+    memo.resolved[index] = undefined
     return value
   }
 
@@ -441,7 +446,7 @@ export class Run implements SlotScope {
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
       this.content.resolvedOf[slot] = undefined
-      question = this.renderText((node.preparedQuestion ??= prepareText(node.question)), node)
+      question = this.renderText((node.boundQuestion ??= bindText(node.question, this.compiled)), node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
     return true
@@ -452,12 +457,32 @@ export class Run implements SlotScope {
       nodeId: node.id,
       ruleId: node.ruleId,
       variable: info.name,
-      question: this.renderText((node.preparedQuestion ??= prepareText(node.question)), node),
+      question: this.focusQuestion(node),
       ...(info.dataType ? { dataType: info.dataType } : {}),
       ...(info.options ? { options: info.options } : {}),
       ...(info.defaultValue !== undefined ? { defaultValue: info.defaultValue } : {}),
       ...(error ? { error } : {}),
     }
+  }
+
+  /** The open question. A decision-mode run renders it too, without the content caches a full response keeps. */
+  private focusQuestion(node: CompiledNode): ContentBody {
+    if (this.content !== null) return this.renderText((node.boundQuestion ??= bindText(node.question, this.compiled)), node)
+    if (node.question === '') return ''
+    const resolve = (kind: 'variable' | 'formula', name: string): ResolvedTag | undefined => this.resolveUncached(kind, name)
+    return this.reportMissing(renderContent(node.question, this.options.contentType ?? 'text', resolve), node)
+  }
+
+  private resolveUncached(kind: 'variable' | 'formula', name: string): ResolvedTag | undefined {
+    let value: Value
+    try {
+      value = this.lookup(kind, name)
+    } catch (error) {
+      if (error instanceof EngineError) return undefined
+      throw error
+    }
+    const slot = kind === 'variable' ? this.compiled.variables[this.compiled.variableIndex.get(name)!]! : this.compiled.formulas[this.compiled.formulaIndex.get(name)!]!
+    return { value, formatted: formatSlot(value, slot) }
   }
 
   private emit(node: CompiledNode): void {
@@ -471,8 +496,8 @@ export class Run implements SlotScope {
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {
-      const headlineBody = custom === undefined ? this.renderText((advice.preparedHeadline ??= prepareText(advice.headline)), node) : this.renderDynamicText(custom, node)
-      const textBody = this.renderText((advice.preparedText ??= prepareText(advice.text)), node)
+      const headlineBody = custom === undefined ? this.renderText((advice.boundHeadline ??= bindText(advice.headline, this.compiled)), node) : this.renderDynamicText(custom, node)
+      const textBody = this.renderText((advice.boundText ??= bindText(advice.text, this.compiled)), node)
       item =
         custom === undefined
           ? { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody }
@@ -538,62 +563,94 @@ export class Run implements SlotScope {
     }
   }
 
+  /** A tag named in a text made during the run: bound as a compiled text's tags are, then resolved the same way. */
   private resolveForContent(kind: 'variable' | 'formula', name: string): ResolvedTag | undefined {
-    const slot = kind === 'variable' ? this.compiled.variableIndex.get(name) : undefined
-    const resolvedOf = this.content?.resolvedOf
-    if (slot !== undefined && resolvedOf !== undefined) {
-      const cached = resolvedOf[slot]
-      if (cached !== undefined) return cached
+    if (kind === 'formula') {
+      const index = this.compiled.formulaIndex.get(name)
+      return index === undefined ? undefined : this.resolveFormula(index)
     }
+    const slot = this.compiled.variableIndex.get(name)
+    return slot === undefined ? undefined : this.resolveVariable(slot)
+  }
+
+  /** A variable's value for content: resolved once, until it is written or asked again (content.resolvedOf). */
+  private resolveVariable(slot: number): ResolvedTag | undefined {
+    const content = this.content!
+    const cached = content.resolvedOf[slot]
+    if (cached !== undefined) return cached
     let value: Value
     try {
-      value = this.lookup(kind, name)
+      value = this.variable(slot)
     } catch (error) {
       if (error instanceof EngineError) return undefined
       throw error
     }
-    if (slot === undefined) {
-      // The lookup left the formula's current value in the memo; its formatted text is kept beside it.
-      const index = this.compiled.formulaIndex.get(name)!
-      const formatted = (this.formulas!.formatted[index] ??= formatSlot(value, this.compiled.formulas[index]!))
-      return { value, formatted }
-    }
     const formatted = formatSlot(value, this.compiled.variables[slot]!)
-    const questionNodeId = this.content?.questionOf[slot]
+    const questionNodeId = content.questionOf[slot]
     const resolved: ResolvedTag = questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
     // Defaults and constants are not stored in values, so only cache what a write would invalidate.
-    if (resolvedOf !== undefined && this.values[slot] !== undefined) resolvedOf[slot] = resolved
+    if (this.values[slot] !== undefined) content.resolvedOf[slot] = resolved
     return resolved
   }
 
-  /** A text of the compiled set, prepared on its node. */
-  private renderText(template: PreparedText, node: CompiledNode): ContentBody {
-    if (template.text === '') return ''
-    return this.reportMissing(renderPrepared(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
+  /** A formula's value for content: kept in the formula memo beside the value, until the value is computed again. */
+  private resolveFormula(index: number): ResolvedTag | undefined {
+    let value: Value
+    try {
+      value = this.formula(index)
+    } catch (error) {
+      if (error instanceof EngineError) return undefined
+      throw error
+    }
+    const memo = this.formulas!
+    return (memo.resolved[index] ??= { value, formatted: formatSlot(value, this.compiled.formulas[index]!) })
+  }
+
+  /**
+   * A text of the compiled set. Its tags are resolved through their bound slots, each distinct tag once; a tag
+   * without a value is reported as an error of the node and rendered as missing.
+   */
+  private renderText(text: BoundText, node: CompiledNode): ContentBody {
+    const entry = text.prepared
+    if (entry.text === '') return ''
+    const content = this.content!
+    const { tags, firstOf } = entry
+    const values = new Array<ResolvedTag | undefined>(tags.length)
+    for (let i = 0; i < tags.length; i++) {
+      const first = firstOf[i]!
+      if (first >= 0) {
+        values[i] = values[first]
+        continue
+      }
+      const ref = text.refs[i]!
+      const resolved = ref >= 0 ? this.resolveVariable(ref) : ref === NO_REF ? undefined : this.resolveFormula(FORMULA_REF - ref)
+      if (resolved === undefined) this.reportMissingTag(tags[i]!, node)
+      values[i] = resolved
+    }
+    return renderValues(entry, content.contentType, values, content.renderOptions)
   }
 
   /** A text made during the run (Headline_Custom's value): prepared through the engine's bounded memo. */
   private renderDynamicText(template: string, node: CompiledNode): ContentBody {
     if (template === '') return template
-    return this.reportMissing(renderContent(template, this.options.contentType ?? 'text', this.resolver(), this.content?.renderOptions), node)
-  }
-
-  private resolver(): (kind: 'variable' | 'formula', name: string) => ResolvedTag | undefined {
-    return this.content?.resolve ?? ((kind, name) => this.resolveForContent(kind, name))
+    const content = this.content!
+    return this.reportMissing(renderContent(template, content.contentType, content.resolve, content.renderOptions), node)
   }
 
   private reportMissing(rendered: RenderedContent, node: CompiledNode): ContentBody {
-    for (const tag of rendered.missing) {
-      const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
-      this.result.addError({
-        nodeId: node.id,
-        ruleId: node.ruleId,
-        code: 'UNDEFINED_IN_OUTPUT',
-        message: `The text refers to ${written}, which has no value.`,
-        ...(tag.kind === 'variable' ? { variable: tag.name } : {}),
-      })
-    }
+    for (const tag of rendered.missing) this.reportMissingTag(tag, node)
     return rendered.body
+  }
+
+  private reportMissingTag(tag: TemplateTag, node: CompiledNode): void {
+    const written = tag.kind === 'variable' ? `{{${tag.name}}}` : `[[${tag.name}]]`
+    this.result.addError({
+      nodeId: node.id,
+      ruleId: node.ruleId,
+      code: 'UNDEFINED_IN_OUTPUT',
+      message: `The text refers to ${written}, which has no value.`,
+      ...(tag.kind === 'variable' ? { variable: tag.name } : {}),
+    })
   }
 
   private recordFailure(rule: CompiledRule, error: EngineError): void {

@@ -1,0 +1,30 @@
+import { prepareText, type PreparedText } from '../content/index.ts'
+import type { CompiledAdviceSet } from './compiled.ts'
+
+/**
+ * A text of a compiled set (a headline, advice text or question), prepared for rendering once per set, with each
+ * tag bound to what it reads: a run resolves it by index, as compiled expressions read their slots, instead of
+ * looking the name up on every render.
+ */
+export interface BoundText {
+  readonly prepared: PreparedText
+  /** Per tag occurrence (prepared.tags): a variable slot (≥ 0), a formula (FORMULA_REF - index), or NO_REF. */
+  readonly refs: Int32Array
+}
+
+/** The tag names nothing in the set: it renders as missing. */
+export const NO_REF = -1
+/** Formula index i is bound as FORMULA_REF - i. */
+export const FORMULA_REF = -2
+
+export function bindText(text: string, compiled: CompiledAdviceSet): BoundText {
+  const prepared = prepareText(text)
+  const refs = Int32Array.from(prepared.tags, (tag) => {
+    if (tag.kind === 'formula') {
+      const index = compiled.formulaIndex.get(tag.name)
+      return index === undefined ? NO_REF : FORMULA_REF - index
+    }
+    return compiled.variableIndex.get(tag.name) ?? NO_REF
+  })
+  return { prepared, refs }
+}
