@@ -1,4 +1,5 @@
 import type { TemplateTag } from '../template/index.ts'
+import { BoundedMemo } from '../format/bounded-memo.ts'
 import { escapeHtml, unescapeAttribute } from './escape.ts'
 import { markdown } from './markdown.ts'
 import { splitAtPlaceholders, withPlaceholders } from './placeholders.ts'
@@ -100,7 +101,9 @@ type QuestionHref = (questionNodeId: string) => string
  */
 export function fillHtml(template: HtmlTemplate, values: TagValues, backlinks: boolean, questionHref: QuestionHref | undefined): string {
   let html = ''
-  for (const segment of template.segments) {
+  const segments = template.segments
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
     if (typeof segment === 'string') {
       html += segment
       continue
@@ -143,14 +146,20 @@ function formattedOf(values: TagValues, tag: number): string {
   return values[tag]?.formatted ?? ''
 }
 
+// One markup per tag name across templates: a run keeps each variable's chip (ResolvedTag.htmlChip) for the chip's
+// opening tag, and templates that share the very same string find it by identity instead of comparing text.
+const chipMarkups = new BoundedMemo<{ open: string; missing: string }>(2000)
+
 /**
- * A chip's fixed markup, made once per template: its opening tag naming the variable, and the whole chip for when
+ * A chip's fixed markup, made once per tag name: its opening tag naming the variable, and the whole chip for when
  * the tag has no value. A missing tag shows its name in a `var-missing` chip, so an author previewing the advice sees
  * which tag had no value instead of a silent gap; pages style it as a dashed outline.
  */
 function chipMarkup(tag: TemplateTag): { open: string; missing: string } {
-  const identity = `data-kind="${tag.kind}" data-var="${escapeHtml(tag.name)}"`
-  return { open: `<span class="var-chip" ${identity}>`, missing: `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>` }
+  return chipMarkups.get(`${tag.kind}\u0000${tag.name}`, () => {
+    const identity = `data-kind="${tag.kind}" data-var="${escapeHtml(tag.name)}"`
+    return { open: `<span class="var-chip" ${identity}>`, missing: `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>` }
+  })
 }
 
 /** The chip linked back to the question that set the value, when there is one and its link is safe. */

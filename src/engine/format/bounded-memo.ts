@@ -3,18 +3,27 @@
  * server's memory flat whatever passes through; when full it starts over, which costs one recompute per entry and
  * avoids the bookkeeping of finer eviction (deleting a Map's oldest key one at a time degrades as holes pile up).
  */
-export class BoundedMemo<T> {
-  private readonly entries = new Map<string, T>()
+export class BoundedMemo<T, K = string> {
+  private readonly entries = new Map<K, T>()
 
   constructor(private readonly limit: number) {}
 
-  get(key: string, compute: () => T): T {
+  get(key: K, compute: () => T): T {
     const found = this.entries.get(key)
     if (found !== undefined || this.entries.has(key)) return found as T
     const value = compute()
+    this.remember(key, value)
+    return value
+  }
+
+  /** The value kept for `key`, if any; with remember(), a hot path's lookup that allocates no closure. */
+  find(key: K): T | undefined {
+    return this.entries.get(key)
+  }
+
+  remember(key: K, value: T): void {
     if (this.entries.size >= this.limit) this.entries.clear()
     this.entries.set(key, value)
-    return value
   }
 
   get size(): number {

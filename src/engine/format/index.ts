@@ -19,7 +19,10 @@ const PATTERN_LIMIT = 500
 // again and again (every render of a session, every scenario run), so outputs are memoised too.
 const OUTPUT_LIMIT = 5000
 const numberPatterns = new BoundedMemo<NumberPattern | null>(PATTERN_LIMIT)
-const numberOutputs = new BoundedMemo<string>(OUTPUT_LIMIT)
+// Number outputs are kept per pattern and keyed by the number itself, so a render that finds its output builds no
+// key string (a full response formats hundreds of numbers).
+const OUTPUT_PATTERN_LIMIT = 50
+const numberOutputs = new BoundedMemo<BoundedMemo<string, number>>(OUTPUT_PATTERN_LIMIT)
 const dateOutputs = new BoundedMemo<string | null>(OUTPUT_LIMIT)
 
 /**
@@ -40,13 +43,19 @@ export function formatValue(value: Value, type: DataType, displayFormat?: string
 }
 
 function numberPattern(pattern: string): NumberPattern | null {
-  return numberPatterns.get(pattern, () => parseNumberPattern(pattern) ?? null)
+  let parsed = numberPatterns.find(pattern)
+  if (parsed === undefined) numberPatterns.remember(pattern, (parsed = parseNumberPattern(pattern) ?? null))
+  return parsed
 }
 
 function formatNumber(value: number, type: DataType, displayFormat: string | undefined): string {
   const usable = displayFormat !== undefined && numberPattern(displayFormat) !== null
   const pattern = usable ? displayFormat : type === 'percent' ? DEFAULT_FORMATS.percent : DEFAULT_FORMATS.number
-  return numberOutputs.get(`${pattern}\u0000${value}`, () => formatNumberWith(value, numberPattern(pattern)!))
+  let outputs = numberOutputs.find(pattern)
+  if (outputs === undefined) numberOutputs.remember(pattern, (outputs = new BoundedMemo<string, number>(OUTPUT_LIMIT)))
+  let formatted = outputs.find(value)
+  if (formatted === undefined) outputs.remember(value, (formatted = formatNumberWith(value, numberPattern(pattern)!)))
+  return formatted
 }
 
 function formatDate(value: Date, displayFormat: string | undefined): string {

@@ -109,8 +109,8 @@ export class EngineResult {
     /** Final value of each variable slot; undefined = never set. */
     private readonly values: Array<Value | undefined>,
     readonly context: ApiContext,
-    /** Full-response runs: values already formatted for content, reused when they are still current. */
-    private readonly resolved?: ReadonlyArray<{ formatted: string } | undefined>,
+    /** Full-response runs: values already formatted for content, reused for the value they were formatted from. */
+    private readonly resolved?: ReadonlyArray<{ value: Value; formatted: string } | undefined>,
   ) {
     this.adviceSet = compiled.identity
   }
@@ -179,7 +179,8 @@ export class EngineResult {
       const slot = slots[i]!
       const value = this.values[i] ?? (slot.isConstant ? slot.defaultValue : undefined)
       if (value === undefined) continue
-      visit(slot, value, this.resolved?.[i]?.formatted ?? formatSlot(value, slot), i)
+      const resolved = this.resolved?.[i]
+      visit(slot, value, resolved !== undefined && resolved.value === value ? resolved.formatted : formatSlot(value, slot), i)
     }
   }
 

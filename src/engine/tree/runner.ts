@@ -91,9 +91,14 @@ const IS_FALSE = plans.PLAN_IS_FALSE
 
 /** Full-response mode only: what rendering needs beyond the values. */
 class ContentState {
+  /** Scratch: the resolved tags of the text being rendered, by tag occurrence. */
+  readonly tagValues: Array<ResolvedTag | undefined> = []
   /** The input request that set each variable (for backlinks). */
   readonly questionOf: Array<string | undefined>
-  /** Each variable's resolved tag (value, formatted value, backlink), until it is written or asked again. */
+  /**
+   * Each variable's latest resolved tag (value, formatted value, backlink, chip), reused while the variable holds
+   * the same value from the same question: a rule that assigns a variable often assigns it what it already was.
+   */
   readonly resolvedOf: Array<ResolvedTag | undefined>
 
   constructor(
@@ -274,7 +279,6 @@ export class Run implements SlotScope {
     this.epoch++
     // Writes before the first formula read need no record: every value is computed after them.
     if (this.formulas !== null) this.formulas.writtenAt[slot] = this.epoch
-    if (this.content !== null) this.content.resolvedOf[slot] = undefined
   }
 
   /**
@@ -445,7 +449,6 @@ export class Run implements SlotScope {
     let question: ContentBody = node.question
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
-      this.content.resolvedOf[slot] = undefined
       question = this.renderText((node.boundQuestion ??= bindText(node.question, this.compiled)), node)
     }
     this.result.addInput(new AnsweredInput(node.id, node.ruleId, info.name, question, value, info))
@@ -573,11 +576,9 @@ export class Run implements SlotScope {
     return slot === undefined ? undefined : this.resolveVariable(slot)
   }
 
-  /** A variable's value for content: resolved once, until it is written or asked again (content.resolvedOf). */
+  /** A variable's value for content, resolved again only when its value or its question changed (resolvedOf). */
   private resolveVariable(slot: number): ResolvedTag | undefined {
     const content = this.content!
-    const cached = content.resolvedOf[slot]
-    if (cached !== undefined) return cached
     let value: Value
     try {
       value = this.variable(slot)
@@ -585,11 +586,12 @@ export class Run implements SlotScope {
       if (error instanceof EngineError) return undefined
       throw error
     }
-    const formatted = formatSlot(value, this.compiled.variables[slot]!)
     const questionNodeId = content.questionOf[slot]
+    const cached = content.resolvedOf[slot]
+    if (cached !== undefined && cached.value === value && cached.questionNodeId === questionNodeId) return cached
+    const formatted = formatSlot(value, this.compiled.variables[slot]!)
     const resolved: ResolvedTag = questionNodeId !== undefined ? { value, formatted, questionNodeId } : { value, formatted }
-    // Defaults and constants are not stored in values, so only cache what a write would invalidate.
-    if (this.values[slot] !== undefined) content.resolvedOf[slot] = resolved
+    content.resolvedOf[slot] = resolved
     return resolved
   }
 
@@ -615,7 +617,8 @@ export class Run implements SlotScope {
     if (entry.text === '') return ''
     const content = this.content!
     const { tags, firstOf } = entry
-    const values = new Array<ResolvedTag | undefined>(tags.length)
+    // Filled per text and read only while it renders, so one array serves the whole run.
+    const values = content.tagValues
     for (let i = 0; i < tags.length; i++) {
       const first = firstOf[i]!
       if (first >= 0) {
