@@ -15,8 +15,11 @@ import { fillUrl, IMAGE_SCHEMES, isSafeUrl, LINK_SCHEMES } from './urls.ts'
  */
 type HtmlSegment =
   | string
-  /** A value in running text: a chip, linked back to its question unless it already sits inside a link. */
-  | { slot: 'chip'; tag: number; linkable: boolean; open: string; missing: string }
+  /**
+   * A value in running text, the common case, kept as a bare number so a render reads nothing more for it: a chip
+   * for tag occurrence `n >> 1`, linked back to its question when `n & 1` (it does not already sit inside a link).
+   */
+  | number
   /** A value inside code: plain escaped text. */
   | { slot: 'text'; tag: number }
   /** A whole ` href="…"` / ` src="…"` with values in it, dropped when the filled URL is unsafe. */
@@ -28,6 +31,15 @@ type HtmlSegment =
 export interface HtmlTemplate {
   tags: TemplateTag[]
   segments: HtmlSegment[]
+  /** Each tag occurrence's chip markup (shared by every template naming the same tag). */
+  chips: ChipMarkup[]
+}
+
+interface ChipMarkup {
+  /** The chip's opening tag, naming the tag as written. */
+  open: string
+  /** The whole chip for when the tag has no value. */
+  missing: string
 }
 
 // sanitize-html writes well-formed markup: every attribute double-quoted, and "<", ">" and '"' escaped inside text
@@ -49,7 +61,7 @@ export function compileHtml(text: string, links: boolean): HtmlTemplate {
     for (const piece of splitAtPlaceholders(part, pattern)) {
       if (typeof piece === 'string') segments.push(piece)
       else if (codeDepth > 0) segments.push({ slot: 'text', tag: piece })
-      else segments.push({ slot: 'chip', tag: piece, linkable: anchorDepth === 0, ...chipMarkup(tags[piece]!) })
+      else segments.push(piece * 2 + (anchorDepth === 0 ? 1 : 0))
     }
   }
 
@@ -80,7 +92,7 @@ export function compileHtml(text: string, links: boolean): HtmlTemplate {
     last = match.index + whole.length
   }
   pushText(html.slice(last))
-  return { tags, segments: mergeStrings(segments) }
+  return { tags, segments: mergeStrings(segments), chips: tags.map(chipMarkup) }
 }
 
 function mergeStrings(segments: HtmlSegment[]): HtmlSegment[] {
@@ -108,18 +120,21 @@ export function fillHtml(template: HtmlTemplate, values: TagValues, backlinks: b
       html += segment
       continue
     }
-    switch (segment.slot) {
-      case 'chip': {
-        const resolved = values[segment.tag]
-        if (resolved === undefined) {
-          html += segment.missing
-          break
-        }
-        let made = resolved.htmlChip
-        if (made === undefined || made.open !== segment.open) made = resolved.htmlChip = { open: segment.open, plain: `${segment.open}${escapeHtml(resolved.formatted)}</span>` }
-        html += segment.linkable && backlinks ? (made.linked ??= linkedChip(made.plain, resolved, questionHref)) : made.plain
-        break
+    if (typeof segment === 'number') {
+      const tag = segment >> 1
+      const resolved = values[tag]
+      const markup = template.chips[tag]!
+      if (resolved === undefined) {
+        html += markup.missing
+        continue
       }
+      // A run resolves each variable once and shows it in many texts, so its chip is kept on the resolved tag.
+      let made = resolved.htmlChip
+      if (made === undefined || made.open !== markup.open) made = resolved.htmlChip = { open: markup.open, plain: `${markup.open}${escapeHtml(resolved.formatted)}</span>` }
+      html += (segment & 1) === 1 && backlinks ? (made.linked ??= linkedChip(made.plain, resolved, questionHref)) : made.plain
+      continue
+    }
+    switch (segment.slot) {
       case 'text':
         html += escapeHtml(formattedOf(values, segment.tag))
         break
@@ -148,14 +163,14 @@ function formattedOf(values: TagValues, tag: number): string {
 
 // One markup per tag name across templates: a run keeps each variable's chip (ResolvedTag.htmlChip) for the chip's
 // opening tag, and templates that share the very same string find it by identity instead of comparing text.
-const chipMarkups = new BoundedMemo<{ open: string; missing: string }>(2000)
+const chipMarkups = new BoundedMemo<ChipMarkup>(2000)
 
 /**
  * A chip's fixed markup, made once per tag name: its opening tag naming the variable, and the whole chip for when
  * the tag has no value. A missing tag shows its name in a `var-missing` chip, so an author previewing the advice sees
  * which tag had no value instead of a silent gap; pages style it as a dashed outline.
  */
-function chipMarkup(tag: TemplateTag): { open: string; missing: string } {
+function chipMarkup(tag: TemplateTag): ChipMarkup {
   return chipMarkups.get(`${tag.kind}\u0000${tag.name}`, () => {
     const identity = `data-kind="${tag.kind}" data-var="${escapeHtml(tag.name)}"`
     return { open: `<span class="var-chip" ${identity}>`, missing: `<span class="var-chip var-missing" ${identity}>${escapeHtml(tag.name)}</span>` }

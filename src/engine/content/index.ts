@@ -10,6 +10,7 @@ import { markdown } from './markdown.ts'
 import { sanitizeRendered } from './sanitize.ts'
 
 export type { AttributedString } from './plain.ts'
+export { fillHtml, type HtmlTemplate } from './html.ts'
 export type { ResolvedTag, TagValues } from './resolved.ts'
 
 /** SPEC §3 response content types (vendor JSON variants application/vnd.advicestudio.json+<type>). */
@@ -109,7 +110,7 @@ function fill(entry: PreparedText, type: ContentType, values: TagValues, opts: R
   const text = entry.text
   switch (type) {
     case 'html':
-      return fillHtml((entry.html ??= compileHtml(text, true)), values, true, opts?.questionHref)
+      return fillHtml(htmlTemplate(entry), values, true, opts?.questionHref)
     case 'htmlnolinks':
       return fillHtml((entry.htmlNoLinks ??= compileHtml(text, false)), values, false, undefined)
     case 'text':
@@ -121,6 +122,11 @@ function fill(entry: PreparedText, type: ContentType, values: TagValues, opts: R
     case 'raw':
       return fillRaw(entry.parts, values)
   }
+}
+
+/** The html content type's compiled template of a prepared text (compiled on first use), for fillHtml. */
+export function htmlTemplate(entry: PreparedText): HtmlTemplate {
+  return (entry.html ??= compileHtml(entry.text, true))
 }
 
 /** Resolves each distinct tag once; the values are listed per tag occurrence, the order every compiled form uses. */

@@ -1,4 +1,4 @@
-import { prepareText, type PreparedText } from '../content/index.ts'
+import { prepareText, type HtmlTemplate, type PreparedText } from '../content/index.ts'
 import type { CompiledAdviceSet } from './compiled.ts'
 
 /**
@@ -9,7 +9,9 @@ import type { CompiledAdviceSet } from './compiled.ts'
 export interface BoundText {
   readonly prepared: PreparedText
   /** Per tag occurrence (prepared.tags): a variable slot (≥ 0), a formula (FORMULA_REF - index), or NO_REF. */
-  readonly refs: Int32Array
+  readonly refs: readonly number[]
+  /** The html content type's template, kept here once compiled: the common render reads it in one step. */
+  html?: HtmlTemplate
 }
 
 /** The tag names nothing in the set: it renders as missing. */
@@ -19,7 +21,7 @@ export const FORMULA_REF = -2
 
 export function bindText(text: string, compiled: CompiledAdviceSet): BoundText {
   const prepared = prepareText(text)
-  const refs = Int32Array.from(prepared.tags, (tag) => {
+  const refs = prepared.tags.map((tag) => {
     if (tag.kind === 'formula') {
       const index = compiled.formulaIndex.get(tag.name)
       return index === undefined ? NO_REF : FORMULA_REF - index

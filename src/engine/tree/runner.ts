@@ -2,7 +2,7 @@
 // run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
 // invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
 // hot path allocates nothing but the result and the run's values.
-import { renderContent, renderValues } from '../content/index.ts'
+import { fillHtml, htmlTemplate, renderContent, renderValues } from '../content/index.ts'
 import type { ContentType, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
 import type { TemplateTag } from '../template/index.ts'
 import { EngineError } from '../errors.ts'
@@ -117,6 +117,7 @@ class ContentState {
 const DEFAULT_MAX_STEPS = 100_000
 const DEFAULT_MAX_CALL_DEPTH = 32
 const NO_SOURCES: Value[] = Object.freeze([]) as unknown as Value[]
+const NO_TAGS: ReadonlyArray<ResolvedTag | undefined> = Object.freeze([])
 
 export class Run implements SlotScope {
   private readonly values: Array<Value | undefined>
@@ -609,28 +610,24 @@ export class Run implements SlotScope {
   }
 
   /**
-   * A text of the compiled set. Its tags are resolved through their bound slots, each distinct tag once; a tag
-   * without a value is reported as an error of the node and rendered as missing.
+   * A text of the compiled set. Its tags are resolved through their bound slots (a tag named twice finds its value
+   * cached the second time); a tag without a value is reported once as an error of the node and shown as missing.
    */
   private renderText(text: BoundText, node: CompiledNode): ContentBody {
-    const entry = text.prepared
-    if (entry.text === '') return ''
+    const refs = text.refs
     const content = this.content!
-    const { tags, firstOf } = entry
+    if (refs.length === 0) return text.prepared.text === '' ? '' : renderValues(text.prepared, content.contentType, NO_TAGS, content.renderOptions)
     // Filled per text and read only while it renders, so one array serves the whole run.
     const values = content.tagValues
-    for (let i = 0; i < tags.length; i++) {
-      const first = firstOf[i]!
-      if (first >= 0) {
-        values[i] = values[first]
-        continue
-      }
-      const ref = text.refs[i]!
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]!
       const resolved = ref >= 0 ? this.resolveVariable(ref) : ref === NO_REF ? undefined : this.resolveFormula(FORMULA_REF - ref)
-      if (resolved === undefined) this.reportMissingTag(tags[i]!, node)
+      if (resolved === undefined && text.prepared.firstOf[i]! < 0) this.reportMissingTag(text.prepared.tags[i]!, node)
       values[i] = resolved
     }
-    return renderValues(entry, content.contentType, values, content.renderOptions)
+    // Html, the Advice API's usual type, skips the generic dispatch: its template is kept on the text.
+    if (content.contentType === 'html') return fillHtml((text.html ??= htmlTemplate(text.prepared)), values, true, content.renderOptions?.questionHref)
+    return renderValues(text.prepared, content.contentType, values, content.renderOptions)
   }
 
   /** A text made during the run (Headline_Custom's value): prepared through the engine's bounded memo. */
