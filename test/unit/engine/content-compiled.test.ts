@@ -62,3 +62,36 @@ t.test('one run shows a variable under each spelling of its tag', async (t) => {
   t.match(text, /<a href="https:\/\/example.com">link <span class="var-chip" data-kind="variable" data-var="Name">Ada<\/span><\/a>/, 'no link inside a link')
   t.match(text, /out <a class="var-link" href="\/q\/ask">/, 'the same value linked again outside it')
 })
+
+t.test('each text shows the values of its moment in the run, and a missing tag is reported once per text', async (t) => {
+  const advice = (id: string, text: string): NodeModel => ({ id, type: 'advice', headline: id, text, children: [] })
+  const compiled = compileAdviceSet({
+    id: 's', name: 'S',
+    rules: [{
+      id: 'r', name: 'R', adviceSetId: 's', nodes: [
+        { id: 'ask1', type: 'inputRequest', variable: 'Age', question: 'Age?', children: [] },
+        { id: 'set', type: 'variableAssignment', expression: '{{Score}} = 1', children: [] },
+        advice('first', '{{Score}} / [[Double]] / {{Age}}'),
+        { id: 'add', type: 'variableAssignment', expression: '{{Score}} += 1', children: [] },
+        advice('second', '{{Score}} / [[Double]]'),
+        { id: 'same', type: 'variableAssignment', expression: '{{Score}} += 0', children: [] },
+        { id: 'ask2', type: 'inputRequest', variable: 'Age', question: 'Age again?', children: [] },
+        advice('third', '{{Score}} / [[Double]] / {{Age}} / {{Nope}} and {{Nope}}'),
+      ],
+    }],
+    entities: [
+      { id: 'v1', name: 'Score', kind: 'variable', dataType: 'number' },
+      { id: 'v2', name: 'Age', kind: 'variable', dataType: 'number' },
+      { id: 'f', name: 'Double', kind: 'formula', dataType: 'number', expression: '{{Score}} * 2' },
+    ],
+  })
+  const result = evaluate(compiled, { Age: 40 }, { contentType: 'text' })
+  t.same(result.advice.map((item) => item.text), ['1 / 2 / 40', '2 / 4', '2 / 4 / 40 /  and '])
+  t.same(result.errors.map((error) => [error.nodeId, error.code, error.variable]), [['third', 'UNDEFINED_IN_OUTPUT', 'Nope']])
+
+  const html = evaluate(compiled, { Age: 40 }, { contentType: 'html', questionHref: (id) => `/q/${id}` })
+  t.match(html.advice[0]!.text, /href="\/q\/ask1"/, 'the chip links to the question that set the value')
+  t.match(html.advice[2]!.text, /href="\/q\/ask2"/, 'after the variable is asked again, to the later question')
+  t.equal((html.advice[2]!.text as string).split('var-missing').length - 1, 2, 'both mentions of the missing tag are shown as missing')
+  t.equal(html.variables.Score?.valueFormatted, '2', 'the variables list shows the final value')
+})
