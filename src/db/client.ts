@@ -3,6 +3,7 @@ import path from 'node:path'
 import { mkdirSync } from 'node:fs'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
+import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -49,6 +50,9 @@ async function openPostgres(url: string): Promise<Database> {
   }
 }
 
+/** Two 16 MB segments: the least PostgreSQL accepts. */
+const EMBEDDED_WAL_MB = 32
+
 async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
@@ -56,13 +60,24 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   // Search needs pg_trgm (typo-tolerant type-ahead); PGlite only has the extensions it is created with.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true })
-  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir, extensions: { pg_trgm } })
+  const client = await PGlite.create({
+    dataDir: target.dataDir,
+    loadDataDir: target.loadDataDir,
+    extensions: { pg_trgm },
+    // The log lives in memory (embedded-checkpoints.ts): a checkpoint keeps at most max_wal_size of old segments
+    // for reuse, so both bounds are set to the least PostgreSQL accepts.
+    startParams: [...PGlite.defaultStartParams, '-c', `min_wal_size=${EMBEDDED_WAL_MB}MB`, '-c', `max_wal_size=${EMBEDDED_WAL_MB}MB`],
+  })
+  const stopCheckpoints = startEmbeddedCheckpoints(client)
   const db = drizzle(client, { schema }) as unknown as Db
   return {
     db,
     driver: 'pglite',
     migrate: async () => { await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }) },
-    close: () => client.close(),
+    close: async () => {
+      stopCheckpoints()
+      await client.close()
+    },
     dump: () => client.dumpDataDir('gzip'),
   }
 }
