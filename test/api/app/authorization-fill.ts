@@ -26,7 +26,7 @@ const ID_BY_PREFIX: Array<[RegExp, Family]> = [
   [/^\/activity\//, 'activity'], [/^\/api\/activity\//, 'activity'], [/^\/api\/recentitem\//, 'recentItem'],
 ]
 /** Params that name no object of the world. */
-const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variables', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1' }
+const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variable', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1' }
 
 const NAMES = new Set(['name', 'reservedName', 'label'])
 let probeCount = 0
@@ -69,7 +69,7 @@ export class Filler {
       case 'array': return schema.minItems ? [this.value(name, schema.items ?? {}, url)] : []
       case 'integer': case 'number': return 1
       case 'boolean': return false
-      case 'string': return NAMES.has(name) ? `${name === 'reservedName' ? 'Matrix_probe' : 'Matrix probe'}_${++probeCount}` : name === 'email' ? 'probe@example.test' : name === 'url' ? 'https://example.com/probe' : 'Matrix probe'
+      case 'string': return NAMES.has(name) ? `${name === 'reservedName' ? 'Matrix_probe' : 'Matrix probe'}_${++probeCount}` : name === 'email' ? 'probe@example.test' : /^url/i.test(name) ? 'https://example.com/probe' : 'Matrix probe'
       default: return undefined
     }
   }

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import type { RouteOptions } from 'fastify'
 import type { LightMyRequestResponse } from 'fastify'
 import { buildTestApp } from '../../helpers/app.ts'
-import { A_MARKER, B_MARKER, PRINCIPALS, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
+import { A_MARKER, B_MARKER, PRINCIPALS, actorOf, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
 import { expected, factsOf, isKey, type Expect } from './authorization-access.ts'
 import { Filler } from './authorization-fill.ts'
 import { EXCLUDED, ROWS, publicKindOf, type Row } from './authorization-rows.ts'
@@ -63,6 +63,16 @@ async function refusedByFlash(who: Principal, res: LightMyRequestResponse, api: 
   return (await world.agents[who].get(location.replace(/#.*/, ''))).body.includes('notice notice-error')
 }
 
+/** Whether a row's own body or query names an object of its side (then it gets the own/other/public columns too). */
+function namesObject(row: Row): boolean {
+  let named = false
+  const side = new Proxy(world.sides.own, { get: (target, key) => { if (key !== 'marker') named = true; return target[key as keyof typeof target] } })
+  const context = { base: side, who: 'ownerAdmin' as const, world }
+  row.body?.(side, context)
+  row.query?.(side, context)
+  return named
+}
+
 const validationBound: string[] = []
 let cells = 0
 const failures: string[] = []
@@ -80,17 +90,20 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
     probe.path(route.url)
     probe.object(route.schema?.querystring as never, route.url)
     probe.object(route.schema?.body as never, route.url)
-    const objectKinds: ObjectKind[] = probe.usedObject ? kinds : ['none']
+    const objectKinds: ObjectKind[] = probe.usedObject || namesObject(row) ? kinds : ['none']
     const results: Array<{ who: Principal; kind: ObjectKind; want: Expect; status: number; refusedByFlash: boolean }> = []
     const pending: Array<{ line: string; r: (typeof results)[number] }> = []
     for (const kind of objectKinds) {
       for (const who of PRINCIPALS) {
         const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row)), { method: route.method, api })
-        const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh) : world.sides[kind === 'none' ? 'own' : kind]
+        const base = world.sides[kind === 'none' ? 'own' : kind]
+        const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh, { deleted: row.deleted }) : base
+        if (row.prepare && want === 'ok' && who in world.users) await row.prepare(app.deps, actorOf(world.users[who as keyof typeof world.users]), side)
         const fill = new Filler(side, row.id)
-        const query = row.query ? row.query(side) : fill.object(route.schema?.querystring as never, route.url)
+        const context = { base, who, world }
+        const query = row.query ? row.query(side, context) : fill.object(route.schema?.querystring as never, route.url)
         const body = route.method === 'GET' || route.method === 'DELETE' && !route.schema?.body ? undefined
-          : row.body ? row.body(side) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
+          : row.body ? row.body(side, context) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
         const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString()
         const url = fill.path(route.url) + (qs ? `?${qs}` : '')
         const res = await send(who, route.method, url, body, api, !!row.freshAgent)
