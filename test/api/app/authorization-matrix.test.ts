@@ -6,6 +6,8 @@ import { writeFileSync } from 'node:fs'
 import type { RouteOptions } from 'fastify'
 import type { LightMyRequestResponse } from 'fastify'
 import { buildTestApp } from '../../helpers/app.ts'
+import type { Agent } from '../../helpers/agent.ts'
+import { multipartBody, type UploadFile } from '../../helpers/uploads.ts'
 import { A_MARKER, B_MARKER, PRINCIPALS, actorOf, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
 import { expected, factsOf, isKey, type Expect } from './authorization-access.ts'
 import { Filler } from './authorization-fill.ts'
@@ -44,8 +46,8 @@ function statusOk(res: LightMyRequestResponse, want: Expect, api: boolean): bool
   return s === want
 }
 
-async function send(who: Principal, method: string, url: string, body: unknown, api: boolean, freshAgent: boolean): Promise<LightMyRequestResponse> {
-  const agent = freshAgent ? await world.newAgent(who) : world.agents[who]
+async function send(agent: Agent, who: Principal, method: string, url: string, body: unknown, api: boolean, file?: UploadFile): Promise<LightMyRequestResponse> {
+  if (file) return sendUpload(agent, who, method, url, body, api, file)
   if (isKey(who)) {
     const headers: Record<string, string> = { authorization: `Bearer ${world.keys[who as 'ownerKey' | 'otherKey']}`, accept: api ? 'application/json' : 'text/html' }
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -54,6 +56,16 @@ async function send(who: Principal, method: string, url: string, body: unknown, 
   if (api) return agent.api(method, url, body)
   if (method === 'GET') return agent.get(url)
   return agent.request({ method, url, form: { _csrf: agent.csrfToken, ...(body as Record<string, string> | undefined) } })
+}
+
+/** A multipart upload as the uploader sends it: its CSRF token in a header (/api) or in the form's query (pages). */
+async function sendUpload(agent: Agent, who: Principal, method: string, url: string, body: unknown, api: boolean, file: UploadFile): Promise<LightMyRequestResponse> {
+  const { payload, contentType } = await multipartBody(file, body as Record<string, string> | undefined)
+  const headers: Record<string, string> = { 'content-type': contentType, accept: api ? 'application/json' : 'text/html' }
+  if (isKey(who)) headers.authorization = `Bearer ${world.keys[who as 'ownerKey' | 'otherKey']}`
+  else if (api) headers['x-csrf-token'] = agent.csrfToken
+  const csrf = !isKey(who) && !api ? `${url.includes('?') ? '&' : '?'}_csrf=${encodeURIComponent(agent.csrfToken)}` : ''
+  return agent.request({ method, url: url + csrf, headers, payload })
 }
 
 /** A page form's refusal shown as a flashed error after a 303 (the follow-up page carries the error notice). */
@@ -106,7 +118,9 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
           : row.body ? row.body(side, context) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
         const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString()
         const url = fill.path(route.url) + (qs ? `?${qs}` : '')
-        const res = await send(who, route.method, url, body, api, !!row.freshAgent)
+        const agent = row.freshAgent ? await world.newAgent(who) : world.agents[who]
+        if (row.prepareAgent && want === 'ok') await row.prepareAgent(agent, side)
+        const res = await send(agent, who, route.method, url, body, api, row.upload?.(side))
         cells += 1
         const result = { who, kind, want, status: res.statusCode, refusedByFlash: await refusedByFlash(who, res, api) }
         results.push(result)

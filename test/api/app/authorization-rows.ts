@@ -5,6 +5,8 @@ import type { Access, Expect, PublicIs } from './authorization-access.ts'
 import type { ObjectKind, Principal, Side, Spawnable, World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
+import type { Agent } from '../../helpers/agent.ts'
+import { HTML_PAGE, type UploadFile } from '../../helpers/uploads.ts'
 
 /** What a row's body or query may use besides the cell's side: the side before a fresh object replaced one of its ids, who asks, and the world. */
 export interface CellContext { base: Side; who: Principal; world: World }
@@ -27,6 +29,10 @@ export interface Row {
   deny400?: boolean
   /** Readies a cell's object before a principal let through asks (e.g. links it, for a route that unlinks), as that principal. */
   prepare?: (deps: Deps, actor: Actor, s: Side) => Promise<unknown>
+  /** Readies the cell's own agent before a principal let through asks (e.g. starts what the route stops). */
+  prepareAgent?: (agent: Agent, s: Side) => Promise<unknown>
+  /** The file of a multipart upload (the body's fields go with it as form fields). */
+  upload?: (s: Side) => UploadFile
   /** Runs after every other row (it rewrites its set's content). */
   last?: boolean
   /** Cells whose expected status differs from the profile's, with the reason in a comment. */
@@ -65,6 +71,9 @@ const samePassword = (_: Side, c: CellContext) => {
   const password = c.who in c.world.users ? c.world.users[c.who as keyof World['users']].password : PROBE_PASSWORD
   return { current: password, password, confirm: password }
 }
+
+/** An interactive chart to upload (an HTML page), named afresh. */
+const aChart = (): UploadFile => ({ filename: `${aName('matrix-chart').replace(' ', '-')}.html`, data: HTML_PAGE, type: 'text/html' })
 
 /** Linking a provider's tag or supplement (the public column) to B's public set writes B's own set: B's admin may. */
 const setOwnerTags: Row['expect'] = { otherAdmin: { public: 'ok' } }
@@ -227,7 +236,7 @@ export const ROWS: Record<string, Row> = {
   'POST /admin/support/object': { ...providerOnly, body: () => ({ objectID: 'ruleSet-999999' }) },
   'GET /admin/support/impersonate': providerOnly,
   'POST /admin/support/impersonate': { ...providerOnly, freshAgent: true, body: (s) => ({ userId: String(s.user) }) },
-  'POST /admin/support/impersonate/stop': { ...providerOnly, freshAgent: true },
+  'POST /admin/support/impersonate/stop': { ...providerOnly, freshAgent: true, prepareAgent: (agent, s) => agent.postForm('/admin/support/impersonate', { userId: String(s.user) }, { page: '/admin/support' }), expect: { ...everyone(400), providerAdmin: { none: 'ok' } } }  /* stops the session's impersonation, which only a provider admin can start: any other session has nothing to stop (400, nothing changed) */,
   'GET /admin/export': ownerScoped(adminRead),
   'POST /admin/export': ownerScoped({ ...adminWrite, body: () => ({ kind: 'questions', format: 'csv' }) }),
   'POST /adviceset/:id/ai-user-request': teamOnly(teamWrite),
@@ -257,7 +266,7 @@ export const ROWS: Record<string, Row> = {
   'GET /media/:id/iframe': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* a link has no content to frame: 404 to everyone (uploads: /visualizations/:id/iframe) */,
   'GET /visualizations': teamRead,
   'GET /visualizations/new': editPage,
-  'POST /visualizations/new': { ...teamWrite, expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
+  'POST /visualizations/new': { ...teamWrite, upload: aChart, body: () => ({ name: aName() }), expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
   'GET /visualizations/:id/show': teamRead,
   'GET /visualizations/:id/edit': editPage,
   'POST /visualizations/:id/edit': teamWrite,
@@ -319,7 +328,7 @@ export const ROWS: Record<string, Row> = {
   'POST /api/activity/:id/restore': teamOnly({ ...teamWrite, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
   'GET /api/recentitem': teamRead,
   'POST /api/recentitem': { ...teamRead, publicIs: 'publicSet', body: (s) => ({ entityType: 'adviceset', entityId: s.set }) }  /* one's own list of what one opened: anyone who reads the set */,
-  'DELETE /api/recentitem/:id': teamWrite,
+  'DELETE /api/recentitem/:id': { ...self, expect: { ...everyone(404, ['own', 'other', 'public']), ownerAdmin: { own: 'ok', other: 404, public: 404 }, otherAdmin: { own: 404, other: 'ok', public: 404 }, providerAdmin: { own: 404, other: 404, public: 'ok' } } }  /* a recent item is in its person's own list (each column's is its side's admin's): anyone else's is not found */,
   'POST /api/search': { ...teamRun, body: () => ({ requests: [{ indexName: 'advice_updatedAt', params: { query: 'probe' } }] }) },
   'DELETE /api/admin/support/algolia/object/:objectID': providerOnly,
   'POST /api/rule': teamWrite,
@@ -424,7 +433,7 @@ export const ROWS: Record<string, Row> = {
   'DELETE /api/adviceset/:ruleSetId/ai-user-request/:id': teamOnly({ ...teamWrite, fresh: 'adviceRequest' }),
   'GET /api/google-analytics/getEvents': teamOnly(teamRead),
   'GET /api/supplements/:id/view': teamRead,
-  'POST /api/supplements/upload': { ...teamWrite, expect: { author: { none: 415 }, ownerAdmin: { none: 415 }, providerAdmin: { none: 415 }, otherAdmin: { none: 415 } } }  /* the probe sends JSON: the route's answer to a non-multipart body */,
+  'POST /api/supplements/upload': { ...teamWrite, upload: aChart, body: () => ({ name: aName() }) },
   'GET /api/supplements': teamRead,
   'POST /api/supplements': teamWrite,
   'GET /api/supplements/:id': teamRead,

@@ -25,6 +25,7 @@ import { createAudience } from '../../../src/services/publishing/audiences.ts'
 import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 import { planExport, startExportJob } from '../../../src/services/operations/export.ts'
 import { recordRecentItem } from '../../../src/services/library/recent-items.ts'
+import { listRecentItems } from '../../../src/db/queries/recent-items.ts'
 import { deleteComment } from '../../../src/services/authoring/comments.ts'
 import { deleteRule } from '../../../src/services/authoring/rules.ts'
 import { deleteNode } from '../../../src/services/authoring/rule-nodes.ts'
@@ -43,6 +44,13 @@ async function deletionOf(db: Db, commentId: number): Promise<number> {
     .where(and(eq(activity.entityType, 'comment'), eq(activity.entityId, String(commentId)), eq(activity.action, 'delete'))).orderBy(desc(activity.id)).limit(1)
   if (!row) throw new Error(`no deletion recorded for comment ${commentId}`)
   return row.id
+}
+
+/** The person's recent item for a set (recent items are each person's own list: the side's admin's here). */
+async function recentItemOf(deps: Deps, actor: Actor, setId: number): Promise<number> {
+  await recordRecentItem(deps, actor, 'ruleSet', setId)
+  const [item] = await listRecentItems(deps.db, actor.userId, 1)
+  return item!.id
 }
 
 /** Only B's private objects carry this; no principal but B's (and the provider admin, who sees everything) may ever read it. */
@@ -92,11 +100,10 @@ async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, mar
   const adviceRequest = await recordAdviceRequest(deps, actor, set.id, { text: `${marker} request` })
   const { key } = await createApiKey(db, { ownerId: owner, name: `${marker} key`, rateLimit: 100_000, adviceRequests: true })
   const job = await startExportJob(deps, actor, await planExport(deps, actor, 'questions', 'csv'))
-  await recordRecentItem(deps, actor, 'ruleSet', set.id)
   return {
     owner, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id, scenario: scenario.id,
     entity: entity.id, externalApi: externalApi.id, media: media.id, visualization: visualization.id, keywordMap: keywordMap.id, tag: tag.id,
-    category: category.id, audience: audience.id, adviceRequest: adviceRequest.id, apiKey: key.id, job: job.id, user: admin.id, recentItem: 0, activity: await deletionOf(db, deletedComment.id),
+    category: category.id, audience: audience.id, adviceRequest: adviceRequest.id, apiKey: key.id, job: job.id, user: admin.id, recentItem: await recentItemOf(deps, actor, set.id), activity: await deletionOf(db, deletedComment.id),
     marker, formula: (await createFormula(db, owner, `${marker}_formula`, '1 + 1')).id,
   }
 }
@@ -182,7 +189,7 @@ async function buildPublicSide(deps: Deps, db: Db, b: string, users: World['user
     owner: PROVIDER_OWNER_ID, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id,
     scenario: scenario.id, entity: entity.id, externalApi: externalApi.id, media: media.id, visualization: visualization.id,
     keywordMap: keywordMap.id, tag: tag.id, category: category.id, audience: audience.id, adviceRequest: adviceRequest.id,
-    apiKey: key.id, job: job.id, user: users.providerAdmin.id, recentItem: 0, activity: await deletionOf(db, deletedComment.id),
+    apiKey: key.id, job: job.id, user: users.providerAdmin.id, recentItem: await recentItemOf(deps, tf, set.id), activity: await deletionOf(db, deletedComment.id),
     marker: 'Provider', formula: (await createFormula(db, PROVIDER_OWNER_ID, 'Provider_formula', '1 + 1')).id,
   }
 }
