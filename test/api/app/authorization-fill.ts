@@ -44,8 +44,10 @@ export class Filler {
     return this.idFamily ?? ID_BY_PREFIX.find(([re]) => re.test(url))?.[1] ?? 'set'
   }
 
-  path(url: string): string {
+  /** The url with its params filled; `given` ones (a row's own, e.g. a real token) first. */
+  path(url: string, given: Record<string, string> = {}): string {
     return url.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+      if (name in given) return given[name]!
       if (name in FIXED) return FIXED[name]!
       if (name === 'id') return this.id(this.familyOfId(url))
       const family = BY_NAME[name]

@@ -117,7 +117,7 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
         const body = route.method === 'GET' || route.method === 'DELETE' && !route.schema?.body ? undefined
           : row.body ? row.body(side, context) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
         const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString()
-        const url = fill.path(route.url) + (qs ? `?${qs}` : '')
+        const url = fill.path(route.url, await row.params?.(app.deps)) + (qs ? `?${qs}` : '')
         const agent = row.freshAgent ? await world.newAgent(who) : world.agents[who]
         if (row.prepareAgent && want === 'ok') await row.prepareAgent(agent, side)
         const res = await send(agent, who, route.method, url, body, api, row.upload?.(side))

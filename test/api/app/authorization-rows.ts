@@ -1,8 +1,9 @@
 // The rows of the route authorization matrix: one per registered route (method + url as registered), naming its
 // access profile (test/api/app/authorization-access.ts) and, where the defaults do not fit, what `:id` is, the body
-// or query to send, a fresh object per cell for routes that destroy theirs, or the statuses a cell expects instead.
+// or query to send (from the cell's side, so the object column means what it says), a fresh object per cell for routes
+// that destroy theirs (deleted first for routes that restore it), or the statuses a cell expects instead.
 import type { Access, Expect, PublicIs } from './authorization-access.ts'
-import type { ObjectKind, Principal, Side, Spawnable, World } from './authorization-world.ts'
+import { passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
 import type { Agent } from '../../helpers/agent.ts'
@@ -31,6 +32,8 @@ export interface Row {
   prepare?: (deps: Deps, actor: Actor, s: Side) => Promise<unknown>
   /** Readies the cell's own agent before a principal let through asks (e.g. starts what the route stops). */
   prepareAgent?: (agent: Agent, s: Side) => Promise<unknown>
+  /** Path params of the row's own for each cell (e.g. a real one-time token), before the filler's. */
+  params?: (deps: Deps) => Promise<Record<string, string>>
   /** The file of a multipart upload (the body's fields go with it as form fields). */
   upload?: (s: Side) => UploadFile
   /** Runs after every other row (it rewrites its set's content). */
@@ -114,10 +117,10 @@ export const ROWS: Record<string, Row> = {
   'POST /password/forgot': { ...visitor, body: () => ({ email: 'nobody@example.test' }) },
   'GET /password/reset': visitor,
   'GET /password/reset/:token': visitor,
-  'POST /password/reset/:token': { ...visitor, body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }) },
+  'POST /password/reset/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'reset') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* a mailed link works for whoever holds it, and sends to sign in with the new password */,
   'GET /password/setup': visitor,
   'GET /password/setup/:token': visitor,
-  'POST /password/setup/:token': { ...visitor, body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }) },
+  'POST /password/setup/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'setup') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* as above */,
   'GET /password/edit': self,
   'POST /password/edit': { ...self, body: samePassword }  /* the change keeps the asking session (the shared agent's) and ends the others */,
   'GET /profile/password': self,

@@ -26,6 +26,8 @@ import { recordAdviceRequest } from '../../../src/services/library/advice-reques
 import { planExport, startExportJob } from '../../../src/services/operations/export.ts'
 import { recordRecentItem } from '../../../src/services/library/recent-items.ts'
 import { listRecentItems } from '../../../src/db/queries/recent-items.ts'
+import { insertPasswordToken } from '../../../src/db/queries/users.ts'
+import { newLinkToken } from '../../../src/services/accounts/passwords.ts'
 import { deleteComment } from '../../../src/services/authoring/comments.ts'
 import { deleteRule } from '../../../src/services/authoring/rules.ts'
 import { deleteNode } from '../../../src/services/authoring/rule-nodes.ts'
@@ -51,6 +53,14 @@ async function recentItemOf(deps: Deps, actor: Actor, setId: number): Promise<nu
   await recordRecentItem(deps, actor, 'ruleSet', setId)
   const [item] = await listRecentItems(deps.db, actor.userId, 1)
   return item!.id
+}
+
+/** A usable mailed-link token (reset or set-up) of a new account of its own, for a cell that spends it. */
+export async function passwordToken(db: Db, purpose: 'reset' | 'setup'): Promise<string> {
+  const user = await createUser(db, { role: 'author', name: `Link ${purpose}` })
+  const { token, tokenHash } = newLinkToken()
+  await insertPasswordToken(db, { userId: user.id, purpose, tokenHash, expiresAt: new Date(Date.now() + 3_600_000) })
+  return token
 }
 
 /** Only B's private objects carry this; no principal but B's (and the provider admin, who sees everything) may ever read it. */
