@@ -256,7 +256,7 @@ export const ROWS: Record<string, Row> = {
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches': teamRun,
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches/tasks/:taskId/cancel': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* as above */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches/compare': teamRead,
-  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/compare': teamRun,
+  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/compare': { ...teamRun, body: () => ({ base: 'draft', next: 'draft' }) }  /* nothing of the world's sets is published: compare the draft with itself */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-summary': teamRead,
   'GET /media': teamRead,
   'GET /media/new': editPage,
