@@ -26,7 +26,7 @@ const ID_BY_PREFIX: Array<[RegExp, Family]> = [
   [/^\/activity\//, 'activity'], [/^\/api\/activity\//, 'activity'], [/^\/api\/recentitem\//, 'recentItem'],
 ]
 /** Params that name no object of the world. */
-const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variables', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1' }
+const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variable', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1' }
 
 const NAMES = new Set(['name', 'reservedName', 'label'])
 let probeCount = 0
@@ -44,8 +44,10 @@ export class Filler {
     return this.idFamily ?? ID_BY_PREFIX.find(([re]) => re.test(url))?.[1] ?? 'set'
   }
 
-  path(url: string): string {
+  /** The url with its params filled; `given` ones (a row's own, e.g. a real token) first. */
+  path(url: string, given: Record<string, string> = {}): string {
     return url.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+      if (name in given) return given[name]!
       if (name in FIXED) return FIXED[name]!
       if (name === 'id') return this.id(this.familyOfId(url))
       const family = BY_NAME[name]
@@ -69,7 +71,7 @@ export class Filler {
       case 'array': return schema.minItems ? [this.value(name, schema.items ?? {}, url)] : []
       case 'integer': case 'number': return 1
       case 'boolean': return false
-      case 'string': return NAMES.has(name) ? `${name === 'reservedName' ? 'Matrix_probe' : 'Matrix probe'}_${++probeCount}` : name === 'email' ? 'probe@example.test' : name === 'url' ? 'https://example.com/probe' : 'Matrix probe'
+      case 'string': return NAMES.has(name) ? `${name === 'reservedName' ? 'Matrix_probe' : 'Matrix probe'}_${++probeCount}` : name === 'email' ? 'probe@example.test' : /^url/i.test(name) ? 'https://example.com/probe' : 'Matrix probe'
       default: return undefined
     }
   }

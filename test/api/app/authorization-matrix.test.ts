@@ -6,7 +6,9 @@ import { writeFileSync } from 'node:fs'
 import type { RouteOptions } from 'fastify'
 import type { LightMyRequestResponse } from 'fastify'
 import { buildTestApp } from '../../helpers/app.ts'
-import { A_MARKER, B_MARKER, PRINCIPALS, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
+import type { Agent } from '../../helpers/agent.ts'
+import { multipartBody, type UploadFile } from '../../helpers/uploads.ts'
+import { A_MARKER, B_MARKER, PRINCIPALS, actorOf, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
 import { expected, factsOf, isKey, type Expect } from './authorization-access.ts'
 import { Filler } from './authorization-fill.ts'
 import { EXCLUDED, ROWS, publicKindOf, type Row } from './authorization-rows.ts'
@@ -44,8 +46,8 @@ function statusOk(res: LightMyRequestResponse, want: Expect, api: boolean): bool
   return s === want
 }
 
-async function send(who: Principal, method: string, url: string, body: unknown, api: boolean, freshAgent: boolean): Promise<LightMyRequestResponse> {
-  const agent = freshAgent ? await world.newAgent(who) : world.agents[who]
+async function send(agent: Agent, who: Principal, method: string, url: string, body: unknown, api: boolean, file?: UploadFile): Promise<LightMyRequestResponse> {
+  if (file) return sendUpload(agent, who, method, url, body, api, file)
   if (isKey(who)) {
     const headers: Record<string, string> = { authorization: `Bearer ${world.keys[who as 'ownerKey' | 'otherKey']}`, accept: api ? 'application/json' : 'text/html' }
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -56,11 +58,31 @@ async function send(who: Principal, method: string, url: string, body: unknown, 
   return agent.request({ method, url, form: { _csrf: agent.csrfToken, ...(body as Record<string, string> | undefined) } })
 }
 
+/** A multipart upload as the uploader sends it: its CSRF token in a header (/api) or in the form's query (pages). */
+async function sendUpload(agent: Agent, who: Principal, method: string, url: string, body: unknown, api: boolean, file: UploadFile): Promise<LightMyRequestResponse> {
+  const { payload, contentType } = await multipartBody(file, body as Record<string, string> | undefined)
+  const headers: Record<string, string> = { 'content-type': contentType, accept: api ? 'application/json' : 'text/html' }
+  if (isKey(who)) headers.authorization = `Bearer ${world.keys[who as 'ownerKey' | 'otherKey']}`
+  else if (api) headers['x-csrf-token'] = agent.csrfToken
+  const csrf = !isKey(who) && !api ? `${url.includes('?') ? '&' : '?'}_csrf=${encodeURIComponent(agent.csrfToken)}` : ''
+  return agent.request({ method, url: url + csrf, headers, payload })
+}
+
 /** A page form's refusal shown as a flashed error after a 303 (the follow-up page carries the error notice). */
 async function refusedByFlash(who: Principal, res: LightMyRequestResponse, api: boolean): Promise<boolean> {
   const location = String(res.headers.location ?? '')
   if (api || res.statusCode !== 303 || !location.startsWith('/') || location.startsWith('/login')) return false
   return (await world.agents[who].get(location.replace(/#.*/, ''))).body.includes('notice notice-error')
+}
+
+/** Whether a row's own body or query names an object of its side (then it gets the own/other/public columns too). */
+function namesObject(row: Row): boolean {
+  let named = false
+  const side = new Proxy(world.sides.own, { get: (target, key) => { if (key !== 'marker') named = true; return target[key as keyof typeof target] } })
+  const context = { base: side, who: 'ownerAdmin' as const, world }
+  row.body?.(side, context)
+  row.query?.(side, context)
+  return named
 }
 
 const validationBound: string[] = []
@@ -80,20 +102,25 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
     probe.path(route.url)
     probe.object(route.schema?.querystring as never, route.url)
     probe.object(route.schema?.body as never, route.url)
-    const objectKinds: ObjectKind[] = probe.usedObject ? kinds : ['none']
+    const objectKinds: ObjectKind[] = probe.usedObject || namesObject(row) ? kinds : ['none']
     const results: Array<{ who: Principal; kind: ObjectKind; want: Expect; status: number; refusedByFlash: boolean }> = []
     const pending: Array<{ line: string; r: (typeof results)[number] }> = []
     for (const kind of objectKinds) {
       for (const who of PRINCIPALS) {
         const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row)), { method: route.method, api })
-        const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh) : world.sides[kind === 'none' ? 'own' : kind]
+        const base = world.sides[kind === 'none' ? 'own' : kind]
+        const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh, { deleted: row.deleted }) : base
+        if (row.prepare && want === 'ok' && who in world.users) await row.prepare(app.deps, actorOf(world.users[who as keyof typeof world.users]), side)
         const fill = new Filler(side, row.id)
-        const query = row.query ? row.query(side) : fill.object(route.schema?.querystring as never, route.url)
+        const context = { base, who, world }
+        const query = row.query ? row.query(side, context) : fill.object(route.schema?.querystring as never, route.url)
         const body = route.method === 'GET' || route.method === 'DELETE' && !route.schema?.body ? undefined
-          : row.body ? row.body(side) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
+          : row.body ? row.body(side, context) : route.schema?.body ? fill.object(route.schema.body as never, route.url) : undefined
         const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])).toString()
-        const url = fill.path(route.url) + (qs ? `?${qs}` : '')
-        const res = await send(who, route.method, url, body, api, !!row.freshAgent)
+        const url = fill.path(route.url, await row.params?.(app.deps)) + (qs ? `?${qs}` : '')
+        const agent = row.freshAgent ? await world.newAgent(who) : world.agents[who]
+        if (row.prepareAgent && want === 'ok') await row.prepareAgent(agent, side)
+        const res = await send(agent, who, route.method, url, body, api, row.upload?.(side))
         cells += 1
         const result = { who, kind, want, status: res.statusCode, refusedByFlash: await refusedByFlash(who, res, api) }
         results.push(result)

@@ -1,8 +1,16 @@
 // The rows of the route authorization matrix: one per registered route (method + url as registered), naming its
 // access profile (test/api/app/authorization-access.ts) and, where the defaults do not fit, what `:id` is, the body
-// or query to send, a fresh object per cell for routes that destroy theirs, or the statuses a cell expects instead.
+// or query to send (from the cell's side, so the object column means what it says), a fresh object per cell for routes
+// that destroy theirs (deleted first for routes that restore it), or the statuses a cell expects instead.
 import type { Access, Expect, PublicIs } from './authorization-access.ts'
-import type { ObjectKind, Principal, Side, Spawnable } from './authorization-world.ts'
+import { passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
+import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
+import { linkSupplement } from '../../../src/services/files/links.ts'
+import type { Agent } from '../../helpers/agent.ts'
+import { HTML_PAGE, type UploadFile } from '../../helpers/uploads.ts'
+
+/** What a row's body or query may use besides the cell's side: the side before a fresh object replaced one of its ids, who asks, and the world. */
+export interface CellContext { base: Side; who: Principal; world: World }
 
 export interface Row {
   access: Access
@@ -10,14 +18,24 @@ export interface Row {
   id?: keyof Side
   /** What the "public" column is: B's public set (and its children), or a provider object every team reads, or one only provider admins see. */
   publicIs?: PublicIs
-  query?: (s: Side) => Record<string, string | number>
-  body?: (s: Side) => unknown
+  query?: (s: Side, c: CellContext) => Record<string, string | number>
+  body?: (s: Side, c: CellContext) => unknown
   /** A new object of this family for each cell let through, for routes that delete or move theirs (denied cells use the shared one, which they must leave as it was). */
   fresh?: Spawnable
+  /** The fresh object is deleted by its owner first (routes that restore it). */
+  deleted?: boolean
   /** Each cell signs in its own agent (routes that end or change the session). */
   freshAgent?: boolean
   /** A body naming another owner's object may be refused as a bad field (400) where 403/404 is expected. */
   deny400?: boolean
+  /** Readies a cell's object before a principal let through asks (e.g. links it, for a route that unlinks), as that principal. */
+  prepare?: (deps: Deps, actor: Actor, s: Side) => Promise<unknown>
+  /** Readies the cell's own agent before a principal let through asks (e.g. starts what the route stops). */
+  prepareAgent?: (agent: Agent, s: Side) => Promise<unknown>
+  /** Path params of the row's own for each cell (e.g. a real one-time token), before the filler's. */
+  params?: (deps: Deps) => Promise<Record<string, string>>
+  /** The file of a multipart upload (the body's fields go with it as form fields). */
+  upload?: (s: Side) => UploadFile
   /** Runs after every other row (it rewrites its set's content). */
   last?: boolean
   /** Cells whose expected status differs from the profile's, with the reason in a comment. */
@@ -46,6 +64,22 @@ const teamOnly = (row: Row): Row => ({ ...row, publicIs: 'teamOnly' })
 let named = 0
 /** A fresh name for a form that creates or renames (names are unique per owner or set). */
 const aName = (prefix = 'Matrix probe') => `${prefix} ${++named}`
+
+/** A fresh address for a form that creates an account (addresses are unique). */
+const anEmail = () => `probe-${++named}@example.test`
+/** A password the rules accept (long enough, not a common one). */
+const PROBE_PASSWORD = 'Matrix-probe-pw-7Q'
+/** A password change to the password one already has: the form is valid and the world's sign-ins keep working. */
+const samePassword = (_: Side, c: CellContext) => {
+  const password = c.who in c.world.users ? c.world.users[c.who as keyof World['users']].password : PROBE_PASSWORD
+  return { current: password, password, confirm: password }
+}
+
+/** An interactive chart to upload (an HTML page), named afresh. */
+const aChart = (): UploadFile => ({ filename: `${aName('matrix-chart').replace(' ', '-')}.html`, data: HTML_PAGE, type: 'text/html' })
+
+/** Linking a provider's tag or supplement (the public column) to B's public set writes B's own set: B's admin may. */
+const setOwnerTags: Row['expect'] = { otherAdmin: { public: 'ok' } }
 
 /** Export and other owner-scoped admin routes name an owner: another owner's is refused (403) like the role is. */
 const ownerScoped = (row: Row): Row => ({ ...row, expect: { otherAdmin: { own: 403, public: 403 }, ownerAdmin: { other: 403, public: 403 } } })
@@ -76,36 +110,36 @@ export const ROWS: Record<string, Row> = {
   'GET /login': visitor,
   'POST /login': { ...visitor, freshAgent: true, expect: { ...everyone(401), anonymous: { none: 401 } } },
   'GET /signup': visitor,
-  'POST /signup': { ...visitor, freshAgent: true },
+  'POST /signup': { ...visitor, freshAgent: true, body: () => ({ name: aName(), email: anEmail(), password: PROBE_PASSWORD, company: '' }) },
   'GET /logout': { ...visitor, freshAgent: true },
   'POST /logout': { ...visitor, freshAgent: true, expect: { ...everyone(303), anonymous: { none: 303 } } },
   'GET /password/forgot': visitor,
-  'POST /password/forgot': visitor,
+  'POST /password/forgot': { ...visitor, body: () => ({ email: 'nobody@example.test' }) },
   'GET /password/reset': visitor,
   'GET /password/reset/:token': visitor,
-  'POST /password/reset/:token': visitor,
+  'POST /password/reset/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'reset') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* a mailed link works for whoever holds it, and sends to sign in with the new password */,
   'GET /password/setup': visitor,
   'GET /password/setup/:token': visitor,
-  'POST /password/setup/:token': visitor,
+  'POST /password/setup/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'setup') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* as above */,
   'GET /password/edit': self,
-  'POST /password/edit': { ...self, freshAgent: true },
+  'POST /password/edit': { ...self, body: samePassword }  /* the change keeps the asking session (the shared agent's) and ends the others */,
   'GET /profile/password': self,
-  'POST /profile/password': { ...self, freshAgent: true },
+  'POST /profile/password': { ...self, body: samePassword }  /* as above */,
   'GET /profile': self,
   'GET /profile/edit': self,
   'POST /profile/edit': self,
   'GET /user/team': teamRead,
   'GET /user/new': adminRead,
-  'POST /user/new': adminWrite,
+  'POST /user/new': { ...adminWrite, body: () => ({ name: aName(), email: anEmail(), role: 'author' }) },
   'GET /admin/users': providerOnly,
   'GET /admin/users/new': providerOnly,
-  'POST /admin/users/new': providerOnly,
+  'POST /admin/users/new': { ...providerOnly, body: (s) => ({ name: aName(), email: anEmail(), role: 'author', ownerId: s.owner }) },
   'GET /library': teamRead,
   'GET /library/classic': teamRead,
   'GET /explore': teamRead,
   'GET /library/bulkeditor': teamRead,
-  'POST /library/bulkeditor': teamWrite,
-  'POST /library/bulkeditor/confirm': teamWrite,
+  'POST /library/bulkeditor': { ...teamWrite, deny400: true, body: (s) => ({ ids: String(s.set), isStarter: 'false' }) }  /* the form refuses sets the asker may not change as a bad field (ids), before any change */,
+  'POST /library/bulkeditor/confirm': { ...teamWrite, body: (s) => ({ ids: String(s.set), isStarter: 'false' }) },
   'POST /library/categories': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /library/categories/:id/delete': { ...teamWrite, fresh: 'category', publicIs: 'providerPrivate' },
   'GET /library/search': teamRead,
@@ -118,9 +152,9 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/edit': editPage,
   'POST /adviceset/:id/edit': teamWrite,
   'POST /adviceset/:id/copy': { ...copy, fresh: 'set' },
-  'POST /adviceset/:id/transfer': { ...providerOnly, fresh: 'set' },
-  'POST /adviceset/:id/tags/add': teamWrite,
-  'POST /adviceset/:id/tags/remove': teamWrite,
+  'POST /adviceset/:id/transfer': { ...providerOnly, fresh: 'set', body: () => ({ ownerId: PROVIDER_OWNER_ID }) },
+  'POST /adviceset/:id/tags/add': { ...teamWrite, body: (s) => ({ tagId: String(s.tag) }) },
+  'POST /adviceset/:id/tags/remove': { ...teamWrite, body: (s) => ({ tagId: String(s.tag) }) },
   'GET /adviceset/:id/confirm-delete': editPage,
   'POST /adviceset/:id/delete': { ...teamWrite, fresh: 'set' },
   'GET /adviceset/:id/rule/new': editPage,
@@ -130,12 +164,12 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/rule/:ruleId/show/header': teamRead,
   'GET /adviceset/:id/rule/:ruleId/show/tree': teamRead,
   'POST /adviceset/:id/rule/:ruleId/rename': { ...teamWrite, body: () => ({ name: aName() }) },
-  'POST /adviceset/:id/rule/:ruleId/move': teamWrite,
+  'POST /adviceset/:id/rule/:ruleId/move': { ...teamWrite, body: () => ({ direction: 'down' }) },
   'POST /adviceset/:id/rule/:ruleId/copy': teamWrite,
   'POST /adviceset/:id/rule/:ruleId/promote': { ...teamWrite, fresh: 'rule' },
   'GET /adviceset/:id/rule/confirm-delete': editPage,
   'POST /adviceset/:id/rule/:ruleId/delete': { ...teamWrite, fresh: 'rule' },
-  'POST /adviceset/:id/rule/:ruleId/recover': teamWrite,
+  'POST /adviceset/:id/rule/:ruleId/recover': { ...teamWrite, fresh: 'rule', deleted: true },
   'GET /adviceset/:id/rule/selector': teamRead,
   'GET /adviceset/:id/rule/copyselector': teamRead,
   'GET /adviceset/:id/rule/apiselector': teamRead,
@@ -148,7 +182,7 @@ export const ROWS: Record<string, Row> = {
   'POST /card/:type': { ...teamWrite, body: () => ({ reservedName: aName('Matrix_probe').replace(' ', '_'), dataType: 'number' }) },
   'GET /card/:type/:entityId': teamRead,
   'GET /card/:type/:entityId/edit': { ...editPage, publicIs: 'providerShared' },
-  'POST /card/:type/:entityId/edit': teamWrite,
+  'POST /card/:type/:entityId/edit': { ...teamWrite, body: (s) => ({ reservedName: `${s.marker}_var`, dataType: 'number' }) },
   'POST /card/:type/:entityId/delete': { ...teamWrite, fresh: 'entity' },
   'GET /adviceset/:id/rule/debug': teamRead,
   'POST /adviceset/:id/rule/debug': teamRun,
@@ -156,10 +190,10 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/embed': teamRead,
   'GET /admin/apikey': adminRead,
   'GET /admin/apikey/new': adminRead,
-  'POST /admin/apikey/new': adminWrite,
+  'POST /admin/apikey/new': { ...adminWrite, body: () => ({ name: aName(), environment: 'production' }) },
   'GET /admin/apikey/:keyId/copy': adminRead,
   'GET /admin/apikey/:keyId/edit': adminRead,
-  'POST /admin/apikey/:keyId/edit': adminWrite,
+  'POST /admin/apikey/:keyId/edit': { ...adminWrite, body: (s) => ({ name: `${s.marker} key` }) },
   'POST /admin/apikey/:keyId/delete': { ...adminWrite, fresh: 'apiKey' },
   'GET /admin/apikey/:keyId/usage': adminRead,
   'GET /adviceset/:id/publish': teamOnly(teamRead),
@@ -169,7 +203,7 @@ export const ROWS: Record<string, Row> = {
   'POST /adviceset/:id/publish/versions/:versionId/coverage': teamOnly(teamRun)  /* starts computing the coverage a reader sees */,
   'GET /adviceset/:id/publish/assign': teamOnly(teamRead),
   'POST /adviceset/:id/publish/create': teamWrite,
-  'POST /adviceset/:id/publish/versions/:versionId/action': teamWrite,
+  'POST /adviceset/:id/publish/versions/:versionId/action': { ...teamWrite, body: () => ({ action: 'submit' }) },
   'POST /adviceset/:id/publish/versions/:versionId/restore': teamOnly({ ...teamWrite, last: true }),
   'POST /adviceset/:id/publish/assign': teamWrite,
   'POST /adviceset/:id/publish/audience': teamOnly(teamWrite),
@@ -191,23 +225,23 @@ export const ROWS: Record<string, Row> = {
   'POST /adviceset/:id/advicescenario/:scenarioId/copy': teamWrite,
   'GET /adviceset/:id/advicescenario/:scenarioId/delete': teamRead,
   'POST /adviceset/:id/advicescenario/:scenarioId/delete': { ...teamWrite, fresh: 'scenario' },
-  'POST /adviceset/:id/advicescenario/:scenarioId/restore': teamWrite,
+  'POST /adviceset/:id/advicescenario/:scenarioId/restore': { ...teamWrite, fresh: 'scenario', deleted: true },
   'GET /adviceset/:id/advicescenario/tree': teamRead,
-  'POST /adviceset/:id/advicescenario/tree': teamWrite,
+  'POST /adviceset/:id/advicescenario/tree': { ...teamWrite, body: (s) => ({ action: 'save', fork: String(s.scenario), question: 'Age', 'input.Age': '60', name: aName() }) },
   'GET /admin/keywordMap': adminRead,
-  'POST /admin/keywordMap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: aName('probe phrase'), adviceSetId: String(s.set) }) },
+  'POST /admin/keywordMap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: aName('probe phrase'), adviceSetId: String(s.set) }), deny400: true, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
   'GET /admin/keywordMap/:keywordMapId': adminRead,
   'POST /admin/keywordMap/:keywordMapId': adminWrite,
   'POST /admin/keywordMap/:keywordMapId/delete': { ...adminWrite, fresh: 'keywordMap' },
   'POST /admin/keywordMap/:keywordMapId/restore': adminWrite,
   'GET /admin/support': providerOnly,
   'POST /admin/support/reindex': providerOnly,
-  'POST /admin/support/object': providerOnly,
+  'POST /admin/support/object': { ...providerOnly, body: () => ({ objectID: 'ruleSet-999999' }) },
   'GET /admin/support/impersonate': providerOnly,
-  'POST /admin/support/impersonate': { ...providerOnly, freshAgent: true },
-  'POST /admin/support/impersonate/stop': { ...providerOnly, freshAgent: true },
+  'POST /admin/support/impersonate': { ...providerOnly, freshAgent: true, body: (s) => ({ userId: String(s.user) }) },
+  'POST /admin/support/impersonate/stop': { ...providerOnly, freshAgent: true, prepareAgent: (agent, s) => agent.postForm('/admin/support/impersonate', { userId: String(s.user) }, { page: '/admin/support' }), expect: { ...everyone(400), providerAdmin: { none: 'ok' } } }  /* stops the session's impersonation, which only a provider admin can start: any other session has nothing to stop (400, nothing changed) */,
   'GET /admin/export': ownerScoped(adminRead),
-  'POST /admin/export': ownerScoped(adminWrite),
+  'POST /admin/export': ownerScoped({ ...adminWrite, body: () => ({ kind: 'questions', format: 'csv' }) }),
   'POST /adviceset/:id/ai-user-request': teamOnly(teamWrite),
   'POST /adviceset/:id/ai-user-request/:requestId': teamOnly(teamWrite),
   'POST /adviceset/:id/ai-user-request/:requestId/delete': teamOnly({ ...teamWrite, fresh: 'adviceRequest' }),
@@ -215,35 +249,35 @@ export const ROWS: Record<string, Row> = {
   'POST /admin/tag': { ...adminWrite, body: () => ({ label: aName() }) },
   'GET /admin/tag/:id/edit': { ...adminRead, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* admins see the provider's tags (fixed), and cannot save them */,
   'POST /admin/tag/:id/edit': adminWrite,
-  'POST /admin/tag/:id/merge': { ...adminWrite, fresh: 'tag' },
+  'POST /admin/tag/:id/merge': { ...adminWrite, fresh: 'tag', body: (_, c) => ({ into: String(c.base.tag) }) },
   'POST /admin/tag/:id/delete': { ...adminWrite, fresh: 'tag' },
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches': teamRead,
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches/:id': teamRead,
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches': teamRun,
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches/tasks/:taskId/cancel': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* as above */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches/compare': teamRead,
-  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/compare': teamRun,
+  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/compare': { ...teamRun, body: () => ({ base: 'draft', next: 'draft' }) }  /* nothing of the world's sets is published: compare the draft with itself */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-summary': teamRead,
   'GET /media': teamRead,
   'GET /media/new': editPage,
-  'POST /media/new': { ...teamWrite, expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
+  'POST /media/new': { ...teamWrite, body: () => ({ url: 'https://example.com/probe', name: aName() }), expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
   'GET /media/:id/show': teamRead,
   'GET /media/:id/edit': editPage,
   'POST /media/:id/edit': teamWrite,
   'POST /media/:id/delete': { ...teamWrite, fresh: 'media' },
-  'POST /media/:id/restore': teamWrite,
+  'POST /media/:id/restore': { ...teamWrite, fresh: 'media', deleted: true },
   'GET /media/:id/iframe': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* a link has no content to frame: 404 to everyone (uploads: /visualizations/:id/iframe) */,
   'GET /visualizations': teamRead,
   'GET /visualizations/new': editPage,
-  'POST /visualizations/new': { ...teamWrite, expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
+  'POST /visualizations/new': { ...teamWrite, upload: aChart, body: () => ({ name: aName() }), expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
   'GET /visualizations/:id/show': teamRead,
   'GET /visualizations/:id/edit': editPage,
   'POST /visualizations/:id/edit': teamWrite,
   'POST /visualizations/:id/delete': { ...teamWrite, fresh: 'visualization' },
-  'POST /visualizations/:id/restore': teamWrite,
+  'POST /visualizations/:id/restore': { ...teamWrite, fresh: 'visualization', deleted: true },
   'GET /visualizations/:id/iframe': teamRead,
-  'POST /api/user/preferences': teamWrite,
-  'POST /api/user/create': { ...adminWrite, deny400: true },
+  'POST /api/user/preferences': { ...self, body: () => ({ newPreferences: {} }) }  /* one's own preferences (SPEC: user with preferences), whatever the role */,
+  'POST /api/user/create': ownerScoped({ ...adminWrite, deny400: true, body: (s) => ({ email: anEmail(), name: aName(), role: 'author', ownerId: s.owner }) }),
   'GET /api/user/:id': teamRead,
   'PATCH /api/user/:id': { ...adminWrite, publicIs: 'providerPrivate' },
   'GET /api/adviceset/show': teamRead,
@@ -260,7 +294,7 @@ export const ROWS: Record<string, Row> = {
   'POST /api/adviceset': { ...teamWrite, deny400: true },
   'POST /api/adviceset/copy': copy,
   'POST /api/adviceset/transfer': { ...providerOnly, fresh: 'set' },
-  'POST /api/adviceset/bulk': teamWrite,
+  'POST /api/adviceset/bulk': { ...teamWrite, body: (s) => ({ ids: [s.set], isStarter: false }) },
   'GET /api/adviceset/category': teamRead,
   'POST /api/adviceset/category': teamWrite,
   'GET /api/adviceset/category/:id': { ...teamRead, publicIs: 'providerShared' },
@@ -269,7 +303,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/adviceset/:id': teamRead,
   'PATCH /api/adviceset/:id': teamWrite,
   'DELETE /api/adviceset/:id': { ...teamWrite, fresh: 'set' },
-  'POST /api/adviceset/:id/recover': teamWrite,
+  'POST /api/adviceset/:id/recover': { ...teamWrite, fresh: 'set', deleted: true },
   'GET /api/adviceset/publish': teamOnly(teamRead),
   'POST /api/adviceset/publish': teamWrite,
   'POST /api/adviceset/unpublish': teamOnly({ access: 'admin', expect: { ownerAdmin: { public: 403 } } }),
@@ -278,7 +312,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/adviceset/publish-config/:keyId': teamOnly({ access: 'admin', expect: { viewer: { own: 404 }, author: { own: 404 }, otherAdmin: { public: 404 } } })  /* keys are hidden from non-admins; the public column's key is the provider's */,
   'POST /api/adviceset/restore/:versionId': { ...teamWrite, last: true },
   'POST /api/adviceset/generate-branches': teamRun,
-  'POST /api/adviceset/generate-branches/compare': teamRun,
+  'POST /api/adviceset/generate-branches/compare': { ...teamRun, body: (s) => ({ adviceSetId: s.set, base: 'draft' }) },
   'GET /api/adviceset/generate-branches/tasks/:taskId': { ...teamRead, expect: everyone(404) }  /* no branch task exists in this world (they start only for sets too large to answer at once) */,
   'GET /api/adviceset/generate-branches/tasks/:taskId/result': { ...teamRead, expect: everyone(404) }  /* no branch task exists in this world (they start only for sets too large to answer at once) */,
   'POST /api/adviceset/generate-branches/tasks/:taskId/cancel': { ...teamRead, expect: everyone(404) }  /* as above */,
@@ -289,16 +323,16 @@ export const ROWS: Record<string, Row> = {
   'GET /api/tags/:id': { ...teamRead, expect: { providerAdmin: { own: 404, other: 404 } } }  /* a tag is read where it is used: the owner's and the provider's */,
   'PATCH /api/tags/:id': adminWrite,
   'DELETE /api/tags/:id': { ...adminWrite, fresh: 'tag' },
-  'POST /api/tags/:id/merge': { ...adminWrite, fresh: 'tag' },
-  'POST /api/tags/:id/link': adminWrite,
-  'POST /api/tags/:id/unlink': adminWrite,
+  'POST /api/tags/:id/merge': { ...adminWrite, fresh: 'tag', body: (_, c) => ({ into: c.base.tag }) },
+  'POST /api/tags/:id/link': { ...teamWrite, body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* tagging writes the set (as /adviceset/:id/tags/add) with a tag the asker reads */,
+  'POST /api/tags/:id/unlink': { ...teamWrite, body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* as link */,
   'GET /api/activity/index': signedIn,
   'GET /api/activity/:nodeId/deleted': signedIn,
   'POST /api/activity/:id/restore': teamOnly({ ...teamWrite, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
   'GET /api/recentitem': teamRead,
-  'POST /api/recentitem': teamWrite,
-  'DELETE /api/recentitem/:id': teamWrite,
-  'POST /api/search': teamRun,
+  'POST /api/recentitem': { ...teamRead, publicIs: 'publicSet', body: (s) => ({ entityType: 'adviceset', entityId: s.set }) }  /* one's own list of what one opened: anyone who reads the set */,
+  'DELETE /api/recentitem/:id': { ...self, expect: { ...everyone(404, ['own', 'other', 'public']), ownerAdmin: { own: 'ok', other: 404, public: 404 }, otherAdmin: { own: 404, other: 'ok', public: 404 }, providerAdmin: { own: 404, other: 404, public: 'ok' } } }  /* a recent item is in its person's own list (each column's is its side's admin's): anyone else's is not found */,
+  'POST /api/search': { ...teamRun, body: () => ({ requests: [{ indexName: 'advice_updatedAt', params: { query: 'probe' } }] }) },
   'DELETE /api/admin/support/algolia/object/:objectID': providerOnly,
   'POST /api/rule': teamWrite,
   'GET /api/rule/stats': teamRead,
@@ -312,15 +346,15 @@ export const ROWS: Record<string, Row> = {
   'GET /api/rule/:id/checks': teamRead,
   'PATCH /api/rule/:id': teamWrite,
   'DELETE /api/rule/:id': { ...teamWrite, fresh: 'rule' },
-  'POST /api/rule/:id/recover': teamWrite,
-  'POST /api/rule/:id/node': teamWrite,
-  'POST /api/rule/:id/node/new-call': teamWrite,
-  'POST /api/rule/:id/node/move': teamWrite,
+  'POST /api/rule/:id/recover': { ...teamWrite, fresh: 'rule', deleted: true },
+  'POST /api/rule/:id/node': { ...teamWrite, fresh: 'rule', body: () => ({ type: 'advice', headline: aName() }) },
+  'POST /api/rule/:id/node/new-call': { ...teamWrite, fresh: 'rule', body: (_, c) => ({ calledRuleId: c.base.rule }) },
+  'POST /api/rule/:id/node/move': { ...teamWrite, body: (s) => ({ nodeId: s.node, position: 0 }) },
   'GET /api/rule/:id/node/:nodeId': teamRead,
   'PATCH /api/rule/:id/node/:nodeId': teamWrite,
   'DELETE /api/rule/:id/node/:nodeId': { ...teamWrite, fresh: 'node' },
-  'POST /api/rule/:id/node/:nodeId/copy': teamWrite,
-  'POST /api/rule/:id/node/:nodeId/recover': teamWrite,
+  'POST /api/rule/:id/node/:nodeId/copy': { ...teamWrite, fresh: 'node', body: () => ({}) },
+  'POST /api/rule/:id/node/:nodeId/recover': { ...teamWrite, fresh: 'node', deleted: true },
   'GET /api/entity/text-search': teamRead,
   'GET /api/entity/typeahead': teamRead,
   'GET /api/entity/typeahead/classic': teamRead,
@@ -334,17 +368,17 @@ export const ROWS: Record<string, Row> = {
   'PATCH /api/entity/:id': teamWrite,
   'DELETE /api/entity/:id': { ...teamWrite, fresh: 'entity' },
   'POST /api/entity/:id/copy': { ...copy, publicIs: 'providerShared' },
-  'POST /api/entity/:id/alternate': teamWrite,
+  'POST /api/entity/:id/alternate': { ...teamWrite, fresh: 'entity', body: () => ({ expression: '1 + 1' }) },
   'GET /api/entity/:id/used': teamRead,
   'GET /api/entity/:id/list-uses': teamRead,
-  'GET /api/entity/:id/expand': teamRead,
+  'GET /api/entity/:id/expand': { ...teamRead, id: 'formula' },
   'GET /api/comment/:ruleNodeId': teamRead,
   'POST /api/comment/:ruleNodeId': teamWrite,
   'GET /api/comment/:ruleNodeId/count': teamRead,
   'GET /api/comment/:ruleNodeId/:id': teamRead,
   'PATCH /api/comment/:ruleNodeId/:id': { ...teamWrite, expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
   'DELETE /api/comment/:ruleNodeId/:id': { ...teamWrite, fresh: 'comment', expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
-  'POST /api/comment/:ruleNodeId/:id/restore': { ...teamWrite, expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
+  'POST /api/comment/:ruleNodeId/:id/restore': { ...teamWrite, fresh: 'comment', deleted: true, expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
   'POST /api/admin/apikey/create': { ...adminWrite, deny400: true },
   'POST /api/advice/markdown/preview': { access: 'keyOrUser' },
   'GET /api/catalog/index': teamRead,
@@ -365,12 +399,12 @@ export const ROWS: Record<string, Row> = {
   'GET /api/opengraph': { ...signedIn, expect: { viewer: { none: 502 }, author: { none: 502 }, ownerAdmin: { none: 502 }, providerAdmin: { none: 502 }, otherAdmin: { none: 502 } } }  /* example.com is not reachable from tests: the upstream failure (502) */,
   'GET /api/external-api/list': teamRead,
   'POST /api/external-api': { ...teamWrite, body: () => ({ name: aName(), urlTemplate: 'https://api.example/rates' }) },
-  'POST /api/external-api/verify/send': teamWrite,
+  'POST /api/external-api/verify/send': { ...teamWrite, body: () => ({ definition: { name: aName(), urlTemplate: 'https://api.example/rates' } }) },
   'GET /api/external-api/:id': teamRead,
   'PATCH /api/external-api/:id': { ...teamWrite, body: () => ({ name: aName(), urlTemplate: 'https://api.example/rates' }) },
   'POST /api/external-api/:id/send': teamWrite,
   'POST /api/external-api/:id/delete': { ...teamWrite, fresh: 'externalApi' },
-  'POST /api/external-api/:id/restore': teamWrite,
+  'POST /api/external-api/:id/restore': { ...teamWrite, fresh: 'externalApi', deleted: true },
   'GET /api/external-api/:id/list-uses': teamRead,
   'GET /api/advicescenario/index': teamRead,
   'GET /api/advicescenario/adviceset/:ruleSetId': teamRead,
@@ -383,7 +417,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/advicescenario/:id/list-uses': teamRead,
   'POST /api/advicescenario/:id/copy': teamWrite,
   'POST /api/advicescenario/:id/fork': teamRun,
-  'POST /api/advicescenario/:id/restore': teamWrite,
+  'POST /api/advicescenario/:id/restore': { ...teamWrite, fresh: 'scenario', deleted: true },
   'GET /api/keywordmap/index': signedIn,
   'GET /api/keywordmap/adviceset/:ruleSetId': { ...teamRead, publicIs: 'publicSet' },
   'GET /api/keywordmap/scenario/:adviceScenarioId': { ...teamRead, publicIs: 'publicSet' },
@@ -391,7 +425,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/keywordmap/:id': teamRead,
   'PATCH /api/keywordmap/:id': adminWrite,
   'DELETE /api/keywordmap/:id': { ...adminWrite, fresh: 'keywordMap' },
-  'POST /api/keywordmap/:id/restore': adminWrite,
+  'POST /api/keywordmap/:id/restore': { ...adminWrite, fresh: 'keywordMap', deleted: true },
   'GET /api/export/questions/data': ownerScoped(adminRead),
   'GET /api/export/questions/data.:resFormat': ownerScoped(adminRead),
   'GET /api/export/ai-user-requests/data.:resFormat': ownerScoped(adminRead),
@@ -402,12 +436,13 @@ export const ROWS: Record<string, Row> = {
   'DELETE /api/adviceset/:ruleSetId/ai-user-request/:id': teamOnly({ ...teamWrite, fresh: 'adviceRequest' }),
   'GET /api/google-analytics/getEvents': teamOnly(teamRead),
   'GET /api/supplements/:id/view': teamRead,
-  'POST /api/supplements/upload': { ...teamWrite, expect: { author: { none: 415 }, ownerAdmin: { none: 415 }, providerAdmin: { none: 415 }, otherAdmin: { none: 415 } } }  /* the probe sends JSON: the route's answer to a non-multipart body */,
+  'POST /api/supplements/upload': { ...teamWrite, upload: aChart, body: () => ({ name: aName() }) },
   'GET /api/supplements': teamRead,
   'POST /api/supplements': teamWrite,
   'GET /api/supplements/:id': teamRead,
   'PATCH /api/supplements/:id': teamWrite,
   'DELETE /api/supplements/:id': { ...teamWrite, fresh: 'media' },
-  'POST /api/supplements/:id/restore': teamWrite,
-  'POST /api/supplements/:id/link': teamWrite,
-  'POST /api/supplements/:id/unlink': teamWrite,}
+  'POST /api/supplements/:id/restore': { ...teamWrite, fresh: 'media', deleted: true },
+  'POST /api/supplements/:id/link': { ...teamWrite, body: (s) => ({ targetType: 'adviceSet', targetId: s.set }), expect: setOwnerTags }  /* linking writes the set with a supplement the asker reads */,
+  'POST /api/supplements/:id/unlink': { ...teamWrite, fresh: 'media', prepare: (deps, actor, s) => linkSupplement(deps, actor, s.media, { targetType: 'adviceSet', targetId: s.set }), body: (s) => ({ targetType: 'adviceSet', targetId: s.set }), expect: setOwnerTags }  /* as link */,
+}

@@ -10,7 +10,7 @@ import { createOwner, createUser, type TestUser } from '../../helpers/factories.
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
-import { buildRule, createVariable } from '../../helpers/rules.ts'
+import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
 import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { signedInAgent, Agent } from '../../helpers/agent.ts'
@@ -25,7 +25,17 @@ import { createAudience } from '../../../src/services/publishing/audiences.ts'
 import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 import { planExport, startExportJob } from '../../../src/services/operations/export.ts'
 import { recordRecentItem } from '../../../src/services/library/recent-items.ts'
+import { listRecentItems } from '../../../src/db/queries/recent-items.ts'
+import { insertPasswordToken } from '../../../src/db/queries/users.ts'
+import { newLinkToken } from '../../../src/services/accounts/passwords.ts'
 import { deleteComment } from '../../../src/services/authoring/comments.ts'
+import { deleteRule } from '../../../src/services/authoring/rules.ts'
+import { deleteNode } from '../../../src/services/authoring/rule-nodes.ts'
+import { deleteAdviceSet } from '../../../src/services/library/advice-sets.ts'
+import { deleteKeywordMap } from '../../../src/services/library/keyword-maps.ts'
+import { deleteSupplement } from '../../../src/services/files/supplements.ts'
+import { deleteScenario } from '../../../src/services/scenarios/scenarios.ts'
+import { deleteExternalApi } from '../../../src/services/integrations/external-apis.ts'
 import { PROVIDER_OWNER_ID } from '../../../src/services/context.ts'
 import { and, desc, eq } from 'drizzle-orm'
 import { activity } from '../../../src/db/schema/index.ts'
@@ -36,6 +46,21 @@ async function deletionOf(db: Db, commentId: number): Promise<number> {
     .where(and(eq(activity.entityType, 'comment'), eq(activity.entityId, String(commentId)), eq(activity.action, 'delete'))).orderBy(desc(activity.id)).limit(1)
   if (!row) throw new Error(`no deletion recorded for comment ${commentId}`)
   return row.id
+}
+
+/** The person's recent item for a set (recent items are each person's own list: the side's admin's here). */
+async function recentItemOf(deps: Deps, actor: Actor, setId: number): Promise<number> {
+  await recordRecentItem(deps, actor, 'ruleSet', setId)
+  const [item] = await listRecentItems(deps.db, actor.userId, 1)
+  return item!.id
+}
+
+/** A usable mailed-link token (reset or set-up) of a new account of its own, for a cell that spends it. */
+export async function passwordToken(db: Db, purpose: 'reset' | 'setup'): Promise<string> {
+  const user = await createUser(db, { role: 'author', name: `Link ${purpose}` })
+  const { token, tokenHash } = newLinkToken()
+  await insertPasswordToken(db, { userId: user.id, purpose, tokenHash, expiresAt: new Date(Date.now() + 3_600_000) })
+  return token
 }
 
 /** Only B's private objects carry this; no principal but B's (and the provider admin, who sees everything) may ever read it. */
@@ -51,13 +76,17 @@ export type ObjectKind = 'own' | 'other' | 'public' | 'none'
 /** Every id a route may need, for one owner's side of the world. */
 export interface Side {
   owner: string
+  /** What the side's private names begin with (its variable is `${marker}_var`, its key `${marker} key`): a form that must resend a name keeps it. */
+  marker: string
   set: number; rule: number; node: number; comment: number; deletedComment: number; version: number; scenario: number
   entity: number; externalApi: number; media: number; visualization: number; keywordMap: number; tag: number
   category: number; audience: number; adviceRequest: number; apiKey: number; job: number; user: number; recentItem: number
   activity: number
+  /** A formula of the side's owner (`${marker}_formula` = 1 + 1). */
+  formula: number
 }
 
-const actorOf = (u: TestUser): Actor => ({ userId: u.id, ownerId: u.ownerId, role: u.role, impersonatorId: null })
+export const actorOf = (u: TestUser): Actor => ({ userId: u.id, ownerId: u.ownerId, role: u.role, impersonatorId: null })
 
 async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, marker: string, opts: { isPublic?: boolean; secretKey: string }): Promise<Side> {
   const actor = actorOf(admin)
@@ -81,11 +110,11 @@ async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, mar
   const adviceRequest = await recordAdviceRequest(deps, actor, set.id, { text: `${marker} request` })
   const { key } = await createApiKey(db, { ownerId: owner, name: `${marker} key`, rateLimit: 100_000, adviceRequests: true })
   const job = await startExportJob(deps, actor, await planExport(deps, actor, 'questions', 'csv'))
-  await recordRecentItem(deps, actor, 'ruleSet', set.id)
   return {
     owner, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id, scenario: scenario.id,
     entity: entity.id, externalApi: externalApi.id, media: media.id, visualization: visualization.id, keywordMap: keywordMap.id, tag: tag.id,
-    category: category.id, audience: audience.id, adviceRequest: adviceRequest.id, apiKey: key.id, job: job.id, user: admin.id, recentItem: 0, activity: await deletionOf(db, deletedComment.id),
+    category: category.id, audience: audience.id, adviceRequest: adviceRequest.id, apiKey: key.id, job: job.id, user: admin.id, recentItem: await recentItemOf(deps, actor, set.id), activity: await deletionOf(db, deletedComment.id),
+    marker, formula: (await createFormula(db, owner, `${marker}_formula`, '1 + 1')).id,
   }
 }
 
@@ -170,7 +199,8 @@ async function buildPublicSide(deps: Deps, db: Db, b: string, users: World['user
     owner: PROVIDER_OWNER_ID, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id,
     scenario: scenario.id, entity: entity.id, externalApi: externalApi.id, media: media.id, visualization: visualization.id,
     keywordMap: keywordMap.id, tag: tag.id, category: category.id, audience: audience.id, adviceRequest: adviceRequest.id,
-    apiKey: key.id, job: job.id, user: users.providerAdmin.id, recentItem: 0, activity: await deletionOf(db, deletedComment.id),
+    apiKey: key.id, job: job.id, user: users.providerAdmin.id, recentItem: await recentItemOf(deps, tf, set.id), activity: await deletionOf(db, deletedComment.id),
+    marker: 'Provider', formula: (await createFormula(db, PROVIDER_OWNER_ID, 'Provider_formula', '1 + 1')).id,
   }
 }
 
@@ -182,7 +212,35 @@ let spawned = 0
  * A new object of a family on a side of the world, for a cell that destroys or moves its object: the side's ids with
  * that one replaced. The public side's set children are B's (its public set), its other things the provider's.
  */
-export async function spawn(app: FastifyInstance, world: World, kind: ObjectKind, family: Spawnable): Promise<Side> {
+export async function spawn(app: FastifyInstance, world: World, kind: ObjectKind, family: Spawnable, opts: { deleted?: boolean } = {}): Promise<Side> {
+  const side = await spawnLive(app, world, kind, family)
+  if (opts.deleted) await deleteSpawned(app.deps, actorOf(adminFor(world, kind, family)), side, family)
+  return side
+}
+
+/** Who makes (and deletes) a spare: the owner's admin of the side; on the public side B's for set children, else the provider's. */
+function adminFor(world: World, kind: ObjectKind, family: Spawnable): TestUser {
+  return kind === 'other' || (kind === 'public' && SET_FAMILIES.has(family)) ? world.users.otherAdmin
+    : kind === 'public' ? world.users.providerAdmin : world.users.ownerAdmin
+}
+
+/** Deletes a spare the way its owner would, for a cell that restores it. */
+async function deleteSpawned(deps: Deps, actor: Actor, side: Side, family: Spawnable): Promise<void> {
+  switch (family) {
+    case 'set': return deleteAdviceSet(deps, actor, side.set)
+    case 'rule': return deleteRule(deps, actor, side.rule)
+    case 'node': await deleteNode(deps, actor, side.rule, side.node); return
+    case 'scenario': return deleteScenario(deps, actor, side.scenario)
+    case 'externalApi': return deleteExternalApi(deps, actor, side.externalApi)
+    case 'keywordMap': return deleteKeywordMap(deps, actor, side.keywordMap)
+    case 'media': return deleteSupplement(deps, actor, side.media)
+    case 'visualization': return deleteSupplement(deps, actor, side.visualization)
+    case 'comment': return deleteComment(deps, actor, side.node, side.comment)
+    default: throw new Error(`no deletion for a spare ${family}`)
+  }
+}
+
+async function spawnLive(app: FastifyInstance, world: World, kind: ObjectKind, family: Spawnable): Promise<Side> {
   const deps = app.deps
   const db = deps.db
   const side = world.sides[kind === 'none' ? 'own' : kind]
@@ -190,9 +248,7 @@ export async function spawn(app: FastifyInstance, world: World, kind: ObjectKind
   // Spares carry no marker: a provider admin's copy of one is the provider's, which every team may read.
   const marker = `${kind === 'none' ? 'own' : kind}_spare`
   const name = `${marker} ${spawned}`
-  const admin = kind === 'other' || (kind === 'public' && SET_FAMILIES.has(family)) ? world.users.otherAdmin
-    : kind === 'public' ? world.users.providerAdmin : world.users.ownerAdmin
-  const actor = actorOf(admin)
+  const actor = actorOf(adminFor(world, kind, family))
   const owner = actor.ownerId
   switch (family) {
     case 'set': return { ...side, set: (await createAdviceSetRow(db, { ownerId: owner, name, isPublic: kind === 'public' })).id }
