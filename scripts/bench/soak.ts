@@ -3,7 +3,7 @@
 // now and then add a node and delete it again). The server runs here with its job worker, as `npm start` runs it: on
 // embedded PGlite, or with BENCH_DATABASE_URL on PostgreSQL (a database of its own, dropped after). Every 10 s it
 // reports the server's heap (after a full collection, so what is retained), external memory (PGlite's WebAssembly
-// memory is there) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
+// memory and its in-memory data directory are there) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
 // RSS flat after warm-up: the last sample at most 10 % above the first one after warm-up (memory handed back to the
 // system, as RSS often is once the warm-up's peak passes, is not growth).
 // `--seconds N` shortens or lengthens the loaded part (default 60).
