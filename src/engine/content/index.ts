@@ -83,8 +83,8 @@ export function renderContent(
   return renderPrepared(prepared.get(text, () => prepareText(text)), type, resolve, opts)
 }
 
-/** renderContent for a text prepared once by its owner (prepareText). */
-export function renderPrepared(
+/** renderContent once the text is prepared: its tags resolved by name, each distinct one once. */
+function renderPrepared(
   entry: PreparedText,
   type: ContentType,
   resolve: (kind: TagKind, name: string) => ResolvedTag | undefined,
