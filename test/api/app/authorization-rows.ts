@@ -78,6 +78,13 @@ const samePassword = (_: Side, c: CellContext) => {
 /** An interactive chart to upload (an HTML page), named afresh. */
 const aChart = (): UploadFile => ({ filename: `${aName('matrix-chart').replace(' ', '-')}.html`, data: HTML_PAGE, type: 'text/html' })
 
+/** The side whose library and audiences the cell's set belongs to: the public column's set is B's, though its other things are the provider's. */
+const setOwnerSide = (s: Side, c: CellContext): Side => s.owner === PROVIDER_OWNER_ID ? c.world.sides.other : s
+/** The public column's dictionary entry or keyword map is the provider's, which no set of the world belongs to. */
+const providers = (s: Side) => s.owner === PROVIDER_OWNER_ID
+/** A fresh dictionary name (letters, digits and underscores). */
+const aReservedName = () => aName('Matrix_probe').replace(' ', '_')
+
 /** Linking a provider's tag or supplement (the public column) to B's public set writes B's own set: B's admin may. */
 const setOwnerTags: Row['expect'] = { otherAdmin: { public: 'ok' } }
 
@@ -116,10 +123,10 @@ export const ROWS: Record<string, Row> = {
   'GET /password/forgot': visitor,
   'POST /password/forgot': { ...visitor, body: () => ({ email: 'nobody@example.test' }) },
   'GET /password/reset': visitor,
-  'GET /password/reset/:token': visitor,
+  'GET /password/reset/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'reset') }) }  /* a live link shows its form (a stale one is 410, tested in test/api/accounts) */,
   'POST /password/reset/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'reset') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* a mailed link works for whoever holds it, and sends to sign in with the new password */,
   'GET /password/setup': visitor,
-  'GET /password/setup/:token': visitor,
+  'GET /password/setup/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'setup') }) }  /* as above */,
   'POST /password/setup/:token': { ...visitor, params: async (deps) => ({ token: await passwordToken(deps.db, 'setup') }), body: () => ({ password: PROBE_PASSWORD, confirm: PROBE_PASSWORD }), expect: { ...everyone(303), anonymous: { none: 303 } } }  /* as above */,
   'GET /password/edit': self,
   'POST /password/edit': { ...self, body: samePassword }  /* the change keeps the asking session (the shared agent's) and ends the others */,
@@ -291,9 +298,9 @@ export const ROWS: Record<string, Row> = {
   'GET /api/adviceset/list/scenarios': teamRead,
   'GET /api/adviceset/list/todoAdvice': teamRead,
   'GET /api/adviceset/list-:entityType': teamRead,
-  'POST /api/adviceset': { ...teamWrite, deny400: true },
+  'POST /api/adviceset': { ...teamWrite, publicIs: 'providerShared', deny400: true, body: (s, c) => ({ name: aName(), categoryId: String(c.who === 'providerAdmin' ? c.world.sides.public.category : s.category) }) }  /* the set goes into the asker's library, filed under a category of it (the provider admin's: the provider's); another library's category, the provider's too, is a bad field */,
   'POST /api/adviceset/copy': copy,
-  'POST /api/adviceset/transfer': { ...providerOnly, fresh: 'set' },
+  'POST /api/adviceset/transfer': { ...providerOnly, fresh: 'set', body: (s) => ({ id: String(s.set), ownerId: PROVIDER_OWNER_ID }) },
   'POST /api/adviceset/bulk': { ...teamWrite, body: (s) => ({ ids: [s.set], isStarter: false }) },
   'GET /api/adviceset/category': teamRead,
   'POST /api/adviceset/category': teamWrite,
@@ -301,14 +308,14 @@ export const ROWS: Record<string, Row> = {
   'PATCH /api/adviceset/category/:id': { ...teamWrite, publicIs: 'providerPrivate' },
   'DELETE /api/adviceset/category/:id': { ...teamWrite, fresh: 'category', publicIs: 'providerPrivate' },
   'GET /api/adviceset/:id': teamRead,
-  'PATCH /api/adviceset/:id': teamWrite,
+  'PATCH /api/adviceset/:id': { ...teamWrite, body: (s, c) => ({ name: aName(), categoryId: String(setOwnerSide(s, c).category) }) }  /* filed under a category of the set's own library */,
   'DELETE /api/adviceset/:id': { ...teamWrite, fresh: 'set' },
   'POST /api/adviceset/:id/recover': { ...teamWrite, fresh: 'set', deleted: true },
   'GET /api/adviceset/publish': teamOnly(teamRead),
   'POST /api/adviceset/publish': teamWrite,
   'POST /api/adviceset/unpublish': teamOnly({ access: 'admin', expect: { ownerAdmin: { public: 403 } } }),
   'GET /api/adviceset/publish-config': teamOnly(teamRead),
-  'PUT /api/adviceset/publish-config': teamOnly({ access: 'admin' }),
+  'PUT /api/adviceset/publish-config': teamOnly({ access: 'admin', body: (s, c) => ({ adviceSetId: String(s.set), audienceId: String(setOwnerSide(s, c).audience), versionId: String(s.version) }) })  /* an audience of the set's owner */,
   'GET /api/adviceset/publish-config/:keyId': teamOnly({ access: 'admin', expect: { viewer: { own: 404 }, author: { own: 404 }, otherAdmin: { public: 404 } } })  /* keys are hidden from non-admins; the public column's key is the provider's */,
   'POST /api/adviceset/restore/:versionId': { ...teamWrite, last: true },
   'POST /api/adviceset/generate-branches': teamRun,
@@ -363,9 +370,9 @@ export const ROWS: Record<string, Row> = {
   'GET /api/entity/type/index': signedIn,
   'GET /api/entity/type/typeahead': signedIn,
   'GET /api/entity/type/:id': signedIn,
-  'POST /api/entity': { ...teamWrite, publicIs: 'publicSet', deny400: true },
+  'POST /api/entity': { ...teamWrite, publicIs: 'publicSet', deny400: true, body: (s, c) => ({ reservedName: aReservedName(), ...(c.who === 'providerAdmin' ? {} : { adviceSetId: String(s.set) }) }) }  /* an entry of the asker's dictionary, for one of the sets it reads (the provider's dictionary has no set in this world) */,
   'GET /api/entity/:id': teamRead,
-  'PATCH /api/entity/:id': teamWrite,
+  'PATCH /api/entity/:id': { ...teamWrite, body: (s) => ({ reservedName: aReservedName(), ...(providers(s) ? {} : { adviceSetId: String(s.set) }) }) }  /* an entry belongs to a set of its own owner's */,
   'DELETE /api/entity/:id': { ...teamWrite, fresh: 'entity' },
   'POST /api/entity/:id/copy': { ...copy, publicIs: 'providerShared' },
   'POST /api/entity/:id/alternate': { ...teamWrite, fresh: 'entity', body: () => ({ expression: '1 + 1' }) },
@@ -423,7 +430,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/keywordmap/scenario/:adviceScenarioId': { ...teamRead, publicIs: 'publicSet' },
   'POST /api/keywordmap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: [aName('probe phrase')], adviceSetId: s.set }), deny400: true, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
   'GET /api/keywordmap/:id': teamRead,
-  'PATCH /api/keywordmap/:id': adminWrite,
+  'PATCH /api/keywordmap/:id': { ...adminWrite, body: (s) => ({ name: aName(), adviceSetId: String(s.set), ...(providers(s) ? {} : { scenarioId: String(s.scenario) }) }) }  /* a map leads to a scenario only of its own team's sets */,
   'DELETE /api/keywordmap/:id': { ...adminWrite, fresh: 'keywordMap' },
   'POST /api/keywordmap/:id/restore': { ...adminWrite, fresh: 'keywordMap', deleted: true },
   'GET /api/export/questions/data': ownerScoped(adminRead),

@@ -195,11 +195,13 @@ async function buildPublicSide(deps: Deps, db: Db, b: string, users: World['user
   const adviceRequest = await recordAdviceRequest(deps, bAdmin, set.id, { text: 'Public request' })
   const { key } = await createApiKey(db, { ownerId: PROVIDER_OWNER_ID, name: 'Provider key', rateLimit: 100_000 })
   const job = await startExportJob(deps, tf, await planExport(deps, tf, 'questions', 'csv'))
+  // A provider user who is not its admin: the one a provider admin may look at and impersonate (never oneself).
+  const providerAuthor = await createUser(db, { ownerId: PROVIDER_OWNER_ID, role: 'author', name: 'Pia Provider' })
   return {
     owner: PROVIDER_OWNER_ID, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id,
     scenario: scenario.id, entity: entity.id, externalApi: externalApi.id, media: media.id, visualization: visualization.id,
     keywordMap: keywordMap.id, tag: tag.id, category: category.id, audience: audience.id, adviceRequest: adviceRequest.id,
-    apiKey: key.id, job: job.id, user: users.providerAdmin.id, recentItem: await recentItemOf(deps, tf, set.id), activity: await deletionOf(db, deletedComment.id),
+    apiKey: key.id, job: job.id, user: providerAuthor.id, recentItem: await recentItemOf(deps, tf, set.id), activity: await deletionOf(db, deletedComment.id),
     marker: 'Provider', formula: (await createFormula(db, PROVIDER_OWNER_ID, 'Provider_formula', '1 + 1')).id,
   }
 }
