@@ -5,8 +5,8 @@
 import type { ObjectKind, Principal } from './authorization-world.ts'
 
 /**
- * 'ok': let through: 2xx, a redirect that is not to sign-in, or the route's own answer to the probe's body or state
- * (400, 409, 410, 221), never 401/403/404 · 'signin': the signed-out answer (302 to /login, or 401 under /api).
+ * 'ok': let through: 2xx, a redirect that is not to sign-in, or a conflict with the object's state (409), never
+ * 400 (every allowed cell's body is valid for who asks) nor 401/403/404 · 'signin': the signed-out answer (302 to /login, or 401 under /api).
  */
 export type Expect = number | number[] | 'ok' | 'signin'
 
