@@ -478,15 +478,11 @@ export class Run implements SlotScope {
   }
 
   private resolveUncached(kind: 'variable' | 'formula', name: string): ResolvedTag | undefined {
-    let value: Value
-    try {
-      value = this.lookup(kind, name)
-    } catch (error) {
-      if (error instanceof EngineError) return undefined
-      throw error
-    }
-    const slot = kind === 'variable' ? this.compiled.variables[this.compiled.variableIndex.get(name)!]! : this.compiled.formulas[this.compiled.formulaIndex.get(name)!]!
-    return { value, formatted: formatSlot(value, slot) }
+    const isFormula = kind === 'formula'
+    const index = (isFormula ? this.compiled.formulaIndex : this.compiled.variableIndex).get(name)
+    const value = index === undefined ? undefined : this.valueOrMissing(isFormula, index)
+    if (value === undefined) return undefined
+    return { value, formatted: formatSlot(value, isFormula ? this.compiled.formulas[index!]! : this.compiled.variables[index!]!) }
   }
 
   private emit(node: CompiledNode): void {
@@ -559,8 +555,14 @@ export class Run implements SlotScope {
   }
 
   private valueOf(name: string): Value | undefined {
+    const slot = this.compiled.variableIndex.get(name)
+    return slot === undefined ? undefined : this.valueOrMissing(false, slot)
+  }
+
+  /** A variable's or formula's value, or undefined when it has none (unset, or its formula failed). */
+  private valueOrMissing(isFormula: boolean, index: number): Value | undefined {
     try {
-      return this.lookup('variable', name)
+      return isFormula ? this.formula(index) : this.variable(index)
     } catch (error) {
       if (error instanceof EngineError) return undefined
       throw error
@@ -580,13 +582,8 @@ export class Run implements SlotScope {
   /** A variable's value for content, resolved again only when its value or its question changed (resolvedOf). */
   private resolveVariable(slot: number): ResolvedTag | undefined {
     const content = this.content!
-    let value: Value
-    try {
-      value = this.variable(slot)
-    } catch (error) {
-      if (error instanceof EngineError) return undefined
-      throw error
-    }
+    const value = this.valueOrMissing(false, slot)
+    if (value === undefined) return undefined
     const questionNodeId = content.questionOf[slot]
     const cached = content.resolvedOf[slot]
     if (cached !== undefined && cached.value === value && cached.questionNodeId === questionNodeId) return cached
@@ -598,13 +595,8 @@ export class Run implements SlotScope {
 
   /** A formula's value for content: kept in the formula memo beside the value, until the value is computed again. */
   private resolveFormula(index: number): ResolvedTag | undefined {
-    let value: Value
-    try {
-      value = this.formula(index)
-    } catch (error) {
-      if (error instanceof EngineError) return undefined
-      throw error
-    }
+    const value = this.valueOrMissing(true, index)
+    if (value === undefined) return undefined
     const memo = this.formulas!
     return (memo.resolved[index] ??= { value, formatted: formatSlot(value, this.compiled.formulas[index]!) })
   }
