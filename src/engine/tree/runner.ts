@@ -1,7 +1,7 @@
 // One evaluation of a compiled advice set. The Run is the expressions' scope: it owns the variable values of this
-// run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that any write
-// invalidates, and runs the rules' flat programs (program.ts). A decision takes about a microsecond, so the
-// hot path allocates nothing but the result and the run's values.
+// run, reads inputs lazily (coercing each once), computes formulas on demand with a memo that a write to a
+// variable they read invalidates (formula-memo.ts), and runs the rules' flat programs (program.ts). A decision
+// takes about a microsecond, so the hot path allocates nothing but the result and the run's values.
 import { fillHtml, htmlTemplate, renderContent, renderValues } from '../content/index.ts'
 import type { ContentType, RenderedContent, RenderOptions, ResolvedTag } from '../content/index.ts'
 import type { TemplateTag } from '../template/index.ts'
