@@ -1,5 +1,5 @@
 // Every registered page route renders a page whose <main> starts with the SPEC page marker (DESIGN page-name table).
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { assertPageSecurityHeaders } from '../../helpers/security-headers.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
@@ -113,6 +113,14 @@ function controlCharacters(body: string): string[] {
     .map((m) => `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} in …${JSON.stringify(body.slice(Math.max(0, m.index - 40), m.index + 40))}…`)
 }
 
+/** The page's breadcrumb trail, if it has one, ends at the page itself: never in a dangling "›". */
+function assertCrumbsEnd(t: Test, body: string): void {
+  const crumbs = /<p class="crumbs">([\s\S]*?)<\/p>/.exec(body)?.[1]
+  if (crumbs === undefined) return
+  t.notMatch(crumbs, /›\s*$/, 'the breadcrumbs do not end in ›')
+  t.match(crumbs, /<span aria-current="page">.+<\/span>$/, 'the breadcrumbs end with the page itself')
+}
+
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
 /** Uploaded content itself, served for a frame (SPEC §2 …/iframe): not a page, checked in test/api/files. */
@@ -182,6 +190,7 @@ for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(
     t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
     t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
     t.same(controlCharacters(res.body), [], 'no C0 control characters')
+    assertCrumbsEnd(t, res.body)
     // The embed's own page (its snippet) is shown in the app, so only the app frames it, like every other page.
     assertPageSecurityHeaders(t, res.headers, { frameGuard: url !== '/adviceset/:id/embed' })
   })
