@@ -191,6 +191,7 @@ for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(
     t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
     t.same(controlCharacters(res.body), [], 'no C0 control characters')
     assertCrumbsEnd(t, res.body)
+    t.equal(res.headers['cache-control'], 'no-store', 'never stored: Back loads it again')
     // The embed's own page (its snippet) is shown in the app, so only the app frames it, like every other page.
     assertPageSecurityHeaders(t, res.headers, { frameGuard: url !== '/adviceset/:id/embed' })
   })
@@ -204,6 +205,7 @@ for (const url of [...new Set(pageRoutes)].filter((u) => u in FRAGMENTS)) {
     t.match(res.body, new RegExp(`^\\s*<section [^>]*data-fragment="${FRAGMENTS[url]}"`), 'the first element names the fragment')
     t.notMatch(res.body, /<main\b|<html\b/, 'no page around it')
     t.same(controlCharacters(res.body), [], 'no C0 control characters')
+    t.equal(res.headers['cache-control'], 'no-store', 'never stored')
     assertPageSecurityHeaders(t, res.headers)
   })
 }
