@@ -23,7 +23,7 @@ export interface LinkTarget { targetType: SupplementTarget; targetId: number }
 interface ResolvedTarget extends LinkTarget {
   ownerId: string
   label: string
-  set: { ownerId: string; isPublic: boolean; isStarter: boolean }
+  set: { id: number; ownerId: string; isPublic: boolean; isStarter: boolean }
 }
 
 export function targetTypeOf(raw: unknown): SupplementTarget {
@@ -75,7 +75,7 @@ function linkAudit(row: SupplementRow, target: ResolvedTarget) {
 export async function writeLink(tx: Db, actor: Actor, row: SupplementRow, target: ResolvedTarget): Promise<void> {
   if (await findLink(tx, { supplementId: row.id, ...target })) return
   await insertLink(tx, { supplementId: row.id, targetType: target.targetType, targetId: target.targetId, createdBy: actor.userId })
-  await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, after: linkAudit(row, target) })
+  await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, after: linkAudit(row, target), adviceSetId: target.set.id })
 }
 
 export async function linkSupplement(deps: Deps, actor: Actor, id: number, target: LinkTarget) {
@@ -93,7 +93,7 @@ export async function unlinkSupplement(deps: Deps, actor: Actor, id: number, tar
   if (!link) throw new NotFoundError(`“${row.name}” is not linked to this ${target.targetType === 'adviceSet' ? 'advice set' : 'node'}.`)
   await deps.db.transaction(async (tx) => {
     await deleteLink(tx, link.id)
-    await audit(tx, actor, { ownerId: resolved.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, before: linkAudit(row, resolved) })
+    await audit(tx, actor, { ownerId: resolved.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, before: linkAudit(row, resolved), adviceSetId: resolved.set.id })
   })
   return { supplement: publicView(row), ...target, linked: false }
 }
