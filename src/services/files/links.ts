@@ -13,6 +13,7 @@ import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { readableSupplement } from './access.ts'
 import { createLinkSupplement, listedView, publicView, type LinkInput } from './supplements.ts'
+import { defaultTypeFor, supplementType } from './validate.ts'
 
 export const ENTITY_SUPPLEMENT_LINK = 'supplement-link'
 /** Sources an advice node may have; the uploader hides its add button at this count. */
@@ -102,7 +103,7 @@ export async function unlinkSupplement(deps: Deps, actor: Actor, id: number, tar
 export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: LinkInput, target: LinkTarget): Promise<SupplementRow> {
   const resolved = await prepareLink(deps.db, actor, target)
   return deps.db.transaction(async (tx) => {
-    const row = await createLinkSupplement(deps, actor, input, tx)
+    const row = await createLinkSupplement(deps, actor, { ...input, type: supplementType(input.type, defaultTypeFor(target.targetType)) }, tx)
     await writeLink(tx, actor, row, resolved)
     return row
   })
