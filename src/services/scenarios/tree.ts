@@ -8,7 +8,7 @@ import type { Actor, Deps } from '../context.ts'
 import { ValidationError } from '../errors.ts'
 import type { EngineResult } from '../../engine/index.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
-import { answerOf, answerText, fieldsFor, scenarioFormModel, textOfValue, type ScenarioField, type ScenarioFormModel } from './form.ts'
+import { answerOf, answerText, fieldsFor, scenarioFormModel, shownAnswer, textOfValue, type ScenarioField, type ScenarioFormModel } from './form.ts'
 import { actualOutcome, compareOutcomes, hasDifferences, rawValue, type ExpectedOutcome } from './outcome.ts'
 import { nodeLabels, type NodeLabels } from './pages.ts'
 import { previewRun, runAnswers } from './runs.ts'
@@ -127,7 +127,7 @@ async function placeScenario(deps: Deps, form: ScenarioFormModel, labels: NodeLa
       focus: labels.focus(actual.focus),
       outcomeKey: `${[...actual.advice].sort().join(',')}|${actual.focus}`,
       differsFromExpected: hasDifferences(compareOutcomes(item.expected, actual)),
-      otherAnswers: Object.entries(item.inputs).filter(([name]) => !onPath.has(name)).map(([variable, value]) => ({ variable, value: textOfValue(value) })),
+      otherAnswers: Object.entries(item.inputs).filter(([name]) => !onPath.has(name)).map(([variable, value]) => ({ variable, value: shownAnswer(form.scope.compiled, variable, value) })),
       error: null,
       path,
     },
