@@ -113,12 +113,14 @@ function controlCharacters(body: string): string[] {
     .map((m) => `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} in …${JSON.stringify(body.slice(Math.max(0, m.index - 40), m.index + 40))}…`)
 }
 
-/** The page's breadcrumb trail, if it has one, ends at the page itself: never in a dangling "›". */
+/** The page's breadcrumb trail, if it has one, ends at the page itself (never in a dangling "›") and repeats no step. */
 function assertCrumbsEnd(t: Test, body: string): void {
   const crumbs = /<p class="crumbs">([\s\S]*?)<\/p>/.exec(body)?.[1]
   if (crumbs === undefined) return
   t.notMatch(crumbs, /›\s*$/, 'the breadcrumbs do not end in ›')
   t.match(crumbs, /<span aria-current="page">.+<\/span>$/, 'the breadcrumbs end with the page itself')
+  const steps = [...crumbs.matchAll(/href="([^"]+)"/g)].map((m) => m[1])
+  t.equal(new Set(steps).size, steps.length, 'no step of the trail twice')
 }
 
 /** Routes that only redirect (to a page that is itself checked). */
