@@ -4,6 +4,7 @@
 import { areaForPage } from './loader/pages.ts'
 import type { Area } from './loader/pages.ts'
 import { loadChunk } from './loader/chunks.ts'
+import { reloadWhenRestoredFromHistory } from './loader/fresh-on-back.ts'
 import type { AreaModule } from './areas/area.ts'
 import { startEntitySync } from './entity-sync/index.ts'
 import { mountJobsPanel } from './jobs-panel/index.ts'
@@ -93,4 +94,5 @@ async function start(): Promise<void> {
   main?.setAttribute('data-island-state', state)
 }
 
+reloadWhenRestoredFromHistory()
 void start()

@@ -16,6 +16,7 @@ import { AllowList, createOutbound, type Outbound } from './net/index.ts'
 import { createFileStore, type FileStore } from './files/index.ts'
 import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
+import cacheControlPlugin from './http/plugins/cache-control.ts'
 import viewPlugin from './http/plugins/view.ts'
 import inputGuardPlugin from './http/plugins/input-guard.ts'
 import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
@@ -88,6 +89,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // default quality (11) costs tens of ms per MB; 4 compresses nearly as well at gzip's speed. Partner routes stay
     // outside: their small answers gain little and their CPU per request is budgeted (bench:api).
     await browser.register(compress, { threshold: 1024, brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } })
+    await browser.register(cacheControlPlugin)
     await browser.register(formbody)
     await browser.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
     await browser.register(viewPlugin, { cache: true })

@@ -1,5 +1,6 @@
 // The dictionary entry form (SPEC.md §3 fields, §5 name rule) saving through /api/entity without a page load.
-// Save and Reset appear once a field differs from its original value (SPEC.md §4); a server error is shown beside
+// Editing an entry, Save and Reset appear once a field differs from its original value (SPEC.md §4); a new entry has
+// nothing saved to differ from, so its Create button is there from the start. A server error is shown beside
 // the field it names, keeping what was typed. A save that renamed the entry or changed its type dispatches
 // `entity:changed` (islands/entity-sync), so every place showing it, here and in other tabs, follows.
 import { useEffect, useId, useState } from 'react'
@@ -178,7 +179,7 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
         {fieldError('adviceSetId')}
       </div>
       <div className="actions">
-        {changed && <button type="submit" className="primary" disabled={saving}>Save</button>}
+        {(changed || entityId === null) && <button type="submit" className="primary" disabled={saving}>{entityId === null ? 'Create' : 'Save'}</button>}
         {changed && <button type="button" onClick={() => { setValues(original); setErrors({}); setFormError(null) }}>Reset</button>}
         {cancel}
       </div>

@@ -16,7 +16,8 @@ function request(adviceSetId: number, source: AdviceSource, answers: Answers): {
       init: {
         method: 'POST',
         credentials: 'omit',
-        headers: { 'authorization': `Bearer ${source.key}`, 'accept': HTML_ADVICE, 'content-type': 'application/json' },
+        // x-advice-client: the steps of this interview are counted by it (feedback.ts), not as a partner's runs.
+        headers: { 'authorization': `Bearer ${source.key}`, 'accept': HTML_ADVICE, 'content-type': 'application/json', 'x-advice-client': 'embed' },
         body: JSON.stringify({ inputs }),
       },
     }

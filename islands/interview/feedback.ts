@@ -1,9 +1,12 @@
-// What the interview tells the studio besides asking for advice (partners' frames only, with their key): interview
-// events it sees itself — a question answered, the interview left at a question — sent in small batches (and with
-// keepalive when the page goes away), and the "Didn't find what you need? Ask us" box when the key offers it.
+// What the interview tells the studio besides asking for advice (partners' frames only, with their key): the events
+// of each interview, counted here per interview — started once, each question shown and answered, the advice reached
+// at most once, abandoned at the question on screen when the page goes away unfinished — so no interview completes
+// more often than it starts (the server counts the embed's calls as steps of these, not as a partner's runs). They
+// are sent in small batches (with keepalive when the page goes away). Also the "Didn't find what you need? Ask us"
+// box when the key offers it.
 import { element } from './dom.ts'
 
-type EmbedEvent = { event: 'question_answered' | 'abandoned'; question: string }
+type EmbedEvent = { event: 'started' | 'advice_reached' } | { event: 'question_shown' | 'question_answered' | 'abandoned'; question: string }
 
 function post(adviceSetId: number, key: string, path: string, body: unknown, keepalive = false): Promise<Response> {
   return fetch(`/api/advice/${adviceSetId}/${path}`, {
@@ -15,17 +18,41 @@ function post(adviceSetId: number, key: string, path: string, body: unknown, kee
 
 export class EventReporter {
   private queued: EmbedEvent[] = []
+  /** The interview on screen, once its first step is: whether it has reached advice yet. */
+  private interview: { completed: boolean } | null = null
 
   constructor(private readonly adviceSetId: number, private readonly key: string, currentQuestion: () => string | null) {
     addEventListener('pagehide', () => {
       const question = currentQuestion()
-      if (question) this.queued.push({ event: 'abandoned', question })
+      if (question && this.interview && !this.interview.completed) this.queued.push({ event: 'abandoned', question })
       this.flush(true)
     })
   }
 
+  /** A step is on screen: `question` asked, or none left (the advice). The first step of an interview starts it. */
+  step(question: string | null): void {
+    if (!this.interview) {
+      this.interview = { completed: false }
+      this.report({ event: 'started' })
+    }
+    if (question !== null) this.report({ event: 'question_shown', question })
+    else if (!this.interview.completed) {
+      this.interview.completed = true
+      this.report({ event: 'advice_reached' })
+    }
+  }
+
   answered(question: string): void {
-    this.queued.push({ event: 'question_answered', question })
+    this.report({ event: 'question_answered', question })
+  }
+
+  /** "Start again": the next step starts another interview. */
+  restarted(): void {
+    this.interview = null
+  }
+
+  private report(event: EmbedEvent): void {
+    this.queued.push(event)
     if (this.queued.length >= 10) this.flush(false)
   }
 

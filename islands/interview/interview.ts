@@ -75,6 +75,7 @@ export class Interview {
     const again = this.again !== null && state.focus?.variable === this.again.variable ? this.again : null
     const focus = again?.error && state.focus ? { ...state.focus, error: again.error } : state.focus
     this.current = focus?.variable ?? null
+    this.reporter?.step(this.current)
     if (focus) {
       const form = questionForm(focus, {
         previous: again?.previous ?? this.answers.get(focus.variable),
@@ -89,6 +90,7 @@ export class Interview {
       const restart = element('button', { type: 'button', class: 'button' }, ['Start again'])
       restart.addEventListener('click', () => {
         this.answers.clear()
+        this.reporter?.restarted()
         void this.load(true)
       })
       const done = element('p', { class: 'interview-done', tabindex: '-1' }, ['All questions are answered.'])

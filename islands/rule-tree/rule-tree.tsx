@@ -8,6 +8,7 @@ import { ENTITY_TYPES, type NodeType } from '../../src/engine/entity-types.ts'
 import { confirmDialog } from '../shared/dialogs.ts'
 import { notify } from '../shared/notify.ts'
 import { fetchCallableRules, fetchExternalApis, fieldOfMessage, nodeApi } from './api.ts'
+import { RULE_TREE_CHANGED_EVENT, type RuleTreeChange } from './changed-event.ts'
 import { CommentsPanel } from './comments-panel.tsx'
 import { SourcesPanel } from './sources-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
@@ -118,11 +119,16 @@ export function RuleTree(props: RuleTreeProps) {
   // Whole-set static checks, off the keystroke path: asked of the server after a quiet time following a change of
   // the saved tree (and after an outside rename, which re-reads the tree); a newer change cancels an older question.
   // A move shows in the tree before the server has it, so the question waits for the moves still being saved.
+  // At the same moment the rest of the page hears of the change (the header's stats); the first tree is the page's.
   const [movesInFlight, setMovesInFlight] = useState(0)
+  const firstTree = useRef(tree)
   useEffect(() => {
     if (movesInFlight > 0) return
     const asking = new AbortController()
     const timer = setTimeout(() => {
+      if (tree !== firstTree.current) {
+        document.dispatchEvent(new CustomEvent<RuleTreeChange>(RULE_TREE_CHANGED_EVENT, { detail: { ruleId: props.rule.id } }))
+      }
       api.checks(asking.signal).then(
         (found) => setChecked({ tree, issues: issuesByNode(found, props.rule.id) }),
         (error: unknown) => {

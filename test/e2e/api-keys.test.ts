@@ -38,6 +38,12 @@ t.test('create an API key and see its secret once', { skip: chromiumMissing }, a
   const field = page.getByLabel('Key')
   const secret = await field.inputValue()
   t.match(secret, /^as_prev_[0-9a-f]{8}_[A-Za-z0-9_-]{32}$/, 'the whole secret is shown')
+  const box = await field.evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input)
+    return { fits: input.scrollWidth <= input.clientWidth, line: input.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom), font: parseFloat(style.fontSize) }
+  })
+  t.ok(box.fits, 'the field is wide enough for the whole key: nothing scrolled out of sight')
+  t.ok(box.line >= 1.4 * box.font, `the field's line (${box.line}px for ${box.font}px text) leaves room for the underscores below the baseline`)
   const key = await authenticateApiKey(server.db, `Bearer ${secret}`)
   t.same([key.environment, key.allowedOrigins], ['preview', ['https://portal.partner.example']])
 

@@ -116,4 +116,27 @@ t.test('dictionary', { skip: chromiumMissing }, async (t) => {
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     await dialog.waitFor({ state: 'hidden' })
   })
+
+  t.test('a new entry’s dialog offers Create from the start', async (t) => {
+    for (const kind of ['variable', 'formula']) {
+      await dictionary.getByRole('link', { name: `New ${kind}` }).click()
+      const dialog = dictionary.getByRole('dialog', { name: `New ${kind}` })
+      await dialog.waitFor()
+      const create = dialog.getByRole('button', { name: 'Create' })
+      t.ok(await create.isVisible(), `New ${kind}: Create is shown before any field changes`)
+      t.equal(await dialog.getByRole('button', { name: 'Reset' }).count(), 0, 'nothing to reset yet')
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      await dialog.waitFor({ state: 'hidden' })
+    }
+    await dictionary.getByRole('link', { name: 'New variable' }).click()
+    const dialog = dictionary.getByRole('dialog', { name: 'New variable' })
+    await dialog.getByLabel('Name').fill('Deposit')
+    const created = dictionary.waitForResponse((r) => r.url().endsWith('/api/entity') && r.request().method() === 'POST')
+    const reloaded = dictionary.waitForEvent('load')
+    await dialog.getByRole('button', { name: 'Create' }).click()
+    t.equal((await created).status(), 201)
+    await reloaded
+    t.equal(await islandsSettled(dictionary), 'mounted')
+    await dictionary.getByRole('link', { name: 'Edit Deposit' }).waitFor()
+  })
 })

@@ -13,6 +13,9 @@ import { createApiKey } from '../helpers/api-keys.ts'
 import { publishVersion } from '../helpers/publishing.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
+import { and, eq } from 'drizzle-orm'
+import { interviewEventCounts } from '../../src/db/schema/index.ts'
+import { flushInterviewEvents } from '../../src/services/delivery/interview-events.ts'
 
 /**
  * A partner's static site: every path is a page holding the script tag for the set named by `?set=` (`/private`
@@ -67,6 +70,10 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
   t.test('a partner page completes the interview, and the frame follows its content', async (t) => {
     const page = await context.newPage()
     const consoleLog = recordConsole(page)
+    const reported: Array<{ event: string }> = []
+    page.on('request', (request) => {
+      if (request.url() === `${studio.url}/api/advice/${set.id}/events`) reported.push(...(request.postDataJSON() as { events: Array<{ event: string }> }).events)
+    })
     await page.goto(`http://localhost:${partnerPage.port}/`)
     const iframe = page.locator('iframe.advice-studio-embed')
     t.equal(await iframe.getAttribute('title'), 'Advice interview')
@@ -138,6 +145,16 @@ t.test('embedded interview', { skip: chromiumMissing }, async (t) => {
     await frame.locator('.interview-done').waitFor()
     t.same(await texts(frame.locator('.advice-headline')), ['You are 30', 'Save 10% on Plus'])
     t.same(consoleLog.messages.filter((m) => m.type === 'error'), [], 'no console errors')
+
+    // Analytics: one interview, started once and completed once however often its answers changed afterwards; its
+    // calls to the Advice API are its steps, not a partner's runs.
+    const answered = () => reported.filter((e) => e.event === 'question_answered').length
+    if (answered() < 4) await Promise.all([page.waitForRequest((r) => r.url().endsWith(`/api/advice/${set.id}/events`)), page.goto('about:blank')])
+    const count = (event: string) => reported.filter((e) => e.event === event).length
+    t.same([count('started'), count('advice_reached'), answered(), count('abandoned')], [1, 1, 4, 0], 'started, completed, answered, abandoned')
+    await flushInterviewEvents(studio.db)
+    const runs = await studio.db.select().from(interviewEventCounts).where(and(eq(interviewEventCounts.adviceSetId, set.id), eq(interviewEventCounts.event, 'api_run')))
+    t.same(runs, [], 'no partner runs counted')
     await page.close()
   })
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { adviceCategories, adviceSets, owners, tagLinks, tags } from '../schema/index.ts'
+import { adviceCategories, adviceScenarios, adviceSets, owners, ruleNodes, rules, tagLinks, tags, versions } from '../schema/index.ts'
 
 export type AdviceSetRow = typeof adviceSets.$inferSelect
 export type CategoryRow = typeof adviceCategories.$inferSelect
@@ -104,6 +104,28 @@ export async function insertAdviceSet(db: Db, p: AdviceSetFields & { createdBy: 
 export async function updateAdviceSet(db: Db, id: number, p: Partial<AdviceSetFields> & { updatedBy: number | null; deletedAt?: Date | null }): Promise<AdviceSetRow> {
   const [row] = await db.update(adviceSets).set({ ...p, updatedAt: new Date() }).where(eq(adviceSets.id, id)).returning()
   return row!
+}
+
+/** The content of an advice set a change touched: the set named by id, or one of its rules, rule nodes, scenarios or versions. */
+export type SetContent = { adviceSetId: number } | { ruleId: number } | { nodeId: number } | { scenarioId: number } | { versionId: number }
+
+function setIdsOf(db: Db, of: SetContent) {
+  if ('ruleId' in of) return db.select({ id: rules.adviceSetId }).from(rules).where(eq(rules.id, of.ruleId))
+  if ('nodeId' in of) return db.select({ id: rules.adviceSetId }).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(eq(ruleNodes.id, of.nodeId))
+  if ('scenarioId' in of) return db.select({ id: adviceScenarios.adviceSetId }).from(adviceScenarios).where(eq(adviceScenarios.id, of.scenarioId))
+  if ('versionId' in of) return db.select({ id: versions.adviceSetId }).from(versions).where(eq(versions.id, of.versionId))
+  return db.select({ id: adviceSets.id }).from(adviceSets).where(eq(adviceSets.id, of.adviceSetId))
+}
+
+/**
+ * Marks the advice set whose content changed as updated at `at` by `by` (kept when null), inside the change's
+ * transaction. A set row another transaction holds (a publish, another edit of the same set) is skipped rather than
+ * waited for: that transaction marks the set itself, so "Updated" is at most its length early, and a lock taken at the
+ * end of a transaction never waits on, nor deadlocks with, one that took the set first.
+ */
+export async function markAdviceSetUpdated(db: Db, p: { of: SetContent; by: number | null; at: Date }): Promise<void> {
+  const free = db.select({ id: adviceSets.id }).from(adviceSets).where(inArray(adviceSets.id, setIdsOf(db, p.of))).for('update', { skipLocked: true })
+  await db.update(adviceSets).set({ updatedAt: p.at, ...(p.by !== null ? { updatedBy: p.by } : {}) }).where(inArray(adviceSets.id, free))
 }
 
 export async function countAdviceSetsInCategory(db: Db, categoryId: number) {

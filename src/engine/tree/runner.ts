@@ -648,18 +648,20 @@ export class Run implements SlotScope {
   private recordFailure(rule: CompiledRule, error: EngineError): void {
     const node = this.currentNode
     const unset = error.code === 'UNSET_VARIABLE' ? this.unsetName : undefined
-    const reason = unset !== undefined ? `{{${unset}}} has no value` : error.message.replace(/\.$/, '')
+    // The engine's messages are sentences of their own ("Cannot divide by zero."), so the reason follows as one.
+    const reason = unset !== undefined ? `{{${unset}}} has no value.` : asSentence(error.message)
     this.result.addError({
       nodeId: node?.id ?? rule.id,
       ruleId: rule.id,
       code: error.code === 'STEP_LIMIT' ? 'STEP_LIMIT' : 'INCOMPLETE_ADVICE',
-      message: `Incomplete advice: the rule "${rule.name}" could not finish because ${lowerFirst(reason)}.`,
+      message: `Incomplete advice: the rule "${rule.name}" could not finish. ${reason}`,
       ...(unset !== undefined ? { variable: unset } : {}),
       cause: { code: error.code, message: error.message },
     })
   }
 }
 
-function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text
+function asSentence(text: string): string {
+  const trimmed = text.trim()
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`
 }

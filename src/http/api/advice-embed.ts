@@ -1,22 +1,23 @@
-// Partner routes the embedded interview calls besides the Advice API, with the same key (Bearer): interview events
-// it sees itself (a question answered, the interview abandoned at a question) and a request for advice typed into
+// Partner routes the embedded interview calls besides the Advice API, with the same key (Bearer): the events of its
+// interviews (each counted by the embed per interview: started, questions shown and answered, advice reached,
+// abandoned at a question) and a request for advice typed into
 // "Didn't find what you need? Ask us" — only for keys that offer that box, and at most 5 a minute per visitor.
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@fastify/type-provider-typebox'
 import { servedFor } from '../../services/delivery/advice-api.ts'
-import { EMBED_EVENTS, recordInterviewEvent } from '../../services/delivery/interview-events.ts'
+import { INTERVIEW_LEVEL_EVENTS, QUESTION_EVENTS, recordInterviewEvent } from '../../services/delivery/interview-events.ts'
 import { createRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { DomainError, ForbiddenError } from '../../services/errors.ts'
 import { submitEmbedRequest } from '../../services/library/advice-requests.ts'
 import { StringEnum } from '../schemas.ts'
 
 const Params = Type.Object({ adviceSetId: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
-const EventsBody = Type.Object({
-  events: Type.Array(Type.Object({
-    event: StringEnum(EMBED_EVENTS),
-    question: Type.String({ minLength: 1, maxLength: 200 }),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 50 }),
-}, { additionalProperties: false })
+/** An event of one of the embed's interviews: about the whole interview, or about one of its questions. */
+const EmbedEvent = Type.Union([
+  Type.Object({ event: StringEnum(INTERVIEW_LEVEL_EVENTS) }, { additionalProperties: false }),
+  Type.Object({ event: StringEnum(QUESTION_EVENTS), question: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+])
+const EventsBody = Type.Object({ events: Type.Array(EmbedEvent, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false })
 const RequestBody = Type.Object({ text: Type.String({ maxLength: 4000 }) }, { additionalProperties: false })
 
 /** Requests for advice a visitor (key and address) may send a minute. */
@@ -37,7 +38,7 @@ export async function adviceEmbedApi(app: FastifyInstance) {
   }, async (request, reply) => {
     const version = await servedFor(cache, request.partnerKey!, request.params.adviceSetId)
     request.meteredAdviceSetId = version.adviceSetId
-    for (const e of request.body.events) recordInterviewEvent(version.adviceSetId, e.event, e.question)
+    for (const e of request.body.events) recordInterviewEvent(version.adviceSetId, e.event, 'question' in e ? e.question : '')
     return reply.code(202).send({ data: { recorded: request.body.events.length } })
   })
 

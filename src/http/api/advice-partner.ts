@@ -90,6 +90,8 @@ export function addPartnerResponseHooks(app: FastifyInstance): void {
     reply.header('x-request-id', typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : request.id)
     reply.header('x-api-version', API_VERSION)
     reply.header('x-response-date', new Date().toISOString())
+    // An answer is computed from the partner's inputs, which may be personal: no browser or proxy keeps it.
+    reply.header('cache-control', 'no-store')
     done(null, payload)
   })
 

@@ -9,6 +9,14 @@ import { mediaTypeOf, negotiateContentType } from '../../services/delivery/media
 import type { ServedVersion } from '../../services/publishing/versions.ts'
 import { adviceRouteSchema, legacyRouteSchema, type AdviceRoute } from './advice-schemas.ts'
 
+/**
+ * The embed's interview marks its calls (islands/interview/advice-client.ts): it counts its interviews itself, so its
+ * steps are not counted as a partner's runs.
+ */
+function fromEmbed(request: FastifyRequest): boolean {
+  return request.headers['x-advice-client'] === 'embed'
+}
+
 /** Answers from the query, then the body's (which win for a name given in both). */
 function inputsOf(request: FastifyRequest<AdviceRoute>): Record<string, unknown> {
   const fromQuery = inputsFromQuery(request.query)
@@ -37,7 +45,7 @@ export async function adviceApi(app: FastifyInstance) {
         const contentType = negotiateContentType(request.headers.accept)
         const shape = parseResponseShape(request.query)
         const version = await served(request)
-        const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape })
+        const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape, fromEmbed: fromEmbed(request) })
         // A string unless external APIs had to be called: the usual answer does not wait a turn for an await.
         return sendJson(reply, mediaTypeOf(contentType), typeof json === 'string' ? json : await json)
       },
@@ -47,7 +55,7 @@ export async function adviceApi(app: FastifyInstance) {
       handler: async (request, reply) => {
         const contentType = negotiateContentType(request.headers.accept)
         const version = await served(request)
-        const data = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType })
+        const data = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, fromEmbed: fromEmbed(request) })
         return sendJson(reply, mediaTypeOf(contentType), JSON.stringify({ data }))
       },
     })

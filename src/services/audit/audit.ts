@@ -1,7 +1,10 @@
 // The one audit mechanism: every change writes one activity row inside the transaction of the change. Changes to
 // searchable entities also leave a search index task in that transaction, applied after commit (src/search/sync.ts).
+// Changes to an advice set's content (its rules, their nodes, its scenarios, versions and supplement links) also mark
+// the set updated, so its "Updated" and the library's sort by it follow them.
 import type { Db } from '../../db/client.ts'
 import { insertActivity } from '../../db/queries/activity.ts'
+import { markAdviceSetUpdated, type SetContent } from '../../db/queries/advice-sets.ts'
 import { recordIndexTask } from '../../db/queries/search.ts'
 import { isSearchable } from '../../search/documents.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
@@ -14,6 +17,25 @@ export interface AuditEntry {
   entityId: string | number
   before?: unknown
   after?: unknown
+  /** The advice set whose content this change is, when the entity type does not lead to it (a supplement's link). */
+  adviceSetId?: number
+}
+
+/**
+ * The set content each entity type of the log is (services' ENTITY_* keys, spelled here as in
+ * db/queries/activity-scope.ts: the services that define them import this module).
+ */
+const SET_CONTENT: Readonly<Record<string, (id: number) => SetContent>> = {
+  rule: (ruleId) => ({ ruleId }),
+  rulenode: (nodeId) => ({ nodeId }),
+  advicescenario: (scenarioId) => ({ scenarioId }),
+  version: (versionId) => ({ versionId }),
+}
+
+function setContentOf(entry: AuditEntry): SetContent | null {
+  if (entry.adviceSetId !== undefined) return { adviceSetId: entry.adviceSetId }
+  const content = SET_CONTENT[entry.entityType]
+  return content ? content(Number(entry.entityId)) : null
 }
 
 /** `actor` null means the server acted on its own (seeding, expiry jobs). */
@@ -30,4 +52,6 @@ export async function audit(tx: Db, actor: Actor | null, entry: AuditEntry): Pro
     after: entry.after ?? null,
   })
   if (isSearchable(entry.entityType)) await recordIndexTask(tx, entry.entityType, String(entry.entityId))
+  const content = setContentOf(entry)
+  if (content) await markAdviceSetUpdated(tx, { of: content, by: actor?.userId ?? null, at: new Date() })
 }

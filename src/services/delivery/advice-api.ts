@@ -7,7 +7,7 @@ import type { AuthenticatedKey } from './api-keys.ts'
 import type { AdviceCache } from './cache.ts'
 import type { ResponseShape } from './fields.ts'
 import { checkInputs } from './inputs.ts'
-import { recordAdviceRunEvents } from './interview-events.ts'
+import { recordAdviceRun } from './interview-events.ts'
 import { adviceJson } from './response-json.ts'
 import { adviceSetInfo, legacyItems, type AdviceSetInfo, type LegacyItem } from './response.ts'
 import { PROVIDER_OWNER_ID } from '../context.ts'
@@ -37,6 +37,8 @@ export async function servedFor(cache: AdviceCache, key: AuthenticatedKey, advic
 export interface AdviceRequest {
   inputs: Record<string, unknown>
   contentType: ContentType
+  /** A step of the embed's interview, which counts its interviews itself: not a partner's run. */
+  fromEmbed?: boolean
 }
 
 interface Ran { compiled: CompiledAdviceSet; result: EngineResult }
@@ -52,18 +54,18 @@ function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, 
   const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace }
   const apis = cache.apis
   const apiIds = apis === undefined ? NO_APIS : apiIdsOf(compiled)
-  if (apiIds.length === 0) return counted(version, { compiled, result: evaluate(compiled, request.inputs, options) })
+  if (apiIds.length === 0) return counted(version, request, { compiled, result: evaluate(compiled, request.inputs, options) })
   const withDefinitions = (definitions: Parameters<ExternalApiRuntime['run']>[3]): Ran | Promise<Ran> => {
     const ran = apis!.run(compiled, request.inputs, options, definitions)
-    return ran instanceof Promise ? ran.then(({ result }) => counted(version, { compiled, result })) : counted(version, { compiled, result: ran.result })
+    return ran instanceof Promise ? ran.then(({ result }) => counted(version, request, { compiled, result })) : counted(version, request, { compiled, result: ran.result })
   }
   const definitions = apis!.cached(version.ownerId, apiIds)
   return definitions instanceof Promise ? definitions.then(withDefinitions) : withDefinitions(definitions)
 }
 
-/** A finished run counts as interview events of its set (interview analytics). */
-function counted(version: ServedVersion, ran: Ran): Ran {
-  recordAdviceRunEvents(version.adviceSetId, ran.result.inputRequests.length, ran.result.currentFocus?.variable)
+/** A partner's finished run counts as a run of its set (interview analytics; the embed counts its interviews itself). */
+function counted(version: ServedVersion, request: AdviceRequest, ran: Ran): Ran {
+  if (!request.fromEmbed) recordAdviceRun(version.adviceSetId, ran.result.done)
   return ran
 }
 

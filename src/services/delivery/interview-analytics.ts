@@ -1,6 +1,7 @@
 // Interview analytics, reading side (SPEC §7 google-analytics/getEvents, answered from our own data — no third-party
-// calls): for one advice set over 1, 5, 15, 30, 60 or 90 days (SPEC §9 timeframes), interviews started and
-// completed per day, and a funnel by question (shown, answered, abandoned there). The set's team reads it.
+// calls): for one advice set over 1, 5, 15, 30, 60 or 90 days (SPEC §9 timeframes), the embed's interviews started
+// and completed per day with a funnel by question (shown, answered, abandoned there), and apart from them the
+// partners' Advice API runs (interview-events.ts says why they are not interviews). The set's team reads it.
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { eventCountsSince } from '../../db/queries/interview-events.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
@@ -11,12 +12,16 @@ export const ANALYTICS_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
 export const DEFAULT_ANALYTICS_DAYS = 30
 const DAY_MS = 24 * 60 * 60 * 1000
 
-export interface DayFigures { day: string; started: number; completed: number }
+export interface DayFigures { day: string; started: number; completed: number; apiRuns: number }
 export interface QuestionFigures { question: string; shown: number; answered: number; abandoned: number }
 export interface InterviewAnalytics {
   adviceSetId: number
   days: number
-  totals: { started: number; completed: number; abandoned: number; questionsShown: number; questionsAnswered: number }
+  totals: {
+    started: number; completed: number; abandoned: number; questionsShown: number; questionsAnswered: number
+    /** Advice API runs of partners, and how many of them reached advice. */
+    apiRuns: number; apiRunsComplete: number
+  }
   perDay: DayFigures[]
   funnel: QuestionFigures[]
 }
@@ -32,15 +37,17 @@ export async function interviewAnalytics(deps: Deps, actor: Actor, adviceSetId: 
   const set = await findAdviceSet(deps.db, adviceSetId)
   if (!set || !(set.ownerId === actor.ownerId || isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
   const today = Math.floor(now.getTime() / DAY_MS)
-  const perDay = Array.from({ length: days }, (_, i) => ({ day: new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10), started: 0, completed: 0 }))
+  const perDay = Array.from({ length: days }, (_, i) => ({ day: new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10), started: 0, completed: 0, apiRuns: 0 }))
   const byDay = new Map(perDay.map((d) => [d.day, d]))
   const questions = new Map<string, QuestionFigures>()
-  const totals = { started: 0, completed: 0, abandoned: 0, questionsShown: 0, questionsAnswered: 0 }
+  const totals = { started: 0, completed: 0, abandoned: 0, questionsShown: 0, questionsAnswered: 0, apiRuns: 0, apiRunsComplete: 0 }
   for (const row of await eventCountsSince(deps.db, adviceSetId, perDay[0]!.day)) {
     const day = byDay.get(row.day)
     if (!day) continue
     if (row.event === 'started') { day.started += row.count; totals.started += row.count; continue }
     if (row.event === 'advice_reached') { day.completed += row.count; totals.completed += row.count; continue }
+    if (row.event === 'api_run') { day.apiRuns += row.count; totals.apiRuns += row.count; continue }
+    if (row.event === 'api_run_complete') { totals.apiRunsComplete += row.count; continue }
     if (!row.question) continue
     let q = questions.get(row.question)
     if (!q) questions.set(row.question, q = { question: row.question, shown: 0, answered: 0, abandoned: 0 })

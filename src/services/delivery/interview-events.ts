@@ -1,14 +1,19 @@
-// Interview analytics, recording side: the embed and the Advice API report interview events (started, question
-// shown, question answered, advice reached, abandoned at a question). Like API usage (usage.ts) they are counted in
-// memory on the request path — one Map increment, no I/O — and added to interview_event_counts in one batched
-// statement every two seconds (the api-usage plugin's timer) and when the app closes.
+// Interview analytics, recording side. Interviews are counted by session: the embed reports each of its interviews
+// (started once, each question shown and answered, the advice reached at most once, abandoned at a question when left
+// unfinished), so no interview completes more often than it starts. The Advice API is stateless (a partner may send
+// all answers at once, or one more each call), so its calls are counted apart, as runs and runs that reached advice;
+// the embed's own calls to it are not runs of a partner. Like API usage (usage.ts) the events are counted in memory
+// on the request path — one Map increment, no I/O — and added to interview_event_counts in one batched statement every
+// two seconds (the api-usage plugin's timer) and when the app closes.
 import type { Db } from '../../db/client.ts'
 import { addInterviewEventCounts, type EventCount } from '../../db/queries/interview-events.ts'
 
-export const INTERVIEW_EVENTS = ['started', 'question_shown', 'question_answered', 'advice_reached', 'abandoned'] as const
-export type InterviewEvent = (typeof INTERVIEW_EVENTS)[number]
-/** What the embed may report itself; the others the Advice API sees. */
-export const EMBED_EVENTS = ['question_answered', 'abandoned'] as const
+/** What the embed reports of its interviews: about the whole interview, and about one question of it. */
+export const INTERVIEW_LEVEL_EVENTS = ['started', 'advice_reached'] as const
+export const QUESTION_EVENTS = ['question_shown', 'question_answered', 'abandoned'] as const
+/** What the Advice API counts of its calls (not the embed's): every run, and the runs that reached advice. */
+export const API_RUN_EVENTS = ['api_run', 'api_run_complete'] as const
+export type InterviewEvent = (typeof INTERVIEW_LEVEL_EVENTS)[number] | (typeof QUESTION_EVENTS)[number] | (typeof API_RUN_EVENTS)[number]
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Past this many distinct counters in one interval, further ones wait for the next flush's map (bounded memory). */
@@ -33,12 +38,11 @@ export function recordInterviewEvent(adviceSetId: number, event: InterviewEvent,
   counters.set(id, { adviceSetId, dayNumber, day: '', event, question, count: 1 })
 }
 
-/** What one Advice API run tells: a run with no answers starts an interview; a focus is a question shown; done is advice reached. */
-export function recordAdviceRunEvents(adviceSetId: number, answered: number, focusVariable: string | undefined): void {
+/** A partner's Advice API run: one run, and one that reached advice when no question was left to ask. */
+export function recordAdviceRun(adviceSetId: number, complete: boolean): void {
   if (!enabled) return
-  if (answered === 0) recordInterviewEvent(adviceSetId, 'started')
-  if (focusVariable !== undefined) recordInterviewEvent(adviceSetId, 'question_shown', focusVariable)
-  else recordInterviewEvent(adviceSetId, 'advice_reached')
+  recordInterviewEvent(adviceSetId, 'api_run')
+  if (complete) recordInterviewEvent(adviceSetId, 'api_run_complete')
 }
 
 /** Writes and clears the counts so far; the counts of a failed write are dropped, never written twice. */

@@ -13,6 +13,7 @@ import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { readableSupplement } from './access.ts'
 import { createLinkSupplement, listedView, publicView, type LinkInput } from './supplements.ts'
+import { defaultTypeFor, supplementType } from './validate.ts'
 
 export const ENTITY_SUPPLEMENT_LINK = 'supplement-link'
 /** Sources an advice node may have; the uploader hides its add button at this count. */
@@ -23,7 +24,7 @@ export interface LinkTarget { targetType: SupplementTarget; targetId: number }
 interface ResolvedTarget extends LinkTarget {
   ownerId: string
   label: string
-  set: { ownerId: string; isPublic: boolean; isStarter: boolean }
+  set: { id: number; ownerId: string; isPublic: boolean; isStarter: boolean }
 }
 
 export function targetTypeOf(raw: unknown): SupplementTarget {
@@ -75,7 +76,7 @@ function linkAudit(row: SupplementRow, target: ResolvedTarget) {
 export async function writeLink(tx: Db, actor: Actor, row: SupplementRow, target: ResolvedTarget): Promise<void> {
   if (await findLink(tx, { supplementId: row.id, ...target })) return
   await insertLink(tx, { supplementId: row.id, targetType: target.targetType, targetId: target.targetId, createdBy: actor.userId })
-  await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, after: linkAudit(row, target) })
+  await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, after: linkAudit(row, target), adviceSetId: target.set.id })
 }
 
 export async function linkSupplement(deps: Deps, actor: Actor, id: number, target: LinkTarget) {
@@ -93,7 +94,7 @@ export async function unlinkSupplement(deps: Deps, actor: Actor, id: number, tar
   if (!link) throw new NotFoundError(`“${row.name}” is not linked to this ${target.targetType === 'adviceSet' ? 'advice set' : 'node'}.`)
   await deps.db.transaction(async (tx) => {
     await deleteLink(tx, link.id)
-    await audit(tx, actor, { ownerId: resolved.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, before: linkAudit(row, resolved) })
+    await audit(tx, actor, { ownerId: resolved.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: row.id, before: linkAudit(row, resolved), adviceSetId: resolved.set.id })
   })
   return { supplement: publicView(row), ...target, linked: false }
 }
@@ -102,7 +103,7 @@ export async function unlinkSupplement(deps: Deps, actor: Actor, id: number, tar
 export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: LinkInput, target: LinkTarget): Promise<SupplementRow> {
   const resolved = await prepareLink(deps.db, actor, target)
   return deps.db.transaction(async (tx) => {
-    const row = await createLinkSupplement(deps, actor, input, tx)
+    const row = await createLinkSupplement(deps, actor, { ...input, type: supplementType(input.type, defaultTypeFor(target.targetType)) }, tx)
     await writeLink(tx, actor, row, resolved)
     return row
   })

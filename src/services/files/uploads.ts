@@ -12,7 +12,7 @@ import { DomainError, ValidationError } from '../errors.ts'
 import { fileKindOf } from './kinds.ts'
 import { prepareLink, targetTypeOf, writeLink } from './links.ts'
 import { assertCanCreate, auditView, ENTITY_SUPPLEMENT, newAccessToken } from './supplements.ts'
-import { nameFromFilename, supplementDescription, supplementName, supplementType } from './validate.ts'
+import { defaultTypeFor, nameFromFilename, supplementDescription, supplementName, supplementType } from './validate.ts'
 
 /** SPEC §5 and §9: 10 MB per file. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -68,11 +68,11 @@ export async function uploadSupplement(deps: Deps, actor: Actor, parts: AsyncIte
       throw new ValidationError('file', `file: a visualization is an HTML page; “${filename}” is ${kind.contentType}. Add it to the media library instead.`)
     }
     const name = fields.name?.trim() ? supplementName(fields.name) : nameFromFilename(filename)
-    const type = supplementType(fields.type)
     const description = supplementDescription(fields.description)
     const target = fields.targetType || fields.targetId
       ? await prepareLink(deps.db, actor, { targetType: targetTypeOf(fields.targetType), targetId: targetIdOf(fields.targetId) })
       : null
+    const type = supplementType(fields.type, defaultTypeFor(target?.targetType))
 
     const key = storageKeyFor(kind.fileExt)
     await staged.commit(key, kind.contentType)

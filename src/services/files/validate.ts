@@ -1,5 +1,5 @@
 // Checks of what authors type about a supplement; each names its field.
-import { SUPPLEMENT_TYPES, type SupplementType } from '../../db/schema/index.ts'
+import { SUPPLEMENT_TYPES, type SupplementTarget, type SupplementType } from '../../db/schema/index.ts'
 import { ValidationError } from '../errors.ts'
 import { optionalText, requireOneOf, requireText } from '../validate.ts'
 
@@ -15,8 +15,14 @@ export function supplementName(raw: unknown): string {
   return requireText('name', raw, 'name: the name', NAME_MAX)
 }
 
-export function supplementType(raw: unknown): SupplementType {
-  return raw === undefined || raw === '' ? 'adviceSource' : requireOneOf('type', raw, SUPPLEMENT_TYPES, 'type')
+/** The type given, or `fallback` when none is (defaultTypeFor: what the supplement is added to decides). */
+export function supplementType(raw: unknown, fallback: SupplementType = 'adviceSource'): SupplementType {
+  return raw === undefined || raw === '' ? fallback : requireOneOf('type', raw, SUPPLEMENT_TYPES, 'type')
+}
+
+/** What a supplement added to a target is used as unless told: an advice node's is a source of its advice, an advice set's a reference document. */
+export function defaultTypeFor(targetType: SupplementTarget | undefined): SupplementType {
+  return targetType === 'adviceSet' ? 'referenceDoc' : 'adviceSource'
 }
 
 export function supplementDescription(raw: unknown): string {

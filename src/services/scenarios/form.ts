@@ -2,7 +2,7 @@
 // tick, the questions a run can stop at, the variables to check, the external APIs whose answers can be pinned) and
 // the two-way translation between a scenario and the form's text fields. Answers keep their JSON kind: a number field
 // gives a number, yes/no a boolean, lines a list; a pinned response's body is JSON text.
-import { ENTITY_TYPES, adviceGroupOf, nodeSummary, type NodeModel, type RuleModel } from '../../engine/index.ts'
+import { ENTITY_TYPES, adviceGroupOf, formatAnswer, nodeSummary, type CompiledAdviceSet, type NodeModel, type RuleModel } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { debugScope, inputFields, type DebugField, type DebugScope } from '../authoring/rule-debug-page.ts'
@@ -92,6 +92,11 @@ export function valueFromText(text: string): unknown {
   } catch {
     return text
   }
+}
+
+/** An answer as the set's runs show it ("Yes", "$60,000"); as written when it does not fit its variable. */
+export function shownAnswer(compiled: CompiledAdviceSet, variable: string, value: unknown): string {
+  return formatAnswer(compiled, variable, value) ?? textOfValue(value)
 }
 
 /** A value as the form shows it: text as itself, anything else as JSON. */

@@ -6,7 +6,7 @@ import { canWriteOwned } from '../accounts/visibility.ts'
 import { paintedTrees } from '../authoring/rule-debug-page.ts'
 import { tracedRun } from '../authoring/rules.ts'
 import { runMomentOf } from './fields.ts'
-import { fieldsFor, scenarioFormModel, textOfValue, type ScenarioFormModel } from './form.ts'
+import { fieldsFor, scenarioFormModel, shownAnswer, textOfValue, type ScenarioFormModel } from './form.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome, type ScenarioDifferences } from './outcome.ts'
 import { compileSource, pinnedMap, runSources, sourceLabel, type CompiledSource } from './runs.ts'
 import { getScenario, getScenarioRun, listSetScenarios, scenarioRunHistory, type ScenarioItem } from './scenarios.ts'
@@ -104,7 +104,7 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
     item,
     set: form.scope.set,
     canWrite: canWriteOwned(actor, form.scope.set.ownerId),
-    inputs: fields.filter((f) => item.inputs[f.variable] !== undefined).map((f) => ({ variable: f.variable, label: f.label, value: textOfValue(item.inputs[f.variable]) })),
+    inputs: fields.filter((f) => item.inputs[f.variable] !== undefined).map((f) => ({ variable: f.variable, label: f.label, value: shownAnswer(form.scope.compiled, f.variable, item.inputs[f.variable]) })),
     /** Each external API the set calls: the scenario's pinned answer for it, or null (its runs call it live). */
     apis: form.apis.map((api) => {
       const pin = item.pinnedResponses[api.apiId]

@@ -8,7 +8,7 @@ import type { Actor, Deps } from '../context.ts'
 import { ValidationError } from '../errors.ts'
 import type { EngineResult } from '../../engine/index.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
-import { answerOf, answerText, fieldsFor, scenarioFormModel, textOfValue, type ScenarioField, type ScenarioFormModel } from './form.ts'
+import { answerOf, answerText, fieldsFor, scenarioFormModel, shownAnswer, textOfValue, type ScenarioField, type ScenarioFormModel } from './form.ts'
 import { actualOutcome, compareOutcomes, hasDifferences, rawValue, type ExpectedOutcome } from './outcome.ts'
 import { nodeLabels, type NodeLabels } from './pages.ts'
 import { previewRun, runAnswers } from './runs.ts'
@@ -20,7 +20,7 @@ export interface PathStep {
   label: string
   /** The answer as the run formatted it; "No answer" for the question a run stops at. */
   valueText: string
-  /** Identity of the answer: the coerced value as JSON (so 70 and "70" are one answer). */
+  /** Identity of the answer: the coerced value as JSON (so 70 and "70" are one answer), or OPEN_KEY. */
   key: string
   /** True for the question the run stopped at (not answered). */
   open: boolean
@@ -78,6 +78,11 @@ export interface ScenarioTree {
 interface PlacedRun { leaf: TreeLeaf; result: EngineResult | null; actual: ExpectedOutcome | null }
 
 const NO_ANSWER = 'No answer'
+/**
+ * The key of the question a run stops at. Not JSON, so no answer's key can equal it; printable, because keys are
+ * written into the page (data-answer) and a page carries no control characters.
+ */
+const OPEN_KEY = 'open'
 
 function questionLabel(form: ScenarioFormModel, variable: string): string {
   return form.fields.find((f) => f.variable === variable)?.label ?? `{{${variable}}}`
@@ -94,7 +99,7 @@ function pathOf(form: ScenarioFormModel, result: EngineResult): PathStep[] {
   }
   const focus = result.currentFocus
   if (focus && !seen.has(focus.variable)) {
-    steps.push({ variable: focus.variable, label: questionLabel(form, focus.variable), valueText: NO_ANSWER, key: '"\u0000open"', open: true })
+    steps.push({ variable: focus.variable, label: questionLabel(form, focus.variable), valueText: NO_ANSWER, key: OPEN_KEY, open: true })
   }
   return steps
 }
@@ -122,7 +127,7 @@ async function placeScenario(deps: Deps, form: ScenarioFormModel, labels: NodeLa
       focus: labels.focus(actual.focus),
       outcomeKey: `${[...actual.advice].sort().join(',')}|${actual.focus}`,
       differsFromExpected: hasDifferences(compareOutcomes(item.expected, actual)),
-      otherAnswers: Object.entries(item.inputs).filter(([name]) => !onPath.has(name)).map(([variable, value]) => ({ variable, value: textOfValue(value) })),
+      otherAnswers: Object.entries(item.inputs).filter(([name]) => !onPath.has(name)).map(([variable, value]) => ({ variable, value: shownAnswer(form.scope.compiled, variable, value) })),
       error: null,
       path,
     },

@@ -1,5 +1,5 @@
 // Every registered page route renders a page whose <main> starts with the SPEC page marker (DESIGN page-name table).
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { assertPageSecurityHeaders } from '../../helpers/security-headers.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
@@ -107,6 +107,22 @@ const FRAGMENTS: Record<string, string> = {
   '/adviceset/:id/rule/debug/tree': 'rule-debug-tree',
   '/adviceset/:id/publish/versions/:versionId/coverage': 'version-coverage',
 }
+/** C0 control characters other than tab, LF and CR, with what surrounds them: no page may send any. */
+function controlCharacters(body: string): string[] {
+  return [...body.matchAll(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g)]
+    .map((m) => `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} in …${JSON.stringify(body.slice(Math.max(0, m.index - 40), m.index + 40))}…`)
+}
+
+/** The page's breadcrumb trail, if it has one, ends at the page itself (never in a dangling "›") and repeats no step. */
+function assertCrumbsEnd(t: Test, body: string): void {
+  const crumbs = /<p class="crumbs">([\s\S]*?)<\/p>/.exec(body)?.[1]
+  if (crumbs === undefined) return
+  t.notMatch(crumbs, /›\s*$/, 'the breadcrumbs do not end in ›')
+  t.match(crumbs, /<span aria-current="page">.+<\/span>$/, 'the breadcrumbs end with the page itself')
+  const steps = [...crumbs.matchAll(/href="([^"]+)"/g)].map((m) => m[1])
+  t.equal(new Set(steps).size, steps.length, 'no step of the trail twice')
+}
+
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
 /** Uploaded content itself, served for a frame (SPEC §2 …/iframe): not a page, checked in test/api/files. */
@@ -129,8 +145,11 @@ const admin = await createUser(database.db, { ownerId: provider, role: 'admin' }
 const signedIn = new Agent(app)
 await signedIn.signIn(admin.email, admin.password)
 const adviceSet = await createAdviceSet(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker set' })
-const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [{ type: 'ruleExit' }])
 const markerVariable = await createVariable(database.db, provider, 'Marker_Variable')
+// A question first: the marker scenario (no answers) stops at it, so the tree builder draws an open answer.
+const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, adviceSet.id, 'Marker rule', [
+  { type: 'inputRequest', variable: 'Marker_Variable', question: 'Marker question?' }, { type: 'ruleExit' },
+])
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
@@ -172,6 +191,9 @@ for (const url of [...new Set(pageRoutes)].filter((u) => !REDIRECTS.has(u) && !(
     const main = /<main\b[^>]*>/.exec(res.body)?.[0]
     t.equal(main, `<main data-page="${EXPECTED[url]}">`, 'the first <main> is the page marker')
     t.equal((res.body.match(/<main\b/g) ?? []).length, 1, 'exactly one <main>')
+    t.same(controlCharacters(res.body), [], 'no C0 control characters')
+    assertCrumbsEnd(t, res.body)
+    t.equal(res.headers['cache-control'], 'no-store', 'never stored: Back loads it again')
     // The embed's own page (its snippet) is shown in the app, so only the app frames it, like every other page.
     assertPageSecurityHeaders(t, res.headers, { frameGuard: url !== '/adviceset/:id/embed' })
   })
@@ -184,6 +206,8 @@ for (const url of [...new Set(pageRoutes)].filter((u) => u in FRAGMENTS)) {
     t.match(res.headers['content-type'], /text\/html/)
     t.match(res.body, new RegExp(`^\\s*<section [^>]*data-fragment="${FRAGMENTS[url]}"`), 'the first element names the fragment')
     t.notMatch(res.body, /<main\b|<html\b/, 'no page around it')
+    t.same(controlCharacters(res.body), [], 'no C0 control characters')
+    t.equal(res.headers['cache-control'], 'no-store', 'never stored')
     assertPageSecurityHeaders(t, res.headers)
   })
 }

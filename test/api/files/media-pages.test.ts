@@ -106,6 +106,24 @@ t.test('the library lists, searches by name, and says where things are used', as
   t.equal(restored.headers.location, `/media/${used.id}/show`)
 })
 
+t.test('a supplement added to an advice set is a reference document, its use named once', async (t) => {
+  const set = await createAdviceSet(db, { ownerId: author.ownerId, name: 'Mortgage affordability' })
+  const { nodes: [node] } = await buildRule(db, set.id, 'Rule', [{ type: 'advice', headline: 'Borrow less' }])
+  const uploaded = (await upload(agent, { filename: 'Rates.png', data: await pngOf(8, 8) }, { targetType: 'adviceSet', targetId: String(set.id) })).json().data
+  const linked = (await agent.api('POST', '/api/supplements', { url: 'https://example.com/rates', name: 'Rates page', targetType: 'adviceSet', targetId: set.id })).json().data
+  const source = (await upload(agent, { filename: 'Source.png', data: await pngOf(8, 8) }, { targetType: 'ruleNode', targetId: String(node!.id) })).json().data
+  const typeOf = async (id: number) => (await db.select({ type: supplements.type }).from(supplements).where(eq(supplements.id, id)))[0]!.type
+  t.equal(await typeOf(uploaded.id), 'referenceDoc', 'an upload for the set')
+  t.equal(await typeOf(linked.id), 'referenceDoc', 'a link for the set')
+  t.equal(await typeOf(source.id), 'adviceSource', 'an upload for an advice node is still a source')
+
+  const show = await agent.get(`/media/${uploaded.id}/show`)
+  t.match(show.body, '<dt>Used as</dt><dd>Reference document</dd>')
+  t.match(show.body, `<li><a href="/adviceset/${set.id}/show">Advice set “Mortgage affordability”</a></li>`, 'the set is named once')
+  const sourceShow = await agent.get(`/media/${source.id}/show`)
+  t.match(sourceShow.body, `Advice “Borrow less” in Rule</a> <span class="muted">— Mortgage affordability</span>`, 'a node’s use still says which set')
+})
+
 t.test('a visualization shows in a sandboxed frame, and each library keeps to its own', async (t) => {
   const chart = (await upload(agent, { filename: 'chart.html', data: HTML_PAGE })).json().data
   const show = await agent.get(`/visualizations/${chart.id}/show`)

@@ -104,7 +104,7 @@ t.test('a server slower than the timeout: a per-item error and the rest of the a
   t.equal(body.data.errors.length, 1)
   t.match(body.data.errors[0], {
     code: 'INCOMPLETE_ADVICE', cause: { code: 'API_TIMEOUT', message: 'The external API "Scores" did not answer within 2000 ms' },
-    message: 'Incomplete advice: the rule "Score" could not finish because the external API "Scores" did not answer within 2000 ms.',
+    message: 'Incomplete advice: the rule "Score" could not finish. The external API "Scores" did not answer within 2000 ms.',
   })
 })
 

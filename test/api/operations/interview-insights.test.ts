@@ -1,6 +1,7 @@
 // Requests for advice and interview analytics: the embed's box (only for keys that offer it, rate-limited), the
 // team's API and page forms, statuses with the answering rule; events from the Advice API and the embed, batched,
-// read back through google-analytics/getEvents and drawn on the set's page; other owners see none of it.
+// read back through google-analytics/getEvents and drawn on the set’s page (interviews per embed interview, Advice API
+// calls apart as runs: never more completed than started); other owners see none of it.
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -87,39 +88,54 @@ t.test('the team lists, records and answers requests; viewers read; other owners
   t.equal(exported.json().length, 6, 'the export lists the live requests')
 })
 
-t.test('interview events from the Advice API and the embed make the funnel and the daily completions', async (t) => {
+t.test('interviews come from the embed, one per interview; Advice API calls are counted apart as runs', async (t) => {
   await flushInterviewEvents(db)
   await db.delete(interviewEventCounts)
-  const ask = (inputs: object) => partner('POST', `/api/advice/${set.id}`, plainKey, { inputs })
-  t.equal((await ask({})).statusCode, 200) // started; Age shown
-  await ask({ Age: 40 }) // Employed shown
-  await ask({ Age: 40, Employed: true }) // Income shown
-  await ask({ Age: 40, Employed: true, Income: 60000 }) // Region shown
-  await ask({ Age: 40, Employed: true, Income: 60000, Region: 'North' }) // advice reached
-  await ask({}) // a second interview …
+  const ask = (inputs: object, headers: Record<string, string> = {}) => app.inject({
+    method: 'POST', url: `/api/advice/${set.id}`, remoteAddress: '10.9.9.9', payload: JSON.stringify({ inputs }),
+    headers: { authorization: `Bearer ${plainKey}`, accept: 'application/json', 'content-type': 'application/json', ...headers },
+  })
+  // A partner sends all answers at once, seven times: seven runs that reached advice, and no interview.
+  for (let i = 0; i < 7; i++) t.equal((await ask({ Age: 40, Employed: true, Income: 60000, Region: 'North' })).statusCode, 200)
+  await ask({}) // a partner's run that stops at the first question
+  // The embed's interview: its calls are steps (not runs), and it reports the interview itself.
+  const embed = { 'x-advice-client': 'embed' }
+  await ask({}, embed)
+  await ask({ Age: 40, Employed: true, Income: 60000, Region: 'North' }, embed)
   const events = await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [
-    { event: 'question_answered', question: 'Age' }, { event: 'question_answered', question: 'Employed' },
-    { event: 'question_answered', question: 'Income' }, { event: 'question_answered', question: 'Region' },
-    { event: 'abandoned', question: 'Age' },
+    { event: 'started' },
+    { event: 'question_shown', question: 'Age' }, { event: 'question_answered', question: 'Age' },
+    { event: 'question_shown', question: 'Employed' }, { event: 'question_answered', question: 'Employed' },
+    { event: 'question_shown', question: 'Income' }, { event: 'question_answered', question: 'Income' },
+    { event: 'question_shown', question: 'Region' }, { event: 'question_answered', question: 'Region' },
+    { event: 'advice_reached' },
+    // A second interview, left at the first question.
+    { event: 'started' }, { event: 'question_shown', question: 'Age' }, { event: 'abandoned', question: 'Age' },
   ] })
   t.equal(events.statusCode, 202)
-  t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'started', question: 'x' }] })).statusCode, 400, 'the embed reports only what it sees')
+  t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'started', question: 'Age' }] })).statusCode, 400, 'an interview-wide event names no question')
+  t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'question_shown' }] })).statusCode, 400, 'a question event names its question')
+  t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'api_run' }] })).statusCode, 400, 'runs are the server’s to count')
   t.equal(await flushInterviewEvents(db) > 0, true, 'one batched write')
 
   const agent = await signedInAgent(app, author)
   const res = await agent.api('GET', `/api/google-analytics/getEvents?adviceSetId=${set.id}&days=5`)
   t.equal(res.statusCode, 200)
   const data = res.json().data
-  t.match(data.totals, { started: 2, completed: 1, abandoned: 1, questionsAnswered: 4 })
+  t.same(data.totals, { started: 2, completed: 1, abandoned: 1, questionsShown: 5, questionsAnswered: 4, apiRuns: 8, apiRunsComplete: 7 })
+  t.ok(data.totals.completed <= data.totals.started, 'never more completed than started')
   t.equal(data.perDay.length, 5)
-  t.match(data.perDay.at(-1), { started: 2, completed: 1 })
+  t.same(data.perDay.at(-1), { day: data.perDay.at(-1).day, started: 2, completed: 1, apiRuns: 8 })
   t.same(data.funnel.find((q: { question: string }) => q.question === 'Age'), { question: 'Age', shown: 2, answered: 1, abandoned: 1 })
   t.match(data.funnel.map((q: { question: string }) => q.question), ['Age', 'Employed', 'Income', 'Region'])
   t.equal((await agent.api('GET', `/api/google-analytics/getEvents?adviceSetId=${set.id}&days=7`)).statusCode, 400, 'days outside the timeframes is named')
   t.equal((await (await signedInAgent(app, stranger)).api('GET', `/api/google-analytics/getEvents?adviceSetId=${set.id}`)).statusCode, 404)
 
   const page = await agent.get(`/adviceset/${set.id}/show?days=15`)
+  t.match(page.body, /<dd data-total="started">2<\/dd>/)
   t.match(page.body, /<dd data-total="completed">1<\/dd>/)
+  t.match(page.body, /<dd data-total="apiRuns">8<\/dd>/)
+  t.match(page.body, /<dd data-total="apiRunsComplete">7<\/dd>/)
   t.match(page.body, /<tr data-question="Age">\s*<th scope="row">Age<\/th><td>2<\/td><td>1<\/td><td>1<\/td>/)
   t.match(page.body, /aria-current="true">15 days/)
   t.match(page.body, /<rect [^>]*data-value="1"/)

@@ -8,6 +8,10 @@ import { signedInTeam } from '../../helpers/team.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
 import { adviceScenarios } from '../../../src/db/schema/index.ts'
+import { insertEntity } from '../../../src/db/queries/entities.ts'
+import { ENTITY_TYPES } from '../../../src/engine/index.ts'
+import { createAdviceSet } from '../../helpers/advice-sets.ts'
+import { buildRule } from '../../helpers/rules.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -82,6 +86,27 @@ t.test('show: expected against actual, the differences, the trace, the runs', as
   t.match(shown.body, /<tr data-run-id="\d+" aria-current="true">/, 'the shown run is marked in the history')
   const ruleRows = (await viewerAgent.get(`${base}/${bold.id}/show`)).body
   t.notMatch(ruleRows, 'action="' + base + '/test"', 'viewers get no Run button')
+})
+
+t.test('show: the answers as the set formats them ("Yes", "$60,000"), not as stored', async (t) => {
+  const variable = (name: string, dataType: string, displayFormat: string | null) => insertEntity(db, {
+    ownerId, adviceSetId: null, entityTypeId: ENTITY_TYPES.variable.id, reservedName: name, dataType, validOptions: [], isClosedSet: false,
+    displayFormat, defaultValue: null, expression: null, isConstant: false, description: '', createdBy: null,
+  })
+  await variable('Employed', 'boolean', null)
+  await variable('Salary', 'number', '$0,0')
+  const loans = await createAdviceSet(db, { ownerId, name: 'Loans' })
+  await buildRule(db, loans.id, 'Affordability', [
+    { type: 'inputRequest', variable: 'Employed', question: 'Are you employed?' },
+    { type: 'inputRequest', variable: 'Salary', question: 'What do you earn a year?' },
+  ])
+  const created = await agent.api('POST', '/api/advicescenario', { adviceSetId: loans.id, name: 'Employed, 60k', inputs: { Employed: true, Salary: 60000 } })
+  t.equal(created.statusCode, 201, created.body)
+  const scenario = created.json().data
+  const shown = await agent.get(`/adviceset/${loans.id}/advicescenario/${scenario.id}/show`)
+  t.equal(shown.statusCode, 200)
+  t.match(shown.body, '<tr data-variable="Employed"><td>Are you employed?</td><td><code>{{Employed}}</code></td><td>Yes</td></tr>')
+  t.match(shown.body, '<tr data-variable="Salary"><td>What do you earn a year?</td><td><code>{{Salary}}</code></td><td>$60,000</td></tr>')
 })
 
 t.test('new: prefilled from the debugger, fill expected from a run, save; errors keep what was typed', async (t) => {

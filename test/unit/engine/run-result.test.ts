@@ -72,7 +72,17 @@ t.test('a condition reading an unset variable makes that rule incomplete; other 
   t.equal(error.nodeId, 'c')
   t.equal(error.ruleId, 'r1')
   t.equal(error.variable, 'Age')
-  t.match(error.message, /Incomplete advice.*"Eligibility".*\{\{Age\}\} has no value/)
+  t.equal(error.message, 'Incomplete advice: the rule "Eligibility" could not finish. {{Age}} has no value.')
+})
+
+t.test('an evaluation error is told as a sentence of its own after the rule that could not finish', async (t) => {
+  const model = adviceSet(
+    [rule('r1', 'Affordability', ask('q-debts', 'Debts'), ask('q-income', 'Income'), condition('c', '{{Debts}} / {{Income}} > 0.4', advice('a1', 'Too much debt')))],
+    [variable('Debts'), variable('Income')],
+  )
+  const result = run(model, { Debts: 100, Income: 0 }, { render: false })
+  t.same(result.errors.map((e) => [e.code, e.cause?.code]), [['INCOMPLETE_ADVICE', 'DIVISION_BY_ZERO']])
+  t.equal(result.errors[0]!.message, 'Incomplete advice: the rule "Affordability" could not finish. Cannot divide by zero.')
 })
 
 t.test('a default value is used when nobody set the variable, but does not answer a question', async (t) => {

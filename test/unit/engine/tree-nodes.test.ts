@@ -265,7 +265,7 @@ t.test('API call: a failure from the port makes its rule incomplete advice with 
   t.same(result.pendingApiCalls, [])
   t.equal(result.done, true)
   t.same(result.errors.map((e) => [e.code, e.nodeId, e.cause?.code]), [['INCOMPLETE_ADVICE', 'c1', 'API_TIMEOUT']])
-  t.equal(result.errors[0]!.message, 'Incomplete advice: the rule "Rates" could not finish because the external API "Rates" did not answer within 500 ms.')
+  t.equal(result.errors[0]!.message, 'Incomplete advice: the rule "Rates" could not finish. The external API "Rates" did not answer within 500 ms.')
 })
 
 t.test('compile errors are collected per node; the broken rule fails, the others run', async (t) => {
