@@ -2,7 +2,7 @@
 // tick, the questions a run can stop at, the variables to check, the external APIs whose answers can be pinned) and
 // the two-way translation between a scenario and the form's text fields. Answers keep their JSON kind: a number field
 // gives a number, yes/no a boolean, lines a list; a pinned response's body is JSON text.
-import { ENTITY_TYPES, adviceGroupOf, nodeSummary, type NodeModel, type RuleModel } from '../../engine/index.ts'
+import { ENTITY_TYPES, adviceGroupOf, nodeSummary, typedNumber, type NodeModel, type RuleModel } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { debugScope, inputFields, type DebugField, type DebugScope } from '../authoring/rule-debug-page.ts'
@@ -107,15 +107,15 @@ export function answerText(field: ScenarioField, value: unknown): string {
   return value === null || value === undefined ? '' : String(value)
 }
 
-/** An answer as the form's text for `field` gives it: a number field a number, yes/no a boolean, lines a list. */
+/**
+ * An answer as the form's text for `field` gives it: a number field a number (read as the embed reads it: "$60,000",
+ * "4.2%"), yes/no a boolean, lines a list.
+ */
 export function answerOf(field: ScenarioField, text: string): unknown {
   if (field.extra) return valueFromText(text)
   switch (field.control) {
     case 'lines': return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
-    case 'number': {
-      const n = Number(text.trim())
-      return Number.isFinite(n) ? n : text
-    }
+    case 'number': return typedNumber(text, field.dataType === 'percent' ? 'percent' : 'number') ?? text
     case 'boolean': return text === 'true' ? true : text === 'false' ? false : text
     default: return text
   }

@@ -96,8 +96,8 @@ t.test('the form has one control per input request, of the variable\'s type', as
   ], 'one field per variable asked, in tree order')
   const body = (name: string) => fields.find((f) => f[1] === name)![3]!
   t.match(body('Age'), /<label for="debug-input-Age">How old are you\?<\/label>/, 'labelled with the question')
-  t.match(body('Age'), /<input id="debug-input-Age" name="input.Age" type="number" step="any"/)
-  t.match(body('Rate'), /name="input.Rate" type="number"/)
+  t.match(body('Age'), /<input id="debug-input-Age" name="input.Age" type="text" inputmode="decimal"/)
+  t.match(body('Rate'), /name="input.Rate" type="text" inputmode="decimal"[^>]*><span class="debug-percent-sign" aria-hidden="true">%<\/span>/, 'a percent is typed as text with its sign')
   t.match(body('Start'), /name="input.Start" type="date"/)
   t.same([...body('Student').matchAll(/type="radio" name="input.Student" value="([^"]*)"/g)].map((m) => m[1]), ['true', 'false', ''], 'yes / no / no answer')
   t.match(body('Student'), /<legend>Are you a student\?<\/legend>/)
