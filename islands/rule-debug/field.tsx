@@ -31,10 +31,14 @@ export function DebugField({ field, value }: { field: Field; value: string }) {
             </select>
           ) : field.control === 'number' ? (
             // Typed as text, as in the embed: a number box would refuse "60,000" and "$60,000" before the engine's parser sees them.
-            <>
+            field.dataType === 'percent' ? (
+              <span className="debug-percent">
+                <input id={id} name={name} type="text" inputMode="decimal" autoComplete="off" defaultValue={value} placeholder={field.placeholder} />
+                <span className="debug-percent-sign" aria-hidden="true">%</span>
+              </span>
+            ) : (
               <input id={id} name={name} type="text" inputMode="decimal" autoComplete="off" defaultValue={value} placeholder={field.placeholder} />
-              {field.dataType === 'percent' && <span className="debug-percent-sign" aria-hidden="true">%</span>}
-            </>
+            )
           ) : (
             <input id={id} name={name} type={field.control} defaultValue={value} placeholder={field.placeholder} />
           )}
