@@ -375,9 +375,12 @@ export class Run implements SlotScope {
           break
         }
         case formula: {
-          const memo = (this.formulas ??= this.newFormulaMemo())
-          memo.overrides[node.slot] = node.expr!
-          memo.overriddenAt = ++this.epoch
+          // A node of its own expression (saved before formulas lived only in the dictionary) redefines the formula.
+          if (node.expr !== null) {
+            const memo = (this.formulas ??= this.newFormulaMemo())
+            memo.overrides[node.slot] = node.expr
+            memo.overriddenAt = ++this.epoch
+          }
           if (tracer !== null) this.report(this.peekFormula(node.slot) ?? null)
           break
         }

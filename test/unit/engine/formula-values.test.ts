@@ -47,3 +47,19 @@ t.test('a traced run shows a Formula node\'s value, and the outcome is the untra
   const waiting = evaluate(compiled, { Income: 60000 }, { now: NOW, trace: true })
   t.equal(waiting.currentFocus?.variable, 'Debts', 'a run that stops before the node never reaches it')
 })
+
+t.test('a Formula node without an expression of its own works out the dictionary\'s formula (one definition)', async (t) => {
+  const oneDefinition = compileAdviceSet(adviceSet([rule('r', 'Afford',
+    ask('q-income', 'Income'),
+    ask('q-debts', 'Debts'),
+    { id: 'f-ratio', type: 'formula', variable: 'Ratio', children: [] },
+    condition('c-high', '[[Ratio]] > 0.4', advice('a-high', 'Too much debt')),
+  )], [variable('Income'), variable('Debts'), formula('Ratio', '{{Debts}} / {{Income}}')]))
+  t.same(oneDefinition.errors, [], 'it compiles without an expression')
+  const result = evaluate(oneDefinition, { Income: 10000, Debts: 5000 }, { now: NOW, trace: true })
+  t.equal(result.trace!.find((entry) => entry.nodeId === 'f-ratio')?.value, 0.5, 'the trace shows the dictionary formula\'s value there')
+  t.same(result.advice.map((item) => item.nodeId), ['a-high'])
+  const failing = evaluate(oneDefinition, { Income: 0, Debts: 5000 }, { now: NOW, trace: true })
+  t.equal(failing.trace!.find((entry) => entry.nodeId === 'f-ratio')?.value, null, 'a value that cannot be worked out shows none')
+  t.match(failing.errors, [{ nodeId: 'c-high', code: 'INCOMPLETE_ADVICE' }], 'and the run fails where the formula is read, as without the node')
+})
