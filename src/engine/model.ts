@@ -34,8 +34,9 @@ export interface SourceRef {
  * - conditionAlways: nothing;
  * - inputRequest: `variable` (asked for) and `question` (a template);
  * - variableAssignment: `expression`, an assignment statement such as `{{Total}} += {{Fee}}`;
- * - formula: `variable` (the formula's name) and `expression`: from here on, for the rest of the run, the formula
- *   is computed by this expression instead of its dictionary definition;
+ * - formula: `variable`, the name of a dictionary formula, which defines it: the node is where its value is worked
+ *   out (and shown in a trace). An `expression` (nodes saved before formulas lived only in the dictionary, and the
+ *   versions holding them) redefines the formula from here on, for the rest of the run;
  * - advice: `headline` and `text` (templates), `tags` (slugs: assumption, example, collapse, follow-on), `sources`;
  * - ruleCall: `calledRuleId`; ruleExit: nothing;
  * - apiCall: `apiId` and `variable` (receives the value the caller's port returns).

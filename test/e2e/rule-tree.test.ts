@@ -185,7 +185,8 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.ok(await page.locator('.rule-tree__editor').isVisible(), 'Enter does not save an expression the engine cannot read')
 
     await input.fill('{{Age}} > {{Agee}}')
-    t.equal(await issue.textContent(), '{{Agee}} is not in the dictionary. at column 11{{Age}} > {{Agee}}', 'unknown names are named with their place')
+    t.equal(await issue.textContent(), '{{Agee}} is not in the dictionary. at column 11 Create variable Agee{{Age}} > {{Agee}}', 'unknown names are named with their place')
+    t.equal(await issue.getByRole('button', { name: 'Create variable Agee' }).count(), 1, 'and offered for creation in place')
     await input.press('Escape')
     t.equal(await page.locator('.rule-tree__editor').count(), 0, 'Escape cancels')
     t.same(writes, [], 'nothing was sent')

@@ -257,9 +257,13 @@ class Compiler {
         return
       }
       case 'formula': {
-        const name = required(model.variable, model, 'the name of the formula it defines')
+        // The formula is defined once, in the dictionary; the node marks where its value is worked out (the trace
+        // shows it). Nodes saved before that (and versions holding them) may carry an expression of their own,
+        // which redefines the formula from the node on.
+        const name = required(model.variable, model, 'the name of the formula it computes')
         node.slot = this.formulaSlot(name)
-        const ast = parseExpression(required(model.expression, model, 'an expression'), { mode: 'value' })
+        if (model.expression === undefined || model.expression.trim() === '') return
+        const ast = parseExpression(model.expression, { mode: 'value' })
         node.ast = ast
         node.expr = this.compile(ast)
         return

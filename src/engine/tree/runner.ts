@@ -161,6 +161,7 @@ export class Run implements SlotScope {
     if (options.apiKeyOwnerId !== undefined) this.values[API_KEY_OWNER_SLOT] = options.apiKeyOwnerId
     this.values[DATA_API_SOURCES_SLOT] = options.dataApiSources ? [...options.dataApiSources] : NO_SOURCES
     this.result = new EngineResult(compiled, this.values, context, this.content?.resolvedOf)
+    this.result.formulaSource = this
     if (this.tracer) this.result.trace = this.tracer.entries
   }
 
@@ -258,6 +259,21 @@ export class Run implements SlotScope {
     memo.reads[index] = reads
     memo.resolved[index] = undefined
     return value
+  }
+
+  /**
+   * A formula's value as the run stands, for reports (the trace, the result's formulas), or undefined when it cannot
+   * be computed. Reporting must not change the run: answers the formula coerces on the way are put back unread (the
+   * memo may keep the value: those answers give the same values when the run reads them itself).
+   */
+  peekFormula(index: number): Value | undefined {
+    const values = this.values
+    const before = values.slice()
+    try {
+      return this.valueOrMissing(true, index)
+    } finally {
+      for (let slot = 0; slot < before.length; slot++) values[slot] = before[slot]
+    }
   }
 
   /**
@@ -359,9 +375,13 @@ export class Run implements SlotScope {
           break
         }
         case formula: {
-          const memo = (this.formulas ??= this.newFormulaMemo())
-          memo.overrides[node.slot] = node.expr!
-          memo.overriddenAt = ++this.epoch
+          // A node of its own expression (saved before formulas lived only in the dictionary) redefines the formula.
+          if (node.expr !== null) {
+            const memo = (this.formulas ??= this.newFormulaMemo())
+            memo.overrides[node.slot] = node.expr
+            memo.overriddenAt = ++this.epoch
+          }
+          if (tracer !== null) this.report(this.peekFormula(node.slot) ?? null)
           break
         }
         case advice:

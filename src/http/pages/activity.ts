@@ -12,6 +12,7 @@ import { ENTITY_DICTIONARY } from '../../services/authoring/entities.ts'
 import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts'
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
+import { ENTITY_OWNER } from '../../services/publishing/approval-policy.ts'
 import { ENTITY_SCENARIO } from '../../services/scenarios/scenarios.ts'
 import { ENTITY_SUPPLEMENT, supplementHref } from '../../services/files/supplements.ts'
 import { ENTITY_SUPPLEMENT_LINK } from '../../services/files/links.ts'
@@ -39,7 +40,7 @@ const FIELD_LABELS: Record<string, string> = {
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
-  phrases: 'Phrases', scenarioId: 'Scenario',
+  phrases: 'Phrases', scenarioId: 'Scenario', selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',
   format: 'Format', contentType: 'File type', fileExt: 'Extension', size: 'Size (bytes)', url: 'Address', imageUrl: 'Image', linkedTo: 'Linked to',
 }
 
@@ -47,7 +48,7 @@ const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
   [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario', [ENTITY_KEYWORD_MAP]: 'keyword map',
-  [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link',
+  [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link', [ENTITY_OWNER]: 'team',
 }
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */
@@ -88,6 +89,7 @@ function readable(field: string, value: unknown, lookups: Lookups): string {
   if (field === 'entityTypeId' && typeof value === 'number') return ENTITY_TYPE_LIST.find((t) => t.id === value)?.displayName ?? String(value)
   if ((field === 'tags' || field === 'validOptions') && Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ')
   if (field === 'sources' && Array.isArray(value)) return value.length === 0 ? 'none' : value.map((v) => (v as { name?: unknown }).name).join(', ')
+  if (field === 'selfApproval' && typeof value === 'object') return `by its submitter, as allowed by ${String((value as { allowedByName?: unknown }).allowedByName)}`
   if (field === 'renamed' && typeof value === 'object') return `${(value as { from: string }).from} → ${(value as { to: string }).to}`
   if (field === 'rewritten' && typeof value === 'object') {
     const { nodes = [], entities = [] } = value as { nodes?: unknown[]; entities?: unknown[] }

@@ -36,10 +36,11 @@ export interface RuleTreeProps {
   adviceSet: { id: number; name: string }
   nodes: CompactNodeProps[]
   rules: Array<{ id: number; name: string; adviceSetId: number; adviceSetName: string }>
-  entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
+  /** Formulas with their expression: a Formula node shows and edits its dictionary formula's. */
+  entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null; expression: string | null }>
   activeNodeId: number | null
-  /** The set owner's external APIs, for API Call nodes (their names, and the editor's picker). */
-  apis: Array<{ id: string; name: string; variables: string[] }>
+  /** The set owner's external APIs, for API Call nodes (their names, the editor's picker, the mapped variables' types). */
+  apis: Array<{ id: string; name: string; variables: string[]; dataTypes: Record<string, string> }>
   sourceCounts: Record<number, number>
   maxSourcesPerNode: number
   maxUploadBytes: number
@@ -52,6 +53,8 @@ export interface TreeNodeView {
   typeName: string
   active: boolean
   expression: string | null
+  /** A Formula node without an expression of its own: its dictionary formula's (the one definition). */
+  dictionaryExpression: string | null
   variable: { name: string; entityId: number | null } | null
   headline: string | null
   text: string | null
@@ -113,6 +116,7 @@ interface TreeContext {
   sources: Map<number, Array<{ name: string; href: string }>>
   calledRules: Map<number, { name: string; href: string }>
   entityIds: Map<string, number>
+  formulaExpressions: Map<string, string | null>
   apiNames: Map<string, string>
 }
 
@@ -130,6 +134,7 @@ function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[]
     typeName: ENTITY_TYPES[node.type]?.displayName ?? node.type,
     active: node.id === context.activeNodeId,
     expression: node.expression,
+    dictionaryExpression: node.type === 'formula' && !node.expression && node.variable !== null ? context.formulaExpressions.get(node.variable) ?? null : null,
     variable: node.variable === null ? null : { name: node.variable, entityId: context.entityIds.get(node.variable.toLowerCase()) ?? null },
     headline: node.headline,
     text: node.text,
@@ -176,9 +181,11 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     adviceSet: { id: rule.set.id, name: rule.set.name },
     nodes: nodes.map(compactNode),
     rules: [...callable.values()],
-    entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
+    entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType, expression: kindOf(e) === 'formula' ? e.expression : null })),
     activeNodeId,
-    apis: apiChoices.map((api) => ({ id: String(api.id), name: api.name, variables: api.variables })),
+    apis: apiChoices.map((api) => ({
+      id: String(api.id), name: api.name, variables: api.variables, dataTypes: Object.fromEntries(api.mapped.map((m) => [m.variable, m.dataType])),
+    })),
     sourceCounts: Object.fromEntries([...linked].map(([nodeId, list]) => [nodeId, list.length])),
     maxSourcesPerNode: MAX_NODE_SUPPLEMENTS,
     maxUploadBytes: MAX_UPLOAD_BYTES,
@@ -186,8 +193,9 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
   const sources = new Map([...linked].map(([nodeId, list]) => [nodeId, list.map((s) => ({ name: s.name, href: supplementHref(s) }))]))
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
+  const formulaExpressions = new Map(props.entities.filter((e) => e.kind === 'formula').map((e) => [e.name, e.expression]))
   const apiNames = new Map(props.apis.map((api) => [api.id, api.name]))
-  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds, apiNames }), loaded: { rows, model } }
+  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds, formulaExpressions, apiNames }), loaded: { rows, model } }
 }
 
 /**

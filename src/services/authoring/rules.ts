@@ -194,8 +194,8 @@ export function runMoment(raw: string | undefined): Date | undefined {
 
 /**
  * A run with the trace on (its API Call nodes answered through the set owner's external APIs, each call's request and
- * response put on its trace entries as `api`), plus the static checks the debug views show, of a model already built
- * and compiled.
+ * response put on its trace entries as `api`), the formulas' values as it ended, plus the static checks the debug
+ * views show, of a model already built and compiled.
  */
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
@@ -209,7 +209,7 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
     if (call) Object.assign(entry, { api: call })
   }
   const issues = staticChecks(model, compiled)
-  return { result, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
+  return { result, formulas: result.formulas, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
 }
 
 // Writing -------------------------------------------------------------------------------------------------------------

@@ -238,5 +238,6 @@ export async function apiChoicesForSet(deps: Deps, actor: Actor, set: { ownerId:
   if (set.ownerId !== actor.ownerId && !isProviderAdmin(actor)) return []
   return (await listExternalApis(deps.db, set.ownerId)).map((row) => ({
     id: row.id, name: row.name, method: row.method, urlTemplate: row.urlTemplate, variables: row.responseMapping.map((m) => m.variable),
+    mapped: row.responseMapping.map((m) => ({ variable: m.variable, dataType: m.dataType })),
   }))
 }

@@ -12,6 +12,7 @@ import { assertNoDependents, registerDependentCheck } from '../authoring/depende
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
 import { canAdministerOwned } from '../accounts/visibility.ts'
+import { approvalPolicy } from './approval-policy.ts'
 
 export const ENTITY_AUDIENCE = 'audience'
 
@@ -35,7 +36,8 @@ async function manageableOwner(db: Db, actor: Actor, ownerId: string) {
 
 export async function getOwner(deps: Deps, actor: Actor, ownerId: string) {
   const owner = await readableOwner(deps.db, actor, ownerId)
-  return { id: owner.id, name: owner.name, audiences: await listAudienceRows(deps.db, owner.id) }
+  const { ownerId: _id, ownerName: _name, ...policy } = await approvalPolicy(deps.db, owner.id)
+  return { id: owner.id, name: owner.name, ...policy, audiences: await listAudienceRows(deps.db, owner.id) }
 }
 
 export async function listAudiences(deps: Deps, actor: Actor, ownerId: string): Promise<AudienceRow[]> {

@@ -13,6 +13,7 @@ import { findVersion, findVersionInState, type VersionRow } from '../../db/queri
 import { staticChecks, type CompiledAdviceSet } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { FOCUS_COMPLETE, type ScenarioDifferences, type ScenarioRunStatus } from '../scenarios/outcome.ts'
+import { valueTag } from '../scenarios/form.ts'
 import { differenceLines, type NodeLabels } from '../scenarios/pages.ts'
 import { compileSource, executePlan, type BatchResult, type CompiledSource, type ScenarioRunSummary } from '../scenarios/runs.ts'
 import { NotFoundError } from '../errors.ts'
@@ -27,6 +28,7 @@ export function versionLabels(compiled: CompiledAdviceSet): NodeLabels {
   return {
     advice: (id) => (model(id)?.headline || model(id)?.text || '').trim() || `Advice ${id}`,
     focus: (id) => id === FOCUS_COMPLETE ? 'Complete: nothing left to ask' : (model(id)?.question || model(id)?.variable || '').trim() || `Question ${id}`,
+    value: (name) => valueTag(compiled, name),
   }
 }
 

@@ -137,6 +137,8 @@ export const ROWS: Record<string, Row> = {
   'POST /profile/edit': self,
   'GET /user/team': teamRead,
   'GET /user/new': adminRead,
+  /** The team's own settings: no object in the path (the actor's own owner), so only the access profile decides. */
+  'POST /user/team/settings': { ...adminWrite, body: () => ({ selfApprovalAllowed: 'false' }) },
   'POST /user/new': { ...adminWrite, body: () => ({ name: aName(), email: anEmail(), role: 'author' }) },
   'GET /admin/users': providerOnly,
   'GET /admin/users/new': providerOnly,
@@ -394,6 +396,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/catalog/advice/:ruleSetId': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* the world's versions are approved drafts, none published: the catalog has nothing to show anyone */,
   'GET /api/catalog/advice/:ruleSetId/versions': teamRead,
   'GET /api/owner/:id': teamRead,
+  'PATCH /api/owner/:id': { access: 'admin', body: () => ({ selfApprovalAllowed: false }) },
   'GET /api/owner/:id/audience': teamRead,
   'POST /api/owner/:id/audience': { access: 'admin' },
   'GET /api/owner/:id/audience/:audienceId': teamRead,

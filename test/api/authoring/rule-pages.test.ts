@@ -357,7 +357,7 @@ t.test('pick-dialog fragments: selector, copyselector, apiselector', async (t) =
   })
   const theirs = await createExternalApiDefinition(db, app.deps.config.secretKey, { ownerId: otherOwner, name: 'Theirs', urlTemplate: 'https://api.example/x' })
   const listed = await agent.get(`/adviceset/${set.id}/rule/apiselector`)
-  t.match(listed.body, `data-pick-api-id="${rates.id}" data-pick-name="Rates" data-pick-variables="Rate"`)
+  t.match(listed.body, `data-pick-api-id="${rates.id}" data-pick-name="Rates" data-pick-mapped="Rate:number"`, 'each mapped variable with its data type')
   t.notMatch(listed.body, `data-pick-api-id="${theirs.id}"`, 'only the set owner’s definitions')
 })
 

@@ -8,11 +8,11 @@ import { fieldOfMessage } from '../../../islands/rule-tree/api.ts'
 import type { DictionaryEntry } from '../../../islands/rule-tree/props.ts'
 
 const entries: DictionaryEntry[] = [
-  { id: 1, name: 'Age', kind: 'variable', dataType: 'number' },
-  { id: 2, name: 'Income', kind: 'variable', dataType: 'number' },
-  { id: 3, name: 'Agency', kind: 'variable', dataType: 'text' },
-  { id: 4, name: 'Ratio', kind: 'formula', dataType: 'number' },
-  { id: 5, name: 'MonthlyAge', kind: 'variable', dataType: 'number' },
+  { id: 1, name: 'Age', kind: 'variable', dataType: 'number', expression: null },
+  { id: 2, name: 'Income', kind: 'variable', dataType: 'number', expression: null },
+  { id: 3, name: 'Agency', kind: 'variable', dataType: 'text', expression: null },
+  { id: 4, name: 'Ratio', kind: 'formula', dataType: 'number', expression: '{{Income}} / 12' },
+  { id: 5, name: 'MonthlyAge', kind: 'variable', dataType: 'number', expression: null },
 ]
 const known = knownNames(entries)
 const condition = { kind: 'expression', mode: 'condition' } as const
@@ -85,4 +85,15 @@ t.test('a server validation message names its field', async (t) => {
   t.equal(fieldOfMessage('expression: Use == to compare (position 8)'), 'expression')
   t.equal(fieldOfMessage('sources.2: needs id and name.'), 'sources')
   t.equal(fieldOfMessage('This node is not deleted.'), null)
+})
+
+t.test('a name the dictionary lacks says what to create, and whether the node reads it', async (t) => {
+  t.same(checkField(condition, '{{Income}} > 1 && {{Debts}} > [[Ratio2]]', known).map((i) => i.missing), [
+    { kind: 'variable', name: 'Debts', read: true },
+    { kind: 'formula', name: 'Ratio2', read: true },
+  ])
+  t.same(checkField({ kind: 'expression', mode: 'assignment' }, '{{Total}} = 1', known)[0]?.missing, { kind: 'variable', name: 'Total', read: false }, 'a target is set, not read')
+  t.same(checkField({ kind: 'name', names: 'variable' }, 'Market_Rate', known)[0]?.missing, { kind: 'variable', name: 'Market_Rate', read: false })
+  t.same(checkField({ kind: 'name', names: 'formula' }, '[[Share]]', known)[0]?.missing, { kind: 'formula', name: 'Share', read: false })
+  t.same(checkField({ kind: 'template', multiline: false }, 'Hi {{Name}}', known)[0]?.missing, { kind: 'variable', name: 'Name', read: true })
 })
