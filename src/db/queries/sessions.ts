@@ -1,4 +1,4 @@
-import { and, eq, lt, ne } from 'drizzle-orm'
+import { and, eq, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { sessions } from '../schema/index.ts'
 
@@ -23,6 +23,11 @@ export async function deleteUserSessions(db: Db, userId: number, exceptSid?: str
   await db.delete(sessions).where(exceptSid
     ? and(eq(sessions.userId, userId), ne(sessions.sid, exceptSid))
     : eq(sessions.userId, userId))
+}
+
+/** Ends the sessions in which this user impersonates someone (their own sessions carry their id as user_id). */
+export async function deleteSessionsImpersonatedBy(db: Db, impersonatorId: number): Promise<void> {
+  await db.delete(sessions).where(sql`${sessions.data}->>'impersonatorId' = ${String(impersonatorId)}`)
 }
 
 export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {

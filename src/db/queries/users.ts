@@ -1,12 +1,12 @@
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { owners, passwordTokens, users, type UserPreferences, type UserRole } from '../schema/index.ts'
+import { owners, passwordTokens, users, type UserPreferences, type UserRole, type UserStatus } from '../schema/index.ts'
 
 export type UserRow = typeof users.$inferSelect
 
 const publicUserColumns = {
   id: users.id, ownerId: users.ownerId, email: users.email, name: users.name, title: users.title,
-  role: users.role, preferences: users.preferences, createdAt: users.createdAt, updatedAt: users.updatedAt,
+  role: users.role, status: users.status, preferences: users.preferences, createdAt: users.createdAt, updatedAt: users.updatedAt,
   hasPassword: sql<boolean>`${users.passwordHash} is not null`,
 }
 export type PublicUser = Omit<UserRow, 'passwordHash'> & { hasPassword: boolean }
@@ -32,6 +32,8 @@ export interface InsertUserParams {
   name: string
   role: UserRole
   passwordHash: string | null
+  /** `active` unless said otherwise; invitations start `invited`. */
+  status?: UserStatus
 }
 
 export async function insertUser(db: Db, p: InsertUserParams): Promise<UserRow> {
@@ -43,6 +45,9 @@ export interface UpdateUserParams {
   name?: string
   title?: string
   role?: UserRole
+  status?: UserStatus
+  /** Only for an invitation sent again after it was cancelled, possibly by another team. */
+  ownerId?: string
   passwordHash?: string
   preferences?: UserPreferences
 }
@@ -52,12 +57,42 @@ export async function updateUser(db: Db, id: number, p: UpdateUserParams): Promi
   return row
 }
 
-export async function listUsersOfOwner(db: Db, ownerId: string): Promise<PublicUser[]> {
-  return db.select(publicUserColumns).from(users).where(eq(users.ownerId, ownerId)).orderBy(asc(users.name), asc(users.id))
+/** When the latest set-up link went out (the invitation, or its latest resend); null for people never invited. */
+const invitationSentAt = sql<Date | null>`(select max(${passwordTokens.createdAt}) from ${passwordTokens} where ${passwordTokens.userId} = ${users.id} and ${passwordTokens.purpose} = 'setup')`
+  .mapWith(passwordTokens.createdAt)
+
+export type TeamMember = PublicUser & { invitationSentAt: Date | null }
+
+/** The owner's members and pending invitations (cancelled invitations are no longer part of the team). */
+export async function listUsersOfOwner(db: Db, ownerId: string): Promise<TeamMember[]> {
+  return db.select({ ...publicUserColumns, invitationSentAt }).from(users).where(and(eq(users.ownerId, ownerId), ne(users.status, 'cancelled')))
+    .orderBy(asc(users.name), asc(users.id))
 }
 
-export async function listAllUsers(db: Db): Promise<Array<PublicUser & { ownerName: string }>> {
-  return db.select({ ...publicUserColumns, ownerName: owners.name }).from(users)
+/** Locks the user's row for the rest of the transaction (two admins acting on one member at once go one after the other). */
+export async function lockUser(db: Db, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update').limit(1)
+  return row
+}
+
+/**
+ * The ids of the owner's active admins, their rows locked until the transaction ends: two admins demoting each other
+ * at once cannot both pass the "another admin remains" check.
+ */
+export async function lockActiveAdmins(db: Db, ownerId: string): Promise<number[]> {
+  const rows = await db.select({ id: users.id }).from(users)
+    .where(and(eq(users.ownerId, ownerId), eq(users.role, 'admin'), eq(users.status, 'active'))).orderBy(asc(users.id)).for('update')
+  return rows.map((r) => r.id)
+}
+
+export async function findUserNames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map()
+  const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))
+  return new Map(rows.map((r) => [r.id, r.name]))
+}
+
+export async function listAllUsers(db: Db): Promise<Array<TeamMember & { ownerName: string }>> {
+  return db.select({ ...publicUserColumns, invitationSentAt, ownerName: owners.name }).from(users)
     .innerJoin(owners, eq(owners.id, users.ownerId))
     .orderBy(asc(owners.name), asc(users.name), asc(users.id))
 }
@@ -78,10 +113,14 @@ export async function updateOwnerSelfApproval(db: Db, id: string, p: { selfAppro
   return row!
 }
 
-/** The owner's admins other than `exceptUserId` (invited ones too: they can approve once they have set a password). */
+/**
+ * The owner's admins other than `exceptUserId` (invited ones too: they can approve once they have set a password;
+ * deactivated ones and cancelled invitations cannot).
+ */
 export async function countOtherAdmins(db: Db, ownerId: string, exceptUserId: number | null): Promise<number> {
   const others = exceptUserId === null ? sql`true` : sql`${users.id} <> ${exceptUserId}`
-  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.ownerId, ownerId), eq(users.role, 'admin'), others))
+  const [row] = await db.select({ n: count() }).from(users)
+    .where(and(eq(users.ownerId, ownerId), eq(users.role, 'admin'), inArray(users.status, ['active', 'invited']), others))
   return row?.n ?? 0
 }
 
@@ -107,6 +146,12 @@ export async function consumePasswordToken(db: Db, p: { tokenHash: string; purpo
       isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, p.now)))
     .returning()
   return row
+}
+
+/** Ends every unused link of the user (of one purpose, or all): an invitation sent again, a member deactivated. */
+export async function revokePasswordTokens(db: Db, userId: number, now: Date, purpose?: 'reset' | 'setup'): Promise<void> {
+  await db.update(passwordTokens).set({ usedAt: now })
+    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt), purpose ? eq(passwordTokens.purpose, purpose) : undefined))
 }
 
 export async function findUsablePasswordToken(db: Db, p: { tokenHash: string; purpose: 'reset' | 'setup'; now: Date }) {

@@ -4,6 +4,14 @@ import { owners } from './owners.ts'
 export const userRole = pgEnum('user_role', ['admin', 'author', 'viewer'])
 export type UserRole = (typeof userRole.enumValues)[number]
 
+/**
+ * Where a person stands in their team: `invited` until they set a password from the set-up link; `deactivated` by an
+ * admin (cannot sign in, their content stays, reactivation brings them back); `cancelled` when an admin withdrew a
+ * pending invitation (the address can be invited again, which reuses the row).
+ */
+export const userStatus = pgEnum('user_status', ['active', 'invited', 'deactivated', 'cancelled'])
+export type UserStatus = (typeof userStatus.enumValues)[number]
+
 export interface UserPreferences {
   tz?: string
 }
@@ -18,6 +26,7 @@ export const users = pgTable('users', {
   role: userRole('role').notNull().default('author'),
   /** Null until an invited user sets a password. */
   passwordHash: text('password_hash'),
+  status: userStatus('status').notNull().default('active'),
   preferences: jsonb('preferences').$type<UserPreferences>().notNull().default({}),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

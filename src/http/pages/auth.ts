@@ -4,6 +4,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import {
   authenticate, changePassword, isLinkTokenUsable, requestPasswordReset, setPasswordWithToken, signUp,
 } from '../../services/accounts/users.ts'
+import { ForbiddenError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { accountLimiter } from '../plugins/account-limiter.ts'
 import { createRateLimiter } from '../../services/delivery/rate-limit.ts'
@@ -41,7 +42,15 @@ export const authPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/login', { config: { rateLimit: FORM_LIMIT }, preHandler: perAccount, schema: { querystring: NextQuery, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
     const next = request.query.next
-    const user = await authenticate(app.deps, { email: body.email, password: body.password })
+    let user
+    try {
+      user = await authenticate(app.deps, { email: body.email, password: body.password })
+    } catch (error) {
+      // A deactivated member with the right password: told why, on the sign-in form.
+      if (!(error instanceof ForbiddenError)) throw error
+      reply.code(403)
+      return reply.page('auth/sign-in', { title: 'Sign in', values: keptValues(body), next: typeof next === 'string' ? next : '', formError: error.message })
+    }
     if (!user) {
       reply.code(401)
       return reply.page('auth/sign-in', { title: 'Sign in', values: keptValues(body), next: typeof next === 'string' ? next : '',
@@ -101,9 +110,11 @@ export const authPages: FastifyPluginAsyncTypebox = async (app) => {
       const { token } = request.params
       const body = request.body ?? {}
       try {
-        await setPasswordWithToken(app.deps, purpose, token, { password: body.password, confirm: body.confirm })
-        reply.flash({ type: 'info', text: 'Your password is saved. Sign in with it now.' })
-        return reply.redirect('/login', 303)
+        const user = await setPasswordWithToken(app.deps, purpose, token, { password: body.password, confirm: body.confirm })
+        // Whoever holds the mailed link has just proven it: they are signed in, as after signing up.
+        await signIn(request, user.id)
+        reply.flash({ type: 'info', text: purpose === 'setup' ? `Welcome to Advice Studio, ${user.name}. Your password is saved and you are signed in.` : 'Your password is saved and you are signed in.' })
+        return reply.redirect('/', 303)
       } catch (error) {
         return renderFormError(reply, error, 'auth/password-token', { title: 'Choose a password', purpose, token, usable: true })
       }

@@ -2,18 +2,37 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  getProfile, inviteUser, listEveryUser, listOwnersForAdmin, listTeam, ownerName, updateProfile,
+  getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, updateProfile,
 } from '../../services/accounts/users.ts'
+import { cancelInvitation, inviteUser, resendInvitation } from '../../services/accounts/invitations.ts'
+import { changeMemberRole, deactivateMember, reactivateMember } from '../../services/accounts/members.ts'
+import type { PublicUser } from '../../db/queries/users.ts'
 import { canAdministerOwned } from '../../services/accounts/visibility.ts'
-import { isProviderAdmin } from '../../services/context.ts'
+import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
+import { ConflictError, ValidationError } from '../../services/errors.ts'
 import { readApprovalPolicy, setSelfApproval } from '../../services/publishing/approval-policy.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
-import { FormBody } from '../schemas.ts'
-import { keptValues, renderFormError } from './forms.ts'
+import { itemId } from '../api/ids.ts'
+import { FormBody, IdParams } from '../schemas.ts'
+import { keptValues, renderFormError, safeNext } from './forms.ts'
 
 /** Whose profile: `?id=`, or the signed-in user's own. */
 const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })
+
+/** How a member's status reads in the team lists. */
+const STATUS_LABELS = { active: 'Active', invited: 'Invited', deactivated: 'Deactivated', cancelled: 'Invitation cancelled' }
+
+type FormFields = Record<string, unknown>
+
+/** The member actions of the team pages, by path: what each does and what the flash then says. */
+const MEMBER_ACTIONS: Record<string, { run: (deps: Deps, actor: Actor, id: number, body: FormFields) => Promise<PublicUser>; done: (m: PublicUser) => string }> = {
+  role: { run: (deps, actor, id, body) => changeMemberRole(deps, actor, id, body.role), done: (m) => `${m.name} is now ${rolePhrase(m.role)}.` },
+  deactivate: { run: deactivateMember, done: (m) => `${m.name} is deactivated and signed out everywhere. Everything they made stays; reactivate them to let them back in.` },
+  reactivate: { run: reactivateMember, done: (m) => `${m.name} is active again and can sign in.` },
+  'resend-invitation': { run: resendInvitation, done: (m) => `A new invitation is on its way to ${m.email}. The links sent before no longer work.` },
+  'cancel-invitation': { run: cancelInvitation, done: (m) => `The invitation to ${m.email} is cancelled. You can invite the address again.` },
+}
 
 function profileIdOf(request: FastifyRequest, query: Static<typeof ProfileQuery>): number {
   return query.id ?? request.user!.id
@@ -56,9 +75,28 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
     return reply.page('user/team', {
       title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId),
       policy: await readApprovalPolicy(app.deps, actor, actor.ownerId), canAdminister: canAdministerOwned(actor, actor.ownerId),
-      formatDate: dateFormatter(request.user!.preferences.tz),
+      formatDate: dateFormatter(request.user!.preferences.tz), statusLabels: STATUS_LABELS, linkTtlMs: LINK_TOKEN_TTL_MS,
     })
   })
+
+  /**
+   * A member action from the team page or /admin/users (`next`): done, it says so; refused for the member's state (the
+   * last admin, an invitation already accepted), it says why on the page it came from. Rights are the service's.
+   */
+  for (const [path, action] of Object.entries(MEMBER_ACTIONS)) {
+    app.post(`/user/team/:id/${path}`, { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
+      const body = request.body ?? {}
+      const next = safeNext(body.next) === '/' ? '/user/team' : safeNext(body.next)
+      try {
+        const member = await action.run(app.deps, actorOf(request), itemId(request.params.id), body)
+        reply.flash({ type: 'info', text: action.done(member) })
+      } catch (error) {
+        if (!(error instanceof ConflictError || error instanceof ValidationError)) throw error
+        reply.flash({ type: 'error', heading: 'Nothing changed.', text: error.message })
+      }
+      return reply.redirect(next, 303)
+    })
+  }
 
   /** The team's settings (its admins): whether an admin may approve a version they submitted. */
   app.post('/user/team/settings', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
@@ -86,7 +124,7 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/admin/users', { preHandler: requireProviderAdmin }, async (request, reply) => {
     const users = await listEveryUser(app.deps, actorOf(request))
-    return reply.page('admin/users', { title: 'Users', users, formatDate: dateFormatter(request.user!.preferences.tz) })
+    return reply.page('admin/users', { title: 'Users', users, formatDate: dateFormatter(request.user!.preferences.tz), statusLabels: STATUS_LABELS, linkTtlMs: LINK_TOKEN_TTL_MS })
   })
 
   const adminNewPage = async (request: FastifyRequest) => ({

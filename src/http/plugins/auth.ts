@@ -1,7 +1,7 @@
 // Who is asking: loads the signed-in user from the session; guards for pages and /api routes.
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
-import { actorForUser, getCurrentUser, type UserRow } from '../../services/accounts/users.ts'
+import { actorForUser, canSignIn, getCurrentUser, rolePhrase, type UserRow } from '../../services/accounts/users.ts'
 import { isProviderAdmin, type Actor, type Deps, type UserRole } from '../../services/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
 
@@ -29,7 +29,8 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
     const userId = request.session?.userId
     if (typeof userId !== 'number') return
     const user = await getCurrentUser(opts.deps, userId)
-    if (!user) { delete request.session.userId; return }
+    // Deactivating a member deletes their sessions; this also ends one that was being written at that moment.
+    if (!user || !canSignIn(user)) { delete request.session.userId; delete request.session.impersonatorId; return }
     request.user = user
     if (Date.now() - (request.session.refreshedAt ?? 0) > SESSION_REFRESH_MS) {
       request.session.refreshedAt = Date.now()
@@ -38,7 +39,7 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
     const impersonatorId = request.session.impersonatorId ?? null
     if (impersonatorId !== null) {
       const impersonator = await getCurrentUser(opts.deps, impersonatorId)
-      if (!impersonator || !isProviderAdmin(actorForUser(impersonator))) {
+      if (!impersonator || !canSignIn(impersonator) || !isProviderAdmin(actorForUser(impersonator))) {
         // The admin behind it is gone or no longer a provider admin: the impersonation ends, and so does the session.
         delete request.session.userId
         delete request.session.impersonatorId
@@ -58,19 +59,30 @@ export const requireUser: preHandlerAsyncHookHandler = async function (request: 
   return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`)
 }
 
+const ROLE_PLURALS: Record<UserRole, string> = { admin: 'admins', author: 'authors', viewer: 'viewers' }
+
+/** A refusal says why and what to do: which role the page needs, which one the person has, and whom to ask. */
 export function requireRole(...roles: UserRole[]): preHandlerAsyncHookHandler {
   return async function (request, reply) {
     await requireUser.call(this, request, reply)
     if (reply.sent) return
-    if (!roles.includes(request.user!.role)) throw new ForbiddenError()
+    const role = request.user!.role
+    if (!roles.includes(role)) {
+      throw new ForbiddenError(`This is for ${roles.map((r) => ROLE_PLURALS[r]).join(' and ')} of the team, and you are ${rolePhrase(role)}. Ask an admin of your team if you need it.`)
+    }
   }
 }
 
-/** The provider-wide admin area (all users, support, export). */
+/**
+ * The provider-wide admin area (all users, support, export). Under impersonation the session is the impersonated
+ * person's, so the way back is named.
+ */
 export const requireProviderAdmin: preHandlerAsyncHookHandler = async function (request, reply) {
   await requireUser.call(this, request, reply)
   if (reply.sent) return
-  if (!isProviderAdmin(request.actor!)) throw new ForbiddenError()
+  if (isProviderAdmin(request.actor!)) return
+  if (request.impersonator) throw new ForbiddenError(`You are impersonating ${request.user!.name}. Stop impersonating to open support and the other pages of the provider’s admin area.`)
+  throw new ForbiddenError('This is the admin area of Advice Studio’s provider team: only its admins can open it.')
 }
 
 /** For handlers behind requireUser: the actor, typed as present. */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts'
 import {
   consumePasswordToken, findOwner, findPublicUser, findUsablePasswordToken, findUserByEmail, findUserById,
   insertOwner, insertPasswordToken, insertUser, listAllUsers, listOwners, listUsersOfOwner, updateUser,
-  type PublicUser, type UserRow,
+  type PublicUser, type TeamMember, type UserRow,
 } from '../../db/queries/users.ts'
 import { deleteUserSessions } from '../../db/queries/sessions.ts'
 import type { UserPreferences, UserRole } from '../../db/schema/index.ts'
@@ -14,17 +14,23 @@ export type { UserRow }
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { checkPasswordRules, hashLinkToken, hashPassword, newLinkToken, verifyPassword } from './passwords.ts'
-import { requireEmail, requireText, optionalText, requireOneOf } from '../validate.ts'
+import { requireEmail, requireText, optionalText } from '../validate.ts'
 
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000
 export const ROLES: readonly UserRole[] = ['admin', 'author', 'viewer']
+const ROLE_PHRASES: Record<UserRole, string> = { admin: 'an admin', author: 'an author', viewer: 'a viewer' }
+
+/** A role as a sentence says it: "an admin", "a viewer". */
+export function rolePhrase(role: UserRole): string {
+  return ROLE_PHRASES[role]
+}
 
 /** The acting party for a user's own requests (and, under impersonation, the admin behind them). */
 export function actorForUser(user: UserRow, impersonatorId: number | null = null): Actor {
   return { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId }
 }
 
-function withoutSecrets(user: UserRow) {
+export function withoutSecrets(user: UserRow) {
   const { passwordHash, ...rest } = user
   return { ...rest, hasPassword: passwordHash !== null }
 }
@@ -40,27 +46,51 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
   checkPasswordRules(password)
   const passwordHash = await hashPassword(password)
   return deps.db.transaction(async (tx) => {
-    await ensureEmailFree(tx, email)
+    const cancelled = await emailFreeOrCancelled(tx, email)
     const ownerId = `o${randomBytes(6).toString('hex')}`
     await insertOwner(tx, { id: ownerId, name: company })
-    const user = await insertUser(tx, { ownerId, email, name, role: 'admin', passwordHash })
+    // An address whose invitation was cancelled is free again: its row (which never signed in) becomes this account.
+    const user = cancelled
+      ? (await updateUser(tx, cancelled.id, { ownerId, name, role: 'admin', passwordHash, status: 'active' }))!
+      : await insertUser(tx, { ownerId, email, name, role: 'admin', passwordHash })
     await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: company } })
     await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
     return user
   })
 }
 
-async function ensureEmailFree(db: Db, email: string): Promise<void> {
-  if (await findUserByEmail(db, email)) throw new ConflictError('email', 'An account with this e-mail address already exists.')
+/**
+ * The address is free (undefined), or was only ever a cancelled invitation (that row, to reuse); otherwise a conflict
+ * that says what to do instead.
+ */
+async function emailFreeOrCancelled(db: Db, email: string): Promise<UserRow | undefined> {
+  const existing = await findUserByEmail(db, email)
+  if (!existing || existing.status === 'cancelled') return existing
+  if (existing.status === 'invited') {
+    throw new ConflictError('email', 'This address has a pending invitation: follow the link in the invitation mail, or ask the team’s admin to send it again.')
+  }
+  throw new ConflictError('email', 'An account with this e-mail address already exists. Sign in, or reset its password if it is forgotten.')
 }
 
-/** Returns the user only when e-mail and password both match; callers must not say which part was wrong. */
+/**
+ * Returns the user only when e-mail and password both match; callers must not say which part was wrong. A deactivated
+ * member with the right password is told why they cannot sign in (only they can get that far).
+ */
 export async function authenticate(deps: Deps, input: { email: unknown; password: unknown }): Promise<UserRow | undefined> {
   const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : ''
   const password = typeof input.password === 'string' ? input.password : ''
   const user = email ? await findUserByEmail(deps.db, email) : undefined
   const ok = await verifyPassword(user?.passwordHash ?? null, password)
-  return ok ? user : undefined
+  if (!ok || !user) return undefined
+  if (user.status !== 'active') {
+    throw new ForbiddenError(`Your account at ${await ownerName(deps, user.ownerId)} is deactivated, so you cannot sign in. Ask an admin of your team to reactivate it.`)
+  }
+  return user
+}
+
+/** Who may sign in and keep a session: members whose account is active (not invited, deactivated or cancelled). */
+export function canSignIn(user: Pick<UserRow, 'status'>): boolean {
+  return user.status === 'active'
 }
 
 export async function getCurrentUser(deps: Deps, userId: number): Promise<UserRow | undefined> {
@@ -92,7 +122,8 @@ async function newPasswordFrom(input: { password: unknown; confirm: unknown }): 
 export async function requestPasswordReset(deps: Deps, input: { email: unknown }): Promise<void> {
   const email = requireEmail('email', input.email)
   const user = await findUserByEmail(deps.db, email)
-  if (!user) return
+  // A deactivated member or a cancelled invitation gets no link: neither may sign in.
+  if (!user || (user.status !== 'active' && user.status !== 'invited')) return
   const link = await issueLinkToken(deps.db, user.id, 'reset', deps.config.baseUrl)
   await deps.mailer.send({
     to: user.email, subject: 'Reset your Advice Studio password', link,
@@ -100,7 +131,7 @@ export async function requestPasswordReset(deps: Deps, input: { email: unknown }
   })
 }
 
-async function issueLinkToken(db: Db, userId: number, purpose: 'reset' | 'setup', baseUrl: string): Promise<string> {
+export async function issueLinkToken(db: Db, userId: number, purpose: 'reset' | 'setup', baseUrl: string): Promise<string> {
   const { token, tokenHash } = newLinkToken()
   await insertPasswordToken(db, { userId, purpose, tokenHash, expiresAt: new Date(Date.now() + LINK_TOKEN_TTL_MS) })
   return `${baseUrl}/password/${purpose}/${token}`
@@ -111,47 +142,26 @@ export async function isLinkTokenUsable(deps: Deps, purpose: 'reset' | 'setup', 
   return Boolean(await findUsablePasswordToken(deps.db, { tokenHash: hashLinkToken(token), purpose, now: new Date() }))
 }
 
-/** Sets the password from a mailed link (reset or invitation set-up); ends all of the user's sessions. */
+/**
+ * Sets the password from a mailed link (reset or invitation set-up); ends all of the user's other sessions, and an
+ * invited member becomes active. The caller signs the user in.
+ */
 export async function setPasswordWithToken(deps: Deps, purpose: 'reset' | 'setup', token: string, input: { password: unknown; confirm: unknown }): Promise<UserRow> {
   const passwordHash = await newPasswordFrom(input)
   return deps.db.transaction(async (tx) => {
     const used = await consumePasswordToken(tx, { tokenHash: hashLinkToken(token), purpose, now: new Date() })
-    if (!used) throw new ValidationError('token', 'This link has expired or was already used. Ask for a new one.')
-    const user = await updateUser(tx, used.userId, { passwordHash })
-    if (!user) throw new NotFoundError('User not found')
+    const holder = used ? await findUserById(tx, used.userId) : undefined
+    // Deactivating a member or cancelling an invitation revokes its links; this catches a link that raced with it.
+    if (!holder || holder.status === 'deactivated' || holder.status === 'cancelled') {
+      throw new ValidationError('token', 'This link has expired or was already used. Ask for a new one.')
+    }
+    const user = (await updateUser(tx, holder.id, { passwordHash, status: 'active' }))!
     await deleteUserSessions(tx, user.id)
-    await audit(tx, actorForUser(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, after: { password: purpose === 'reset' ? 'reset' : 'set up' } })
+    const after = { name: user.name, password: purpose === 'reset' ? 'reset' : 'set up', ...(holder.status === 'invited' ? { status: 'active' } : {}) }
+    await audit(tx, actorForUser(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id,
+      before: holder.status === 'invited' ? { name: user.name, status: 'invited' } : { name: user.name }, after })
     return user
   })
-}
-
-export interface InviteInput { email: unknown; name: unknown; role: unknown; ownerId?: unknown }
-
-/** Admins invite team members to their own owner; provider admins may place a user in any owner. */
-export async function inviteUser(deps: Deps, actor: Actor, input: InviteInput): Promise<PublicUser> {
-  if (actor.role !== 'admin') throw new ForbiddenError('Only admins can invite team members.')
-  const email = requireEmail('email', input.email)
-  const name = requireText('name', input.name, 'Name', 120)
-  const role = requireOneOf('role', input.role, ROLES, 'Role')
-  let ownerId = actor.ownerId
-  if (input.ownerId !== undefined && input.ownerId !== '' && input.ownerId !== actor.ownerId) {
-    if (!isProviderAdmin(actor)) throw new ForbiddenError('You can only invite people to your own team.')
-    ownerId = requireText('ownerId', input.ownerId, 'Owner', 64)
-    if (!(await findOwner(deps.db, ownerId))) throw new ValidationError('ownerId', 'Owner does not exist.')
-  }
-  const inviter = await findUserById(deps.db, actor.userId)
-  const { user, link } = await deps.db.transaction(async (tx) => {
-    await ensureEmailFree(tx, email)
-    const user = await insertUser(tx, { ownerId, email, name, role, passwordHash: null })
-    const link = await issueLinkToken(tx, user.id, 'setup', deps.config.baseUrl)
-    await audit(tx, actor, { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
-    return { user, link }
-  })
-  await deps.mailer.send({
-    to: email, subject: 'You are invited to Advice Studio', link,
-    text: `Hello ${name},\n\n${inviter?.name ?? 'An admin'} invited you to Advice Studio. Follow this link within one hour to set your password:\n${link}`,
-  })
-  return (await findPublicUser(deps.db, user.id))!
 }
 
 /** Profiles are visible within the owner and to provider admins; to anyone else the user does not exist. */
@@ -207,7 +217,8 @@ function isKnownTimeZone(tz: string): boolean {
   try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true } catch { return false }
 }
 
-export async function listTeam(deps: Deps, actor: Actor): Promise<PublicUser[]> {
+/** The actor's team: members (active and deactivated) and pending invitations. */
+export async function listTeam(deps: Deps, actor: Actor): Promise<TeamMember[]> {
   return listUsersOfOwner(deps.db, actor.ownerId)
 }
 

@@ -5,12 +5,13 @@ import { findAdviceSetsForSupport, findUsersForSupport } from '../../db/queries/
 import { findUserById } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 
 export const SUPPORT_RESULT_LIMIT = 25
 
 function assertSupport(actor: Actor): void {
-  if (!isProviderAdmin(actor) || actor.impersonatorId !== null) throw new ForbiddenError('Only provider admins can use support.')
+  if (actor.impersonatorId !== null) throw new ForbiddenError('You are impersonating someone. Stop impersonating to open support.')
+  if (!isProviderAdmin(actor)) throw new ForbiddenError('Support is for the admins of Advice Studio’s provider team only.')
 }
 
 export interface SupportFinding {
@@ -45,6 +46,11 @@ export async function impersonationTarget(deps: Deps, actor: Actor, userId: numb
   if (!user) throw new NotFoundError('No user with this id')
   if (user.id === actor.userId) throw new ValidationError('userId', 'You cannot impersonate yourself.')
   if (isProviderAdminUser(user)) throw new ForbiddenError('Provider admins cannot be impersonated.')
+  if (user.status !== 'active') {
+    throw new ConflictError('userId', user.status === 'deactivated'
+      ? `${user.name} is deactivated and cannot sign in: reactivate them on their team page first to see what they see.`
+      : `${user.name} has not joined yet (the invitation is ${user.status === 'invited' ? 'pending' : 'cancelled'}): there is nothing to see as them.`)
+  }
   const { passwordHash: _hash, ...shown } = user
   return shown
 }

@@ -118,7 +118,7 @@ t.test('admins invite team members to their own owner; the setup link sets a pas
 
   const duplicate = await ann.postForm('/user/new', { name: 'Nia Again', email: 'NIA@example.test', role: 'author' })
   t.equal(duplicate.statusCode, 409)
-  t.match(duplicate.body, 'An account with this e-mail address already exists.')
+  t.match(duplicate.body, 'Nia New is already a member of this team.')
   const forged = await ann.api('POST', '/api/user/create', { name: 'Spy', email: 'spy@example.test', role: 'admin', ownerId: globex })
   t.equal(forged.statusCode, 403, 'an owner admin can only invite into their own owner')
   t.equal((await db.select().from(users).where(eq(users.email, 'spy@example.test'))).length, 0)
