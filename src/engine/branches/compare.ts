@@ -19,7 +19,6 @@
 // may only matter for answers neither generation picked — the answers are varied one variable at a time over the
 // boundaries of the comparisons on both versions of the path (at most MAX_PROBES runs) to find ones that do.
 import type { CompiledAdviceSet, CompiledNode } from '../tree/compiled.ts'
-import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { EngineResult } from '../tree/result.ts'
 import type { Branch, BranchProgress, BranchReport, UnreachablePath } from './index.ts'
@@ -29,6 +28,7 @@ import type { Atom } from '../checks/constraints.ts'
 import { usableAtoms } from '../checks/reachability.ts'
 import { boundaryAnswers } from './input-values.ts'
 import type { RunOutcome } from './outcome.ts'
+import { NO_API_VALUE, answersRun } from './run.ts'
 
 export interface BranchSource {
   compiled: CompiledAdviceSet
@@ -64,7 +64,6 @@ export interface CompareOptions {
   apiPort?: ApiPort
 }
 
-const NO_API_VALUE: ApiPort = () => null
 /** Most answer sets tried per edited path to find one that shows the edit. */
 const MAX_PROBES = 64
 
@@ -229,10 +228,7 @@ class SideRunner {
 
   /** A run tracing only `path` (all `view` reads of the trace). */
   private run(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, path: readonly string[]): EngineResult {
-    return evaluate(compiled, inputs, {
-      context: 'genbranches', render: false, trace: 'visits', traceOnly: new Set(path), apiPort: this.options.apiPort ?? NO_API_VALUE,
-      ...(this.options.now ? { now: this.options.now } : {}),
-    })
+    return answersRun(compiled, inputs, { apiPort: this.options.apiPort ?? NO_API_VALUE, watched: new Set(path), ...(this.options.now ? { now: this.options.now } : {}) })
   }
 
   private view(compiled: CompiledAdviceSet, side: PathSide, result: EngineResult): PathView {

@@ -2,11 +2,11 @@
 // reaches a branch when its run's trace walks the branch's whole path (pathReached), so a run is given either as
 // its trace (a stored run) or as its inputs (run here, on the same compiled set the branches came from).
 import type { CompiledAdviceSet } from '../tree/compiled.ts'
-import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { TraceEntry } from '../tree/result.ts'
 import type { Branch } from './index.ts'
 import { pathVisited, visitedNodes } from './outcome.ts'
+import { NO_API_VALUE, answersRun } from './run.ts'
 
 export type CoverageRun =
   | { trace: ReadonlyArray<Pick<TraceEntry, 'nodeId' | 'value'>> }
@@ -27,10 +27,8 @@ export function branchCoverage(
   runs: readonly CoverageRun[],
   options: { apiPort?: ApiPort } = {},
 ): BranchCoverage {
-  const apiPort = options.apiPort ?? (() => null)
-  const visits = runs.map((run) => visitedNodes('trace' in run ? run.trace : evaluate(compiled, run.inputs, {
-    context: 'genbranches', render: false, trace: 'visits', apiPort, ...(run.now ? { now: run.now } : {}),
-  }).trace ?? []))
+  const apiPort = options.apiPort ?? NO_API_VALUE
+  const visits = runs.map((run) => visitedNodes('trace' in run ? run.trace : answersRun(compiled, run.inputs, { apiPort, ...(run.now ? { now: run.now } : {}) }).trace ?? []))
   const reachedBy = branches.map((branch) => {
     const leafIsCondition = compiled.nodeById.get(branch.path[branch.path.length - 1] ?? '')?.type === 'condition'
     const by: number[] = []
