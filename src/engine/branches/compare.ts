@@ -49,6 +49,20 @@ export interface PathChange {
   nextOutcome?: RunOutcome
   /** Why the path counts as changed, in words. */
   reason: string
+  /** Advice nodes of a matched path whose headline or text differs between the sides, before and after. */
+  changedAdvice?: AdviceEdit[]
+}
+
+export interface AdviceText {
+  headline: string
+  text: string
+}
+
+export interface AdviceEdit {
+  /** The node on the next side. */
+  nodeId: string
+  before: AdviceText
+  after: AdviceText
 }
 
 export interface BranchComparison {
@@ -174,7 +188,10 @@ class SideRunner {
       const baseRun = this.run(this.base, inputs, b.path)
       const nextRun = this.run(this.next, inputs, n.path)
       const reason = differs(this.view(this.base, b, baseRun), this.view(this.next, n, nextRun))
-      return reason === null ? null : { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason }
+      if (reason === null) return null
+      const changedAdvice = this.adviceEdits(b, n)
+      const why = reason === ADVICE_DIFFERS && changedAdvice.length > 0 ? 'The text of the advice on this path changed.' : reason
+      return { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason: why, ...(changedAdvice.length > 0 ? { changedAdvice } : {}) }
     }
     for (const inputs of witnesses) {
       const change = tryInputs(inputs)
@@ -187,6 +204,21 @@ class SideRunner {
       if (change) return change
     }
     return null
+  }
+
+  /** Advice nodes at the same place on both versions of the path whose headline or text was edited. */
+  private adviceEdits(b: PathSide, n: PathSide): AdviceEdit[] {
+    if (b.path.length !== n.path.length) return []
+    const edits: AdviceEdit[] = []
+    b.path.forEach((id, i) => {
+      const before = this.base.nodeById.get(id)?.model
+      const after = this.next.nodeById.get(n.path[i]!)?.model
+      if (before?.type !== 'advice' || after?.type !== 'advice') return
+      const was = adviceText(before)
+      const is = adviceText(after)
+      if (was.headline !== is.headline || was.text !== is.text) edits.push({ nodeId: after.id, before: was, after: is })
+    })
+    return edits
   }
 
   private samePathContent(b: PathSide, n: PathSide): boolean {
@@ -248,9 +280,15 @@ class SideRunner {
   }
 }
 
+const ADVICE_DIFFERS = 'The advice on this path differs.'
+
+function adviceText(model: { headline?: string; text?: string }): AdviceText {
+  return { headline: model.headline ?? '', text: model.text ?? '' }
+}
+
 function differs(base: PathView, next: PathView): string | null {
   if (base.reached !== next.reached) return base.reached ? 'These answers reach this path before the change but not after.' : 'These answers reach this path after the change but not before.'
   if (base.stopsAt !== next.stopsAt) return 'The run stops at a different question on this path.'
-  if (base.advice.length !== next.advice.length || base.advice.some((item, i) => item !== next.advice[i])) return 'The advice on this path differs.'
+  if (base.advice.length !== next.advice.length || base.advice.some((item, i) => item !== next.advice[i])) return ADVICE_DIFFERS
   return null
 }
