@@ -282,7 +282,8 @@ class SideRunner {
 
 const ADVICE_DIFFERS = 'The advice on this path differs.'
 
-function adviceText(model: { headline?: string; text?: string }): AdviceText {
+/** An advice node's headline and text as its author wrote them. */
+export function adviceText(model: { headline?: string; text?: string }): AdviceText {
   return { headline: model.headline ?? '', text: model.text ?? '' }
 }
 
