@@ -183,6 +183,9 @@ export class Deriver {
       for (const slot of probe.unknowns) {
         const choice = bySlot.get(slot)
         if (!choice || choice.fixed || anchors.has(slot)) continue
+        // A variable whose answer already satisfies every comparison keeps it (Income stays 1 while Debts is solved).
+        const current = scope.values[slot]
+        if (current !== undefined && !found.has(slot) && this.allHold(scope, probes, slot, current)) continue
         let solved = this.solve(scope, probe, choice)
         // Nothing holds with the others as they are (Debts / Income with Income 0): try the others' next answers.
         for (const other of probe.unknowns) {
