@@ -145,6 +145,7 @@ export class Deriver {
 
   /** The comparisons on `path` that need solving (none for most paths: conditions on plain variables). */
   probes(path: TreePath): Probe[] {
+    if (!this.anyProbes()) return []
     const overrides = this.hasFormulaNodes ? this.overridesAlong(path) : undefined
     const out: Probe[] = []
     path.nodes.forEach((node, i) => {
@@ -158,6 +159,19 @@ export class Deriver {
       }
     })
     return out
+  }
+
+  private someProbe: boolean | undefined
+
+  /** Whether any condition of the set has a comparison to solve; most sets compare plain variables only. */
+  private anyProbes(): boolean {
+    this.someProbe ??= this.hasFormulaNodes || [...this.compiled.nodeById.values()].some((node) => {
+      if (node.type !== 'condition' || !node.ast) return false
+      let probes = this.probesOf.get(node)
+      if (probes === undefined) this.probesOf.set(node, (probes = this.probesFor(node.ast, new Map())))
+      return probes.length > 0
+    })
+    return this.someProbe
   }
 
   /**

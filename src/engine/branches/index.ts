@@ -288,7 +288,7 @@ class AnswerSearch {
     let attempts = 0
     const nodes = path.nodes
     const watched = new Set(nodes.map((node) => node.id))
-    const pathRules = new Set([path.ruleId, ...nodes.map((node) => node.ruleId)])
+    const pathRules = rulesOf(path)
     let best: Found | undefined
     for (const picks of pickOrder(choices, base)) {
       if (attempts >= this.maxAttempts) break
@@ -307,7 +307,7 @@ class AnswerSearch {
    * Keeps only the answers the run actually used (and the starting answers), if the path is still reached without
    * the others and no worse for errors.
    */
-  private trimmed(nodes: CompiledNode[], found: Found, watched: ReadonlySet<string>, pathRules: ReadonlySet<string>): Found {
+  private trimmed(nodes: CompiledNode[], found: Found, watched: ReadonlySet<string>, pathRules: { has(ruleId: string): boolean }): Found {
     const kept: Record<string, unknown> = {}
     let dropped = false
     for (const [name, raw] of Object.entries(found.inputs)) {
@@ -340,8 +340,15 @@ const NO_ERRORS = 0
 const ELSEWHERE = 1
 const IN_PATH_RULES = 2
 
+/** The rules a path runs through: its top-level rule and each rule it enters through a Rule Call. */
+function rulesOf(path: TreePath): { has(ruleId: string): boolean } {
+  let rules: Set<string> | undefined
+  // Worked out only when a run reports an error, which most runs do not.
+  return { has: (ruleId) => (rules ??= new Set([path.ruleId, ...path.nodes.map((node) => node.ruleId)])).has(ruleId) }
+}
+
 /** How bad a run's errors are for a path: none, only in rules off the path, or in a rule the path runs through. */
-function errorScore(result: EngineResult, pathRules: ReadonlySet<string>): number {
+function errorScore(result: EngineResult, pathRules: { has(ruleId: string): boolean }): number {
   if (result.errors.length === 0) return NO_ERRORS
   return result.errors.some((error) => pathRules.has(error.ruleId)) ? IN_PATH_RULES : ELSEWHERE
 }
