@@ -24,9 +24,10 @@ import type { EngineResult } from '../tree/result.ts'
 import type { Branch, BranchProgress, BranchReport, UnreachablePath } from './index.ts'
 import { outcomeOf, pathReached } from './outcome.ts'
 import { byVariable } from '../checks/constraints.ts'
-import type { Atom } from '../checks/constraints.ts'
+import type { Atom, AtomValue } from '../checks/constraints.ts'
 import { usableAtoms } from '../checks/reachability.ts'
-import { boundaryAnswers } from './input-values.ts'
+import { boundaryAnswers, fixedCandidate, inputVariables, toCandidate } from './input-values.ts'
+import { Deriver } from './derived.ts'
 import type { RunOutcome } from './outcome.ts'
 import { NO_API_VALUE, answersRun } from './run.ts'
 
@@ -171,11 +172,17 @@ interface PathView {
 }
 
 class SideRunner {
+  /** Per side: answers derived through the formulas and arithmetic its conditions compare (derived.ts). */
+  private readonly derivers: ReadonlyMap<CompiledAdviceSet, Deriver>
+
   constructor(
     private readonly base: CompiledAdviceSet,
     private readonly next: CompiledAdviceSet,
     private readonly options: CompareOptions,
-  ) {}
+  ) {
+    const now = options.now ?? new Date()
+    this.derivers = new Map([base, next].map((compiled) => [compiled, new Deriver(compiled, new Set(inputVariables(compiled)), now)]))
+  }
 
   compare(b: PathSide, n: PathSide): PathChange | null {
     const witnesses = [b, n].flatMap((side) => ('branch' in side ? [side.branch.inputs] : []))
@@ -243,6 +250,33 @@ class SideRunner {
       const slot = this.next.variables[this.next.variableIndex.get(name) ?? -1] ?? this.base.variables[this.base.variableIndex.get(name) ?? -1]
       if (!slot) continue
       for (const raw of boundaryAnswers(slot, group)) for (const witness of witnesses) yield { ...witness, [name]: raw }
+    }
+    for (const [compiled, side] of [[this.base, b], [this.next, n]] as const) yield* this.derivedProbes(compiled, side, witnesses)
+  }
+
+  /**
+   * The witnesses with one variable changed to a value on either side of a boundary of the computed comparisons on
+   * this version of the path (`[[Client_Age]] <= 70` edited from `<= 75`: ages 70 and 71).
+   */
+  private *derivedProbes(compiled: CompiledAdviceSet, side: PathSide, witnesses: Array<Record<string, unknown>>): Generator<Record<string, unknown>> {
+    const nodes = side.path.map((id) => compiled.nodeById.get(id))
+    if (nodes.some((node) => node === undefined)) return
+    const deriver = this.derivers.get(compiled)!
+    const probes = deriver.probes({ ruleId: side.ruleId, nodes: nodes as CompiledNode[], afterExit: false })
+    if (probes.length === 0) return
+    for (const witness of witnesses) {
+      const choices = inputVariables(compiled).flatMap((index) => {
+        const slot = compiled.variables[index]!
+        const answer = Object.hasOwn(witness, slot.name) ? fixedCandidate(slot, witness[slot.name]) : undefined
+        return answer ? [{ slot: index, values: [answer.value], fixed: false, atoms: [] }] : []
+      })
+      for (const derived of deriver.derive(probes, choices, 'boundaries')) {
+        const slot = compiled.variables[derived.slot]!
+        for (const value of [...derived.first, ...derived.otherSide]) {
+          const candidate = toCandidate(slot, value as AtomValue)
+          if (candidate) yield { ...witness, [slot.name]: candidate.raw }
+        }
+      }
     }
   }
 

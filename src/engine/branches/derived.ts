@@ -176,17 +176,19 @@ export class Deriver {
 
   /**
    * Values to try first for the variables the path's probes read, and the anchors chosen for the others (moved to
-   * the front of their lists). Returns nothing for a path without probes.
+   * the front of their lists). Returns nothing for a path without probes. In 'answers' mode (generation) a variable
+   * whose answer already satisfies every comparison is left alone; 'boundaries' (compare) solves it anyway, for the
+   * values on each side of each boundary.
    */
-  derive(probes: readonly Probe[], choices: readonly DerivableChoice[]): DerivedValues[] {
+  derive(probes: readonly Probe[], choices: readonly DerivableChoice[], mode: 'answers' | 'boundaries' = 'answers'): DerivedValues[] {
     if (probes.length === 0) return []
-    const key = `${probes.map((probe) => probe.id).join(',')}|${choices.map((choice) => `${choice.slot}:${choice.fixed}:${valueKey(choice.values[0] ?? null)}:${choice.atoms.map((atom) => `${atom.op}${valueKey(atom.value)}`).join('&')}`).join('|')}`
+    const key = `${mode}|${probes.map((probe) => probe.id).join(',')}|${choices.map((choice) => `${choice.slot}:${choice.fixed}:${valueKey(choice.values[0] ?? null)}:${choice.atoms.map((atom) => `${atom.op}${valueKey(atom.value)}`).join('&')}`).join('|')}`
     let derived = this.memo.get(key)
-    if (derived === undefined) this.memo.set(key, (derived = this.derived(probes, choices)))
+    if (derived === undefined) this.memo.set(key, (derived = this.derived(probes, choices, mode)))
     return derived
   }
 
-  private derived(probes: readonly Probe[], choices: readonly DerivableChoice[]): DerivedValues[] {
+  private derived(probes: readonly Probe[], choices: readonly DerivableChoice[], mode: 'answers' | 'boundaries'): DerivedValues[] {
     const bySlot = new Map(choices.map((choice) => [choice.slot, choice]))
     const scope = new ProbeScope(this.compiled, [], this.now)
     for (const choice of choices) scope.values[choice.slot] = choice.values[0]
@@ -199,7 +201,7 @@ export class Deriver {
         if (!choice || choice.fixed || anchors.has(slot)) continue
         // A variable whose answer already satisfies every comparison keeps it (Income stays 1 while Debts is solved).
         const current = scope.values[slot]
-        if (current !== undefined && !found.has(slot) && this.allHold(scope, probes, slot, current)) continue
+        if (mode === 'answers' && current !== undefined && !found.has(slot) && this.allHold(scope, probes, slot, current)) continue
         let solved = this.solve(scope, probe, choice)
         // Nothing holds with the others as they are (Debts / Income with Income 0): try the others' next answers.
         for (const other of probe.unknowns) {

@@ -42,6 +42,19 @@ t.test('an edited advice text under date-derived ages is a changed outcome, with
   t.same([result.added, result.removed], [[], []])
 })
 
+t.test('an edited condition on a formula is found by trying answers on each side of its boundaries', async (t) => {
+  // 55–75 becomes 55–70: the branches' own answers (age 55) are on the path on both sides; age 75 shows the edit.
+  const next = edited(drawdown, (node) => (node.id === 'c-mid' ? { ...node, expression: '[[Client_Age]] >= 55 && [[Client_Age]] <= 70' } : node))
+  const result = compareBranches(source(drawdown), source(next), { now: NOW })
+  t.same(leaves(result.changed), ['a-monthly', 'a-rate-high', 'a-taxed', 'a-untaxed'], 'every path under the edited condition')
+  for (const change of result.changed) {
+    const born = new Date(`${String(change.inputs?.Birth_Date)}T00:00:00Z`)
+    const age = NOW.getUTCFullYear() - born.getUTCFullYear() - (NOW < new Date(Date.UTC(NOW.getUTCFullYear(), born.getUTCMonth(), born.getUTCDate())) ? 1 : 0)
+    t.ok(age > 70 && age <= 75, `shown by an age between the two bounds (${age})`)
+    t.match(change.reason, /reach this path before the change but not after/)
+  }
+})
+
 t.test('editing one condition reports exactly the paths through it as changed', async (t) => {
   const next = edited(loan, (node) => (node.id === 'c-senior' ? { ...node, expression: '{{Age}} >= 70' } : node))
   const result = compareBranches(source(loan), source(next), { now: NOW })
