@@ -69,12 +69,12 @@ t.test('an error branch is marked in the API and on the page, with the debugger\
   const many = branches.find((b) => b.ends === 'Advice: Many shares')!
   t.equal(many.kind, 'error')
   t.same(many.outcome.errors, (await debugged(set.id, many.inputs)).errors)
-  t.match(many.outcome.errors[0], /could not finish because cannot divide by zero/)
+  t.match(many.outcome.errors[0], /could not finish\. Cannot divide by zero\./)
   const page = await author.get(`/adviceset/${set.id}/advicescenario/gen-branches?runAsOf=${AS_OF}`)
   t.equal(page.statusCode, 200)
   t.match(page.body, new RegExp(`<tr data-branch="${many.number}" data-path="[^"]+" data-kind="error" class="is-error">`))
   t.match(page.body, 'Error branch: no answers tried reach it without an error.')
-  t.match(page.body, /<li class="branch-error">Incomplete advice: the rule &quot;Shares&quot; could not finish because cannot divide by zero\.<\/li>/)
+  t.match(page.body, /<li class="branch-error">Incomplete advice: the rule &quot;Shares&quot; could not finish\. Cannot divide by zero\.<\/li>/)
   t.match(page.body, /<span class="branch-error-count" data-count="errors">1<\/span> ending in an error/)
 })
 
