@@ -9,8 +9,9 @@ import {
 } from '../../services/files/supplements.ts'
 import { uploadSupplement } from '../../services/files/uploads.ts'
 import type { Viewer } from '../../services/files/access.ts'
-import { UnauthorizedError } from '../../services/errors.ts'
+import { NotFoundError, UnauthorizedError } from '../../services/errors.ts'
 import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
+import { externalLocation } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, StringEnum } from '../schemas.ts'
 import { registerMultipart, uploadParts } from '../uploads.ts'
@@ -56,7 +57,12 @@ export const supplementsApi: FastifyPluginAsyncTypebox = async (app) => {
     const { format, thumbnail, token } = request.query
     const answer = await viewSupplement(deps, viewerOf(request, token), itemId(request.params.id), { format, thumbnail })
     if (answer.kind === 'link') return { data: { url: answer.url } }
-    if (answer.kind === 'redirect') return reply.redirect(answer.url, 302)
+    if (answer.kind === 'redirect') {
+      // A link supplement's page is on another site by design; its address was checked when saved and is again here.
+      const location = externalLocation(answer.url)
+      if (location === null) throw new NotFoundError('This link has no address that can be opened.')
+      return reply.redirect(location, 302)
+    }
     return sendServedFile(reply, answer, { frame: false })
   })
 
