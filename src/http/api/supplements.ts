@@ -14,7 +14,7 @@ import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
 import { externalLocation } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, StringEnum } from '../schemas.ts'
-import { registerMultipart, uploadParts } from '../uploads.ts'
+import { receiveUpload, registerMultipart, UPLOAD_BODY_LIMIT } from '../uploads.ts'
 import { itemId } from './ids.ts'
 
 const ListQuery = Type.Object({
@@ -73,8 +73,9 @@ const signedInRoutes: FastifyPluginAsyncTypebox = async (signedIn) => {
   const deps = signedIn.deps
   signedIn.addHook('preHandler', requireUser)
 
-  signedIn.post('/upload', { schema: { querystring: UploadQuery } }, async (request, reply) => {
-    const row = await uploadSupplement(deps, actorOf(request), uploadParts(request), { onlyVisualizations: request.query.library === 'visualizations' })
+  signedIn.post('/upload', { bodyLimit: UPLOAD_BODY_LIMIT, schema: { querystring: UploadQuery } }, async (request, reply) => {
+    const onlyVisualizations = request.query.library === 'visualizations'
+    const row = await receiveUpload(request, (parts) => uploadSupplement(deps, actorOf(request), parts, { onlyVisualizations }))
     reply.code(201)
     return { data: listedView(row) }
   })
