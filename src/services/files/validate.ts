@@ -20,7 +20,7 @@ export function supplementType(raw: unknown): SupplementType {
 }
 
 export function supplementDescription(raw: unknown): string {
-  return optionalText('description', raw, 'description', DESCRIPTION_MAX)
+  return optionalText('description', raw, 'description', DESCRIPTION_MAX, 'multiline')
 }
 
 /** An absolute http(s) address without a user name or password, at most URL_MAX characters. */
