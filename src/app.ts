@@ -18,6 +18,7 @@ import sessionPlugin from './http/plugins/session.ts'
 import securityPlugin from './http/plugins/security.ts'
 import viewPlugin from './http/plugins/view.ts'
 import inputGuardPlugin from './http/plugins/input-guard.ts'
+import originGuardPlugin from './http/plugins/origin-guard.ts'
 import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
 import openApiPlugin from './http/plugins/openapi.ts'
@@ -84,6 +85,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // parsing, session or CSRF check, and cannot be reached through a session.
   await app.register(partnerApi, { prefix: '/api' })
   await app.register(async function browserApp(browser) {
+    // First: another site's state-changing request is refused before its session is even read.
+    await browser.register(originGuardPlugin)
     // Pages and the app's own JSON compress well (a large rule's page: ~1 MB of markup → ~0.1 MB sent). Brotli at its
     // default quality (11) costs tens of ms per MB; 4 compresses nearly as well at gzip's speed. Partner routes stay
     // outside: their small answers gain little and their CPU per request is budgeted (bench:api).
