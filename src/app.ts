@@ -85,8 +85,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // parsing, session or CSRF check, and cannot be reached through a session.
   await app.register(partnerApi, { prefix: '/api' })
   await app.register(async function browserApp(browser) {
-    // First: another site's state-changing request is refused before its session is even read.
-    await browser.register(originGuardPlugin)
     // Pages and the app's own JSON compress well (a large rule's page: ~1 MB of markup → ~0.1 MB sent). Brotli at its
     // default quality (11) costs tens of ms per MB; 4 compresses nearly as well at gzip's speed. Partner routes stay
     // outside: their small answers gain little and their CPU per request is budgeted (bench:api).
@@ -95,6 +93,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await browser.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
     await browser.register(viewPlugin, { cache: true })
     await browser.register(authPlugin, { deps })
+    // Another site's state-changing request is refused before any body is parsed (after the session is read, so the
+    // refusal is a page with the user's header).
+    await browser.register(originGuardPlugin)
     await browser.register(notFoundPlugin)
     await browser.register(pageRoutes)
     await browser.register(apiRoutes, { prefix: '/api' })

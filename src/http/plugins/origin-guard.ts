@@ -1,7 +1,9 @@
 // Defence in depth beside the CSRF token (issue 22): a state-changing request to the browser app that a browser says
-// came from another site is refused, token or not, as the Fetch Metadata guidance recommends. A browser names the
-// page's site in `Origin` (on every cross-origin request that is not a GET or HEAD) and, in current browsers, in
-// `Sec-Fetch-Site`. Requests without either (tools, tests, older browsers) are left to the CSRF check.
+// came from another site is refused, token or not, as the Fetch Metadata guidance recommends. Current browsers say it
+// in `Sec-Fetch-Site`; `Origin` names the page's origin on requests that are not a GET or HEAD, except that it is
+// `null` when the page's referrer policy is no-referrer (the app's own pages send that: helmet's default), from
+// sandboxed frames and after cross-site redirects, so a `null` Origin names nothing and Sec-Fetch-Site decides.
+// Requests without either (tools, tests, older browsers) are left to the CSRF check.
 // Partner routes (the Advice API, the embed's events and requests for advice, the dictionary) are called from other
 // sites by design with an API key and no cookie; they are registered outside the browser app (src/app.ts) and never
 // see this check. A browser-app route that also takes a key (config.keyAuth) lets a request carrying one through.
@@ -41,9 +43,9 @@ function ownOrigins(request: FastifyRequest, baseUrl: string): Array<string | nu
 function crossSiteReason(request: FastifyRequest, baseUrl: string): string | null {
   if (request.headers['sec-fetch-site'] === 'cross-site') return 'Sec-Fetch-Site: cross-site'
   const origin = request.headers.origin
-  if (origin === undefined) return null
+  if (origin === undefined || origin === 'null') return null
   const named = originOf(origin)
-  return named !== null && named !== 'null' && ownOrigins(request, baseUrl).includes(named) ? null : `Origin: ${origin.slice(0, 100)}`
+  return named !== null && ownOrigins(request, baseUrl).includes(named) ? null : `Origin: ${origin.slice(0, 100)}`
 }
 
 export default fp(async function originGuardPlugin(app) {

@@ -48,7 +48,8 @@ t.test(`every state-changing route of the browser app refuses another site's req
   const wrong: string[] = []
   const senders: Array<[string, Record<string, string>]> = [
     ['Origin: https://evil.example', { origin: 'https://evil.example' }],
-    ['Origin: null', { origin: 'null' }],
+    ['Origin: null from a cross-site page', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
+    ['Origin: not an origin', { origin: 'evil' }],
     ['Origin: the app\'s host on another port', { origin: 'http://localhost:3001' }],
     ['Origin: the app\'s host over https', { origin: 'https://localhost:3000' }],
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
@@ -76,8 +77,13 @@ t.test('the app\'s own pages, and clients that name no origin, reach the CSRF ch
   const noToken = await agent.request({ method: 'POST', url: '/api/tags', payload: JSON.stringify({ label: 'No token' }), headers: { accept: 'application/json', 'content-type': 'application/json', origin: OWN } })
   t.equal(noToken.statusCode, 403, 'the CSRF token is still required')
   t.match(noToken.json().error.message, /form has expired/)
+  // The app's pages are served with Referrer-Policy: no-referrer, so Chromium sends their forms with Origin: null.
+  const ownForm = await fromBrowser('POST', '/api/tags', { origin: 'null', 'sec-fetch-site': 'same-origin' }, { label: 'From our form' })
+  t.equal(ownForm.statusCode, 201, 'Origin: null with Sec-Fetch-Site: same-origin (the app\'s own form in Chromium)')
+  const nullOnly = await fromBrowser('POST', '/api/tags', { origin: 'null' }, { label: 'From a null origin' })
+  t.equal(nullOnly.statusCode, 201, 'Origin: null alone names no site: the CSRF token decides')
   const form = await agent.postForm('/logout', {}, { page: '/' })
-  t.equal(form.statusCode, 303, 'a form of the app, as Chromium sends it without extra headers')
+  t.equal(form.statusCode, 303, 'a form of the app, as a tool sends it without extra headers')
 })
 
 t.test('reading is not refused: a GET from another site is a link followed', async (t) => {
