@@ -28,7 +28,7 @@ export const exportApi: FastifyPluginAsyncTypebox = async (app) => {
     const plan = await planExport(deps, actor, kind, format, query.ownerId)
     if (query.job === '1' || plan.rows > EXPORT_INLINE_LIMIT) {
       const job = await startExportJob(deps, actor, plan)
-      reply.code(202).header('location', sameOriginPath(`/api/job/${job.id}`, deps.config.baseUrl))
+      reply.code(202).header('location', sameOriginPath(`/api/job/${job.id}`, deps.config.baseUrl) ?? '/api/job')
       return { data: await getJob(deps, actor, job.id) }
     }
     await auditExport(deps, actor, plan)
