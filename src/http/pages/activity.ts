@@ -23,7 +23,7 @@ import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
-import { safeNext } from './forms.ts'
+import { redirectWithin } from '../header-values.ts'
 
 const ActivityQuery = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
@@ -233,7 +233,6 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/activity/:id/restore', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
-    const next = safeNext(body.next) === '/' ? '/activity' : safeNext(body.next)
     try {
       const { entityType } = await restoreFromActivity(app.deps, actorOf(request), itemId(request.params.id))
       reply.flash({ type: 'info', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
@@ -243,6 +242,6 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
       const uses = error instanceof DeleteNotAllowedError ? ` ${error.dependents.map((d) => d.name).join('; ')}.` : ''
       reply.flash({ type: 'error', heading: 'Not restored', text: `${error.message}${uses}` })
     }
-    return reply.redirect(next, 303)
+    return redirectWithin(reply, body.next, '/activity', { code: 303 })
   })
 }

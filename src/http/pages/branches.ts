@@ -16,6 +16,7 @@ import { setSummary } from '../../services/scenarios/set-summary.ts'
 import { publishedKey, readableSet, seesVersions, sourceChoices } from '../../services/scenarios/sources.ts'
 import { cancelBranchTask } from '../../services/scenarios/task-access.ts'
 import { itemId } from '../api/ids.ts'
+import { redirectWithin } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 
@@ -169,7 +170,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       // A small generation is simply done again by its permalink (a few milliseconds); a large one is a task.
       const outcome = await generateSetBranches(deps, actorOf(request), { adviceSetId: setId, ...values })
       const target = outcome.task ? { task: outcome.task.id } : values
-      return reply.redirect(href(`${base(setId)}/gen-branches`, target), 303)
+      return redirectWithin(reply, href(`${base(setId)}/gen-branches`, target), `${base(setId)}/gen-branches`, { code: 303 })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       const tools = await toolPage(app, actorOf(request), setId)
@@ -185,7 +186,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const setId = setIdOf(request.params)
     const status = await cancelBranchTask(deps, actorOf(request), request.params.taskId)
     const page = status.kind === 'compare' ? 'gen-branches/compare' : 'gen-branches'
-    return reply.redirect(href(`${base(setId)}/${page}`, { task: status.id }), 303)
+    return redirectWithin(reply, href(`${base(setId)}/${page}`, { task: status.id }), `${base(setId)}/${page}`, { code: 303 })
   })
 
   app.get('/adviceset/:ruleSetId/advicescenario/gen-branches/compare', { preHandler: requireUser, schema: { params: SetParams, querystring: CompareQuery } }, async (request, reply) => {
@@ -228,7 +229,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     try {
       const outcome = await compareSources(deps, actorOf(request), { adviceSetId: setId, ...values })
       const target = outcome.task ? { task: outcome.task.id } : values
-      return reply.redirect(href(`${base(setId)}/gen-branches/compare`, target), 303)
+      return redirectWithin(reply, href(`${base(setId)}/gen-branches/compare`, target), `${base(setId)}/gen-branches/compare`, { code: 303 })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       const tools = await toolPage(app, actorOf(request), setId)

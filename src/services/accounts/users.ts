@@ -36,7 +36,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
   const name = requireText('name', input.name, 'Name', 120)
   const email = requireEmail('email', input.email)
   const company = optionalText('company', input.company, 'Organisation', 120) || `${name}'s team`
-  const password = requireText('password', input.password, 'Password', 256)
+  const password = requireText('password', input.password, 'Password', 256, 'secret')
   checkPasswordRules(password)
   const passwordHash = await hashPassword(password)
   return deps.db.transaction(async (tx) => {
@@ -168,7 +168,7 @@ export async function updateProfile(deps: Deps, actor: Actor, userId: number, in
   }
   const changes: { name?: string; title?: string } = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 120)
-  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000)
+  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000, 'multiline')
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or title.')
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, userId, changes)

@@ -52,7 +52,7 @@ export async function getComment(deps: Deps, actor: Actor, ruleNodeId: number, i
 export async function addComment(deps: Deps, actor: Actor, ruleNodeId: number, input: { body?: unknown }): Promise<CommentRow> {
   const { rule } = await nodeContext(deps.db, actor, ruleNodeId)
   assertWritable(actor, rule.set, 'rule')
-  const body = requireText('body', input.body, 'body: the comment', 5000)
+  const body = requireText('body', input.body, 'body: the comment', 5000, 'multiline')
   return deps.db.transaction(async (tx) => {
     const comment = await insertComment(tx, { ruleNodeId, userId: actor.userId, body })
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_COMMENT, entityId: comment.id, after: snapshot(comment) })
@@ -65,7 +65,7 @@ export async function editComment(deps: Deps, actor: Actor, ruleNodeId: number, 
   assertWritable(actor, rule.set, 'rule')
   const comment = await commentOf(deps.db, ruleNodeId, id)
   assertOwnComment(actor, comment)
-  const body = requireText('body', input.body, 'body: the comment', 5000)
+  const body = requireText('body', input.body, 'body: the comment', 5000, 'multiline')
   if (body === comment.body) return comment
   return deps.db.transaction(async (tx) => {
     const updated = await updateCommentRow(tx, id, { body })
@@ -112,7 +112,7 @@ export async function restoreCommentSnapshot(deps: Deps, actor: Actor, id: numbe
   assertOwnComment(actor, comment)
   const deleteIt = target === null || target.deleted
   if (deleteIt && comment.deletedAt) throw new ValidationError('id', 'This comment is already deleted.')
-  const body = deleteIt ? comment.body : requireText('body', target!.body, 'body: the comment', 5000)
+  const body = deleteIt ? comment.body : requireText('body', target!.body, 'body: the comment', 5000, 'multiline')
   return deps.db.transaction(async (tx) => {
     const restored = await updateCommentRow(tx, id, { body, deletedAt: deleteIt ? new Date() : null })
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'restore', entityType: ENTITY_COMMENT, entityId: id, before: snapshot(comment), after: snapshot(restored) })

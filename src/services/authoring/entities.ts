@@ -110,10 +110,10 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
     out[flag] = input[flag]
   }
   if (input.displayFormat !== undefined) out.displayFormat = input.displayFormat === null ? null : optionalText('displayFormat', input.displayFormat, 'displayFormat', 100) || null
-  if (input.description !== undefined) out.description = optionalText('description', input.description, 'description', 5000)
+  if (input.description !== undefined) out.description = optionalText('description', input.description, 'description', 5000, 'multiline')
   if (input.defaultValue !== undefined) out.defaultValue = input.defaultValue
   if (input.expression !== undefined) {
-    const expression = input.expression === null ? null : optionalText('expression', input.expression, 'expression', 10_000) || null
+    const expression = input.expression === null ? null : optionalText('expression', input.expression, 'expression', 10_000, 'multiline') || null
     if (expression !== null) checkExpression('expression', expression, 'value')
     out.expression = expression
   }

@@ -93,7 +93,7 @@ async function nodeContent(db: Db, actor: Actor, set: { id: number; ownerId: str
   const pick = <K extends keyof NodeInput>(key: K): unknown => (input[key] !== undefined ? input[key] : current?.type === type ? current?.[key as keyof NodeContent] : undefined)
   const template = (key: 'headline' | 'text' | 'question') => {
     const raw = pick(key)
-    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT)
+    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT, 'multiline')
   }
   const content: NodeContent = {
     type, expression: null, variable: null, headline: null, text: null, question: null, calledRuleId: null, apiId: null,

@@ -52,7 +52,7 @@ export async function getAdviceRequest(deps: Deps, actor: Actor, adviceSetId: nu
 export async function recordAdviceRequest(deps: Deps, actor: Actor, adviceSetId: number, input: { text: unknown }) {
   const set = await teamSetOf(deps, actor, adviceSetId)
   if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot record requests for advice.')
-  const text = requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH)
+  const text = requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH, 'multiline')
   return deps.db.transaction(async (tx) => {
     const row = await insertAdviceRequest(tx, { adviceSetId, text, source: 'author', apiKeyId: null, createdBy: actor.userId })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_ADVICE_REQUEST, entityId: row.id, after: snapshot(row) })
@@ -62,7 +62,7 @@ export async function recordAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
 
 /** From the embed, through a key the route already checked for this set; audited as the server's. */
 export async function submitEmbedRequest(deps: Deps, p: { adviceSetId: number; apiKeyId: number; text: unknown }) {
-  const text = requireText('text', p.text, 'Your question', MAX_REQUEST_LENGTH)
+  const text = requireText('text', p.text, 'Your question', MAX_REQUEST_LENGTH, 'multiline')
   const set = await findAdviceSet(deps.db, p.adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   return deps.db.transaction(async (tx) => {
@@ -90,7 +90,7 @@ export async function changeAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
   }
   if (status === 'answered' && answeredByRuleId === null) throw new ValidationError('answeredByRuleId', 'Choose the rule that answers this request.')
   if (status !== 'answered') answeredByRuleId = null
-  const text = input.text === undefined ? request.text : requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH)
+  const text = input.text === undefined ? request.text : requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH, 'multiline')
   return deps.db.transaction(async (tx) => {
     const row = await updateAdviceRequest(tx, id, { status, answeredByRuleId, text })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'update', entityType: ENTITY_ADVICE_REQUEST, entityId: id, before: snapshot(request), after: snapshot(row) })

@@ -129,7 +129,7 @@ async function parseChanges(db: Db, input: AdviceSetInput, ownerId: string): Pro
   const changes: Partial<AdviceSetFields> = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
   if (input.nameAlt !== undefined) changes.nameAlt = optionalText('nameAlt', input.nameAlt, 'Display name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
   if (input.categoryId !== undefined) changes.categoryId = await parseCategory(db, input.categoryId, ownerId)
   if (input.isPublic !== undefined) changes.isPublic = parseFlag('isPublic', input.isPublic)
   if (input.isStarter !== undefined) changes.isStarter = parseFlag('isStarter', input.isStarter)

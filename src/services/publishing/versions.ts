@@ -87,7 +87,7 @@ export async function createVersion(deps: Deps, actor: Actor, input: { adviceSet
   const set = await findAdviceSet(deps.db, input.adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   assertWritable(actor, set)
-  const notes = optionalText('notes', input.notes, 'Notes', 5000)
+  const notes = optionalText('notes', input.notes, 'Notes', 5000, 'multiline')
   const version = await changeVersions(deps.db, set.id, async (tx) => {
     const snapshot = await snapshotAdviceSet(tx, set.id)
     const row = await insertVersion(tx, {
