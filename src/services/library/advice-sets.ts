@@ -15,7 +15,7 @@ import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { tagsById, visibleTagIds } from './tags.ts'
 import { optionalText, requireText } from '../validate.ts'
-import { assertWritable, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
 export const ENTITY_ADVICE_SET = 'adviceset'
 export const LIBRARY_PAGE_SIZE = 24
@@ -65,7 +65,7 @@ export async function listLibrary(deps: Deps, actor: Actor, f: LibraryFilters) {
 async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise<LibraryEntry[]> {
   const links = await tagIdsFor(db, ENTITY_ADVICE_SET, rows.map((r) => r.id))
   const tags = await tagsById(db, [...new Set([...links.values()].flat())])
-  const requests = await countOpenAdviceRequests(db, rows.filter((r) => r.ownerId === actor.ownerId || isProviderAdmin(actor)).map((r) => r.id))
+  const requests = await countOpenAdviceRequests(db, rows.filter((r) => canCollaborateOnSet(actor, r)).map((r) => r.id))
   return rows.map((row) => ({
     ...row,
     tags: (links.get(row.id) ?? []).map((id) => tags.get(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
