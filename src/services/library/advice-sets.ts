@@ -47,6 +47,8 @@ export type LibraryFilters = Partial<Omit<ListAdviceSetsParams, 'visibility' | '
 export interface LibraryEntry extends AdviceSetListRow {
   tags: Array<{ id: number; label: string; slug: string }>
   canWrite: boolean
+  /** The actor is of the set's team (or a provider admin): it sees the set's collaboration data (canCollaborateOnSet). */
+  canCollaborate: boolean
   /** Open requests for advice, counted for the set's own team only (0 for everyone else). */
   openRequests: number
 }
@@ -70,6 +72,7 @@ async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise
     ...row,
     tags: (links.get(row.id) ?? []).map((id) => tags.get(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
     canWrite: canWriteOwned(actor, row.ownerId),
+    canCollaborate: canCollaborateOnSet(actor, row),
     openRequests: requests.get(row.id) ?? 0,
   }))
 }

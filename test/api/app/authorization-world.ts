@@ -24,7 +24,7 @@ import { createCategory } from '../../../src/services/library/categories.ts'
 import { createAudience } from '../../../src/services/publishing/audiences.ts'
 import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 import { planExport, startExportJob } from '../../../src/services/operations/export.ts'
-import { recordRecentItem } from '../../../src/services/library/recent-items.ts'
+import { recordRecentSet } from '../../../src/services/library/recent-items.ts'
 import { listRecentItems } from '../../../src/db/queries/recent-items.ts'
 import { insertPasswordToken } from '../../../src/db/queries/users.ts'
 import { newLinkToken } from '../../../src/services/accounts/passwords.ts'
@@ -50,7 +50,7 @@ async function deletionOf(db: Db, commentId: number): Promise<number> {
 
 /** The person's recent item for a set (recent items are each person's own list: the side's admin's here). */
 async function recentItemOf(deps: Deps, actor: Actor, setId: number): Promise<number> {
-  await recordRecentItem(deps, actor, 'ruleSet', setId)
+  await recordRecentSet(deps, actor, setId)
   const [item] = await listRecentItems(deps.db, actor.userId, 1)
   return item!.id
 }
