@@ -211,7 +211,7 @@ export const ROWS: Record<string, Row> = {
   'POST /card/:type': { ...teamWrite, body: () => ({ reservedName: aName('Matrix_probe').replace(' ', '_'), dataType: 'number' }) },
   'GET /card/:type/:entityId': teamRead,
   'GET /card/:type/:entityId/edit': { ...editPage, publicIs: 'providerShared' },
-  'POST /card/:type/:entityId/edit': { ...teamWrite, body: (s) => ({ reservedName: `${s.marker}_var`, dataType: 'number' }) },
+  'POST /card/:type/:entityId/edit': { ...teamWrite, body: (s, c) => ({ reservedName: `${s.marker}_var`, dataType: 'number', ...(keepsStarter(c) ? { adviceSetId: String(s.set) } : {}) }) }  /* the form resends the entry's set: the starter column's entry is kept for its set */,
   'POST /card/:type/:entityId/delete': { ...teamWrite, fresh: 'entity' },
   'GET /adviceset/:id/rule/debug': teamRead,
   'POST /adviceset/:id/rule/debug': teamRun,
