@@ -109,6 +109,12 @@ export async function consumePasswordToken(db: Db, p: { tokenHash: string; purpo
   return row
 }
 
+/** Marks every unused reset and set-up token of the user used: a link mailed before a password change dies with it. */
+export async function revokePasswordTokens(db: Db, p: { userId: number; now: Date }): Promise<void> {
+  await db.update(passwordTokens).set({ usedAt: p.now })
+    .where(and(eq(passwordTokens.userId, p.userId), isNull(passwordTokens.usedAt)))
+}
+
 export async function findUsablePasswordToken(db: Db, p: { tokenHash: string; purpose: 'reset' | 'setup'; now: Date }) {
   const [row] = await db.select().from(passwordTokens)
     .where(and(eq(passwordTokens.tokenHash, p.tokenHash), eq(passwordTokens.purpose, p.purpose),

@@ -203,7 +203,7 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, query
   const days = timeframeOf(query.days)
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
-  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id, ownerId: set.ownerId } : {}) })
+  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id } : {}) })
   const places = await placesOfActivity(app.deps, items)
   const lookups = await lookupsFor(app, actor, items.flatMap((i) => i.changes), places)
   const formatDate = dateFormatter(request.user!.preferences.tz)

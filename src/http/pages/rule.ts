@@ -11,7 +11,7 @@ import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
 } from '../../services/authoring/rule-page.ts'
 import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
-import { canWriteOwned } from '../../services/accounts/visibility.ts'
+import { canCollaborateOnSet, canWriteOwned } from '../../services/accounts/visibility.ts'
 import { apiChoicesForSet } from '../../services/integrations/external-apis.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -46,6 +46,7 @@ async function showData(app: FastifyInstance, actor: Actor, params: Static<typeo
     rule: { id: rule.id, name: rule.name },
     set: { id: rule.set.id, name: rule.set.name },
     canWrite,
+    canCollaborate: canCollaborateOnSet(actor, rule.set),
     ...header,
     treeProps: tree.props,
     tree: tree.tree,

@@ -1,5 +1,6 @@
-// Comments on rule nodes. Readers of the rule read them; writers of the rule add them; a comment is changed or
-// deleted by its author (or an admin of the owner). Deleted comments can be restored; every write is audited.
+// Comments on rule nodes. They are the set's team's conversation (canCollaborateOnSet): its readers read them, its
+// writers add them; a reader of another team's public or starter set does not see that any exist (404). A comment is
+// changed or deleted by its author (or an admin of the owner). Deleted comments can be restored; every write is audited.
 import type { Db } from '../../db/client.ts'
 import { countComments, findComment, insertComment, listComments, updateComment as updateCommentRow, type CommentRow } from '../../db/queries/comments.ts'
 import { findNode } from '../../db/queries/rule-nodes.ts'
@@ -8,7 +9,7 @@ import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { readableRule } from './rules.ts'
 import { requireText } from '../validate.ts'
-import { assertWritable } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet } from '../accounts/visibility.ts'
 
 export const ENTITY_COMMENT = 'comment'
 
@@ -20,6 +21,7 @@ async function nodeContext(db: Db, actor: Actor, ruleNodeId: number) {
   const node = await findNode(db, ruleNodeId)
   if (!node) throw new NotFoundError('No rule node with this id')
   const rule = await readableRule(db, actor, node.ruleId)
+  if (!canCollaborateOnSet(actor, rule.set)) throw new NotFoundError('No rule node with this id')
   return { node, rule }
 }
 

@@ -2,7 +2,7 @@
 // views over calls, variables, statistics and debugging. Every write is audited; rights come from the advice set.
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../../db/queries/advice-sets.ts'
-import { countCommentsByRule } from '../../db/queries/comments.ts'
+import { visibleCommentCounts } from './comment-counts.ts'
 import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
@@ -86,7 +86,7 @@ export async function getRule(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
   const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id, reader: actor })
   const issues = staticChecks(model).filter((issue) => issue.ruleId === String(id))
-  const commentCounts = await countCommentsByRule(deps.db, id)
+  const commentCounts = await visibleCommentCounts(deps.db, actor, rule)
   return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules[0]?.nodes ?? [], issues, commentCounts }
 }
 

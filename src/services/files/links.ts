@@ -6,7 +6,7 @@ import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findNode } from '../../db/queries/rule-nodes.ts'
 import { deleteLink, findLink, findSupplement, insertLink, listLinkedSupplements, type SupplementRow } from '../../db/queries/supplements.ts'
 import { SUPPLEMENT_TARGETS, type SupplementTarget } from '../../db/schema/index.ts'
-import { assertWritable, canReadSet } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet, canReadSet } from '../accounts/visibility.ts'
 import { readableRule } from '../authoring/rules.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -109,9 +109,13 @@ export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: L
   })
 }
 
-/** The supplements linked to a target the actor may read, in link order, with their pages. */
+/**
+ * The supplements linked to a target the actor may read, in link order, with their pages. A node's are its advice's
+ * sources, for every reader; a set's own are its team's (a reader of another team's public or starter set gets 404).
+ */
 export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
-  await readableTarget(deps.db, actor, target)
+  const resolved = await readableTarget(deps.db, actor, target)
+  if (target.targetType === 'adviceSet' && !canCollaborateOnSet(actor, resolved.set)) throw new NotFoundError('No advice set with this id')
   return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map(listedView)
 }
 

@@ -4,13 +4,13 @@
 // authors and admins of the team change them. End users' text is never shown outside the set's team.
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import {
-  countOpenAdviceRequests, findAdviceRequest, insertAdviceRequest, listAdviceRequests, updateAdviceRequest, type AdviceRequestRow,
+  findAdviceRequest, insertAdviceRequest, listAdviceRequests, updateAdviceRequest, type AdviceRequestRow,
 } from '../../db/queries/advice-requests.ts'
 import { findRule } from '../../db/queries/rules.ts'
 import type { AdviceRequestStatus } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
-import { canWriteOwned } from '../accounts/visibility.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
+import type { Actor, Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireOneOf, requireText } from '../validate.ts'
 
@@ -20,7 +20,7 @@ export const MAX_REQUEST_LENGTH = 2000
 
 async function teamSetOf(deps: Deps, actor: Actor, adviceSetId: number) {
   const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !(set.ownerId === actor.ownerId || isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
+  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
   return set
 }
 
@@ -104,9 +104,4 @@ export async function deleteAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
     await updateAdviceRequest(tx, id, { deletedAt: new Date() })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'delete', entityType: ENTITY_ADVICE_REQUEST, entityId: id, before: snapshot(request) })
   })
-}
-
-/** Open requests per set, for the library's cards (only the viewer's own team's sets are counted). */
-export async function openRequestCounts(deps: Deps, actor: Actor, sets: Array<{ id: number; ownerId: string }>): Promise<Map<number, number>> {
-  return countOpenAdviceRequests(deps.db, sets.filter((s) => s.ownerId === actor.ownerId || isProviderAdmin(actor)).map((s) => s.id))
 }

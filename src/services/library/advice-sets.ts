@@ -15,7 +15,7 @@ import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { tagsById, visibleTagIds } from './tags.ts'
 import { optionalText, requireText } from '../validate.ts'
-import { assertWritable, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
 export const ENTITY_ADVICE_SET = 'adviceset'
 export const LIBRARY_PAGE_SIZE = 24
@@ -47,6 +47,8 @@ export type LibraryFilters = Partial<Omit<ListAdviceSetsParams, 'visibility' | '
 export interface LibraryEntry extends AdviceSetListRow {
   tags: Array<{ id: number; label: string; slug: string }>
   canWrite: boolean
+  /** The actor is of the set's team (or a provider admin): it sees the set's collaboration data (canCollaborateOnSet). */
+  canCollaborate: boolean
   /** Open requests for advice, counted for the set's own team only (0 for everyone else). */
   openRequests: number
 }
@@ -65,11 +67,12 @@ export async function listLibrary(deps: Deps, actor: Actor, f: LibraryFilters) {
 async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise<LibraryEntry[]> {
   const links = await tagIdsFor(db, ENTITY_ADVICE_SET, rows.map((r) => r.id))
   const tags = await tagsById(db, [...new Set([...links.values()].flat())])
-  const requests = await countOpenAdviceRequests(db, rows.filter((r) => r.ownerId === actor.ownerId || isProviderAdmin(actor)).map((r) => r.id))
+  const requests = await countOpenAdviceRequests(db, rows.filter((r) => canCollaborateOnSet(actor, r)).map((r) => r.id))
   return rows.map((row) => ({
     ...row,
     tags: (links.get(row.id) ?? []).map((id) => tags.get(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
     canWrite: canWriteOwned(actor, row.ownerId),
+    canCollaborate: canCollaborateOnSet(actor, row),
     openRequests: requests.get(row.id) ?? 0,
   }))
 }
