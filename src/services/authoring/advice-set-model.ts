@@ -100,7 +100,8 @@ function entriesNamedIn(rows: EntityRow[], content: string): EntityRow[] {
 }
 
 function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
-  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), nodes: trees.get(r.id) ?? [] }))
+  // The flag is left out when false, so a set without such rules snapshots as it did before the flag existed.
+  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), ...(r.onlyWhenCalled ? { onlyWhenCalled: true } : {}), nodes: trees.get(r.id) ?? [] }))
 }
 
 function calledIds(models: RuleModel[]): number[] {
@@ -154,12 +155,16 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
   return opts.onlyRuleId === undefined ? model : focusOnRule(model, opts.onlyRuleId)
 }
 
-/** The whole set's model with one rule left to run; the set's other rules stay callable as external rules. */
+/**
+ * The whole set's model with one rule left to run; the set's other rules stay callable as external rules. The rule
+ * runs even when it runs only when called: debugging it alone is calling it.
+ */
 export function focusOnRule(model: AdviceSetModel, ruleId: number): AdviceSetModel {
   const id = String(ruleId)
   const external = [...model.rules.filter((r) => r.id !== id), ...(model.externalRules ?? [])]
   const { externalRules: _all, ...rest } = model
-  return { ...rest, rules: model.rules.filter((r) => r.id === id), ...(external.length > 0 ? { externalRules: external } : {}) }
+  const focused = model.rules.filter((r) => r.id === id).map(({ onlyWhenCalled: _called, ...rule }) => rule)
+  return { ...rest, rules: focused, ...(external.length > 0 ? { externalRules: external } : {}) }
 }
 
 /** Names a node reads or sets: expression references, template tags and its own variable. */
@@ -210,7 +215,9 @@ export function namesOfExpression(source: string): string[] {
 export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceSetRow, copy: AdviceSetRow) {
   const rules = await listRules(tx, source.id)
   const ruleIds = new Map<number, number>()
-  for (const rule of rules) ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, createdBy: actor.userId })).id)
+  for (const rule of rules) {
+    ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, onlyWhenCalled: rule.onlyWhenCalled, createdBy: actor.userId })).id)
+  }
   const nodes = await listNodes(tx, rules.map((r) => r.id))
   const nodeIds = new Map<number, number>()
   for (const rule of rules) {

@@ -71,9 +71,9 @@ export async function restoreVersion(deps: Deps, actor: Actor, versionId: number
       if (existing && existing.adviceSetId === set.id) {
         // A rule deleted before kept its nodes live under it; they give way to the version's tree like the others.
         await setNodesDeleted(tx, (await listNodes(tx, [existing.id])).map((n) => n.id), now, actor.userId)
-        ruleIds.set(rule.id, (await updateRule(tx, existing.id, { name: rule.name, position, deletedAt: null, updatedBy: actor.userId })).id)
+        ruleIds.set(rule.id, (await updateRule(tx, existing.id, { name: rule.name, position, onlyWhenCalled: rule.onlyWhenCalled === true, deletedAt: null, updatedBy: actor.userId })).id)
       } else {
-        ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: set.id, name: rule.name, position, createdBy: actor.userId })).id)
+        ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: set.id, name: rule.name, position, onlyWhenCalled: rule.onlyWhenCalled === true, createdBy: actor.userId })).id)
       }
     }
     let nodes = 0
