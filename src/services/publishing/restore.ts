@@ -5,7 +5,7 @@
 // created. Its trees are written as new nodes. Dictionary entries the version uses that the set no longer sees are
 // created for the set. One transaction, one audit row on the version.
 import type { Db } from '../../db/client.ts'
-import { insertEntity, findEntityByName } from '../../db/queries/entities.ts'
+import { insertEntity } from '../../db/queries/entities.ts'
 import { insertNode, listNodes, setNodesDeleted } from '../../db/queries/rule-nodes.ts'
 import { findRule, insertRule, listRules, lockAdviceSetRow, updateRule } from '../../db/queries/rules.ts'
 import { recordIndexTask } from '../../db/queries/search.ts'
@@ -40,9 +40,8 @@ async function insertTree(tx: Db, actor: Actor, ruleId: number, nodes: NodeModel
   return count
 }
 
-async function restoreEntity(tx: Db, actor: Actor, set: { id: number; ownerId: string }, entity: EntityModel): Promise<boolean> {
-  // Names are unique per owner regardless of case: an entry by that name (even of another set) stays as it is.
-  if (await findEntityByName(tx, set.ownerId, entity.name)) return false
+/** An entry the version uses and the set no longer sees comes back as the set's own (another set's of that name does not matter). */
+async function restoreEntity(tx: Db, actor: Actor, set: { id: number; ownerId: string }, entity: EntityModel): Promise<void> {
   const created = await insertEntity(tx, {
     ownerId: set.ownerId, adviceSetId: set.id, entityTypeId: entity.kind === 'formula' ? ENTITY_TYPES.formula.id : ENTITY_TYPES.variable.id,
     reservedName: entity.name, dataType: entity.dataType ?? null, validOptions: entity.options ?? [], isClosedSet: entity.isClosedSet ?? false,
@@ -51,7 +50,6 @@ async function restoreEntity(tx: Db, actor: Actor, set: { id: number; ownerId: s
   })
   // 'entity' is the dictionary's audit name (as in advice-set-model.ts, spelled out to keep authoring/entities.ts out).
   await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId } })
-  return true
 }
 
 export async function restoreVersion(deps: Deps, actor: Actor, versionId: number): Promise<RestoreResult> {
@@ -83,7 +81,8 @@ export async function restoreVersion(deps: Deps, actor: Actor, versionId: number
     let entities = 0
     for (const entity of snapshot.model.entities) {
       if (seen.has(entity.name.toLowerCase())) continue
-      if (await restoreEntity(tx, actor, set, entity)) entities += 1
+      await restoreEntity(tx, actor, set, entity)
+      entities += 1
       seen.add(entity.name.toLowerCase())
     }
     const result = { adviceSetId: set.id, versionId: version.id, rules: snapshot.model.rules.length, nodes, entities }
