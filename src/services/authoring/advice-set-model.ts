@@ -21,7 +21,7 @@ const MAX_CALL_HOPS = 16
 
 /** `linked`: the supplements linked to the node, which follow its own sources (services/files/sources.ts). */
 export function nodeModelOf(row: RuleNodeRow, children: NodeModel[], linked?: SupplementRow[]): NodeModel {
-  const node: NodeModel = { id: String(row.id), type: row.type as NodeType, children }
+  const node: NodeModel = { id: String(row.id), key: row.key, type: row.type as NodeType, children }
   if (row.expression !== null) node.expression = row.expression
   if (row.variable !== null) node.variable = row.variable
   if (row.headline !== null) node.headline = row.headline

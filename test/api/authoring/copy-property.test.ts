@@ -23,8 +23,10 @@ await createOwner(db, { id: 'TF', name: 'Advice Studio' })
 const providerAdmin = await signedInAgent(app, await createUser(db, { ownerId: 'TF', role: 'admin' }))
 
 /** Which entries are the set's own (the rest are the owner's), and whether the called rule runs only when called. */
-const shape = fc.record({ ownX: fc.boolean(), ownY: fc.boolean(), ownB: fc.boolean(), ownF: fc.boolean(), calledOnly: fc.boolean() })
-const answers = fc.record({ X: fc.integer({ min: -1, max: 11 }), Y: fc.constantFrom(...OPTIONS_Y), B: fc.boolean() })
+type Shape = { ownX: boolean; ownY: boolean; ownB: boolean; ownF: boolean; calledOnly: boolean }
+type Answers = { X: number; Y: string; B: boolean }
+const shape: fc.Arbitrary<Shape> = fc.record({ ownX: fc.boolean(), ownY: fc.boolean(), ownB: fc.boolean(), ownF: fc.boolean(), calledOnly: fc.boolean() })
+const answers: fc.Arbitrary<Answers> = fc.record({ X: fc.integer({ min: -1, max: 11 }), Y: fc.constantFrom(...OPTIONS_Y), B: fc.boolean() })
 
 let run = 0
 
@@ -37,7 +39,7 @@ async function entry(name: string, own: boolean, setId: number, fields: { dataTy
 }
 
 /** Stores a generated set under names of this run (owner-wide names are unique in the owner). */
-async function storeSet(model: { rules: Array<{ nodes: NodeModel[] }> }, s: fc.Infer<typeof shape>) {
+async function storeSet(model: { rules: Array<{ nodes: NodeModel[] }> }, s: Shape) {
   run += 1
   const names = { X: `X_${run}`, Y: `Y_${run}`, B: `B_${run}`, F: `F_${run}` }
   const rename = (text: string) => text.replace(/\{\{([XYB])\}\}/g, (_m, n: 'X' | 'Y' | 'B') => `{{${names[n]}}}`)
@@ -76,7 +78,7 @@ t.test('a copy and a transfer give the same outcome as the original', async (t) 
       const copy = await author.api('POST', '/api/adviceset/copy', { id: set.id })
       if (copy.statusCode !== 201) return false
       const copyId = copy.json().data.id as number
-      const inputsOf = (a: fc.Infer<typeof answers>) => ({ [names.X]: a.X, [names.Y]: a.Y, [names.B]: a.B })
+      const inputsOf = (a: Answers) => ({ [names.X]: a.X, [names.Y]: a.Y, [names.B]: a.B })
       const originals = await Promise.all(tries.map((a) => outcome(author, set.id, inputsOf(a))))
       for (const [i, a] of tries.entries()) {
         if (JSON.stringify(await outcome(author, copyId, inputsOf(a))) !== JSON.stringify(originals[i])) return false

@@ -151,7 +151,7 @@ t.test('validation errors name the field', async (t) => {
     ['POST rule', 'POST', '/api/rule', { adviceSetId: f.set.id, name: ' ' }, /^Name is required\.$/],
     ['POST rule (no name)', 'POST', '/api/rule', { adviceSetId: f.set.id }, /^name: /],
     ['POST rule (position)', 'POST', '/api/rule', { adviceSetId: f.set.id, name: 'x', position: -1 }, /^position: /],
-    ['PATCH rule/{id}', 'PATCH', `/api/rule/${f.rule.id}`, {}, /send name or position/],
+    ['PATCH rule/{id}', 'PATCH', `/api/rule/${f.rule.id}`, {}, /send name, position or onlyWhenCalled/],
     ['PATCH rule/{id} (name)', 'PATCH', `/api/rule/${f.rule.id}`, { name: 'x'.repeat(201) }, /^Name must be at most 200 characters\.$/],
     ['POST rule/copy', 'POST', '/api/rule/copy', { id: f.rule.id, name: 'x'.repeat(201) }, /^Name must be at most 200/],
     ['POST rule/copy (unknown field)', 'POST', '/api/rule/copy', { id: f.rule.id, colour: 'red' }, /^colour: is not an accepted field$/],
