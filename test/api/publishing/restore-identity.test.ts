@@ -70,8 +70,8 @@ t.test('restore keeps node identity: v3 (v1 restored) against v2 is one changed 
   t.notMatch(page, /data-changes="nodes-(added|removed)"/, '…none added or removed')
   const changed = /<ul class="changes" data-changes="nodes-changed">([\s\S]*?)<\/ul>/.exec(page)?.[1] ?? ''
   t.match(changed, 'Advice: Income tax will apply <span class="muted">in Tax check</span>')
-  t.match(changed, /<div data-field="Text"><dt>Text<\/dt><dd><span class="change-before"><span class="visually-hidden">Before: <\/span><del>At \{\{Age\}\} your drawdown may be taxed\.<\/del><\/span>/, 'with the text before (v2)…')
-  t.match(changed, /<span class="change-after"><span class="visually-hidden">After: <\/span><ins>At \{\{Age\}\} your drawdown is taxed\.<\/ins><\/span>/, '…and after (v3)')
+  t.match(changed, /<div data-field="Text"><dt>Text<\/dt><dd><span class="change-before"><span class="change-label">Before:<\/span> <del>At \{\{Age\}\} your drawdown may be taxed\.<\/del><\/span>/, 'with the text before (v2)…')
+  t.match(changed, /<span class="change-after"><span class="change-label">After:<\/span> <ins>At \{\{Age\}\} your drawdown is taxed\.<\/ins><\/span>/, '…and after (v3)')
   t.notMatch(page, /rule \d+/, 'rules are named by name, never “rule 3”')
   const keys = after.map((n) => n.key)
   t.equal(new Set(keys).size, keys.length, 'keys stay unique among the set’s live nodes')
