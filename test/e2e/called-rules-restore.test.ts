@@ -21,7 +21,7 @@ t.test('runs only when called, and a restore that keeps its nodes', { skip: chro
   const author = await server.createUser({ role: 'author', ownerId, name: 'Ann Author' })
   await createVariable(server.db, ownerId, 'Age')
   const set = await createAdviceSet(server.db, { ownerId, name: 'Drawdown' })
-  const { nodes: [, , call] } = await buildRule(server.db, set.id, 'Drawdown plan', [
+  const { rule: plan, nodes: [, , call] } = await buildRule(server.db, set.id, 'Drawdown plan', [
     { type: 'inputRequest', variable: 'Age', question: 'How old are you?' },
     { type: 'condition', expression: '{{Age}} >= 55 && {{Age}} <= 75', children: [{ type: 'ruleCall' }] },
   ])
@@ -34,11 +34,18 @@ t.test('runs only when called, and a restore that keeps its nodes', { skip: chro
   const console = recordConsole(page)
   await signInByApi(page, server.url, author)
 
+  // The caller's tree marks the call, as it marks its other static checks.
+  const warning = "Tax check runs on its own and is also called by Drawdown plan: its advice can appear twice. Mark it 'runs only when called'."
+  await page.goto(`${server.url}/adviceset/${set.id}/rule/${plan.id}/show`)
+  t.equal(await islandsSettled(page), 'mounted')
+  await page.locator('[role="tree"][data-checks="done"]').waitFor()
+  t.equal(await page.locator(`[data-node-id="${call!.id}"] [data-code="RULE_RUNS_TWICE"]`).textContent(), warning, 'the call node carries the warning')
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/rule-tree-call-runs-twice.png`, fullPage: true })
+
   await page.goto(`${server.url}/adviceset/${set.id}/rule/${tax.id}/show`)
   t.equal(await islandsSettled(page), 'mounted')
   const header = page.locator('.rule-run-mode')
-  t.equal(await header.locator('[data-check="RULE_RUNS_TWICE"]').textContent(),
-    "Tax check runs on its own and is also called by Drawdown plan: its advice can appear twice. Mark it 'runs only when called'.")
+  t.equal(await header.locator('[data-check="RULE_RUNS_TWICE"]').textContent(), warning, 'so does the called rule’s header, beside the button')
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/rule-header-runs-twice.png`, fullPage: true })
   await header.getByRole('button', { name: 'Run only when called' }).click()
   await page.locator('.rule-run-mode[data-only-when-called="true"]').waitFor()
