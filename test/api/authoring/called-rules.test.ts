@@ -77,6 +77,7 @@ t.test('a rule that runs only when called gives its advice once, and only when c
 
   const [log] = await db.select().from(activity).where(and(eq(activity.entityType, 'rule'), eq(activity.entityId, String(f.tax.id))))
   t.match(log, { action: 'update', before: { onlyWhenCalled: false }, after: { onlyWhenCalled: true } }, 'the change is in the activity log')
+  t.match((await author.get(`/adviceset/${f.set.id}/activity`)).body, /Runs only when called[\s\S]{0,200}No[\s\S]{0,200}Yes/, 'which names it in words')
 
   // The Advice API serves the published version, which carries the flag.
   const version = await publishVersion(db, { adviceSetId: f.set.id })
