@@ -72,6 +72,9 @@ t.test('a rule that runs only when called gives its advice once, and only when c
   t.same(await adviceIds(author, f.set.id, '1962-03-04'), [String(f.taxAdvice.id)], 'born 1962 (64): once, through the call')
   t.same(await adviceIds(author, f.set.id, '1980-03-04'), [], 'born 1980 (46): the call never runs, so neither does Tax check')
   t.same((await checks(author, f.plan.id)).filter((i) => i.code === 'RULE_RUNS_TWICE'), [], 'the warning is gone')
+  const debugPage = (await author.get(`/adviceset/${f.set.id}/rule/debug`)).body
+  t.match(debugPage, /Tax check<\/a> <span class="debug-called">called<\/span>/, 'the set’s debug page shows it among the called rules')
+  t.notMatch(debugPage, /Tax check<\/a><\/h3>/, 'not among those that run on their own')
   const debugAlone = await author.api('POST', '/api/rule/debug', { ruleId: f.tax.id, inputs: {}, now: NOW })
   t.same(debugAlone.json().data.result.advice.map((a: { nodeId: string }) => a.nodeId), [String(f.taxAdvice.id)], 'debugging the rule alone runs it')
 
