@@ -38,6 +38,7 @@ const FIELD_LABELS: Record<string, string> = {
   sources: 'Sources', subtree: 'Nodes', nodes: 'Nodes', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
+  onlyWhenCalled: 'Runs only when called',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
   phrases: 'Phrases', scenarioId: 'Scenario', selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',

@@ -4,7 +4,7 @@ import { listAdviceSets } from '../../db/queries/advice-sets.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
-import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
+import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, staticChecks, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
 import { kindOf } from './entities.ts'
@@ -214,10 +214,16 @@ export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSe
   const seen = new Set<number>()
   return {
     stats,
+    runsTwice: loaded ? runsTwiceWarnings(loaded.model, rule.id) : [],
     calledBy: callers.filter((c) => c.ruleId !== rule.id && !seen.has(c.ruleId) && seen.add(c.ruleId))
       .map((c) => ({ id: c.ruleId, name: c.ruleName, adviceSetName: c.adviceSetName, href: ruleHref(c.adviceSetId, c.ruleId) })),
     copyTargets,
   }
+}
+
+/** What the static checks say when this rule runs on its own and is called too: shown beside the run-mode button. */
+function runsTwiceWarnings(model: AdviceSetModel, ruleId: number): string[] {
+  return staticChecks(model).filter((issue) => issue.code === 'RULE_RUNS_TWICE' && issue.aboutRuleId === String(ruleId)).map((issue) => issue.message)
 }
 
 /** Advice sets of the actor's owner that a rule may be copied into (none for viewers). */

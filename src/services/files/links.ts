@@ -68,7 +68,7 @@ export async function prepareLink(db: Db, actor: Actor, target: LinkTarget): Pro
   return resolved
 }
 
-function linkAudit(row: SupplementRow, target: ResolvedTarget) {
+function linkAudit(row: SupplementRow, target: Pick<ResolvedTarget, 'targetType' | 'targetId' | 'label'>) {
   return { id: row.id, name: row.name, supplementId: row.id, targetType: target.targetType, targetId: target.targetId, linkedTo: target.label }
 }
 
@@ -119,11 +119,24 @@ export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
   return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map(listedView)
 }
 
-/** A node written back from a version (publishing/restore.ts) gets back the links to the supplements that still exist. */
-export async function relinkSupplements(tx: Db, actor: Actor, nodeId: number, supplementIds: number[]): Promise<void> {
-  for (const supplementId of supplementIds) {
+/**
+ * A node written back from a version (publishing/restore-trees.ts) gets the version's links: back to the supplements
+ * that still exist, and without those the draft added since (each removal audited as an unlink, so Activity can
+ * bring it back). `label` names the node in that audit row.
+ */
+export async function relinkSupplements(tx: Db, actor: Actor, node: { id: number; ownerId: string; label: string }, supplementIds: number[]): Promise<void> {
+  const wanted = new Set(supplementIds)
+  for (const linked of await listLinkedSupplements(tx, 'ruleNode', node.id)) {
+    if (wanted.delete(linked.id)) continue
+    await deleteLink(tx, linked.linkId)
+    await audit(tx, actor, {
+      ownerId: node.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: linked.id,
+      before: linkAudit(linked, { targetType: 'ruleNode', targetId: node.id, label: node.label }),
+    })
+  }
+  for (const supplementId of wanted) {
     if (await findSupplement(tx, supplementId, { includeDeleted: true })) {
-      await insertLink(tx, { supplementId, targetType: 'ruleNode', targetId: nodeId, createdBy: actor.userId })
+      await insertLink(tx, { supplementId, targetType: 'ruleNode', targetId: node.id, createdBy: actor.userId })
     }
   }
 }

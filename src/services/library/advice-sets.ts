@@ -6,7 +6,7 @@ import {
   type AdviceSetFields, type AdviceSetListRow, type AdviceSetRow, type ListAdviceSetsParams,
 } from '../../db/queries/advice-sets.ts'
 import { findOwner } from '../../db/queries/users.ts'
-import { copyAdviceSetContent } from '../authoring/advice-set-model.ts'
+import { copyAdviceSetContent, takeEntriesAlong } from '../authoring/set-copy.ts'
 import { copyScenariosOfSet } from '../scenarios/scenarios.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
@@ -229,7 +229,10 @@ export async function copyAdviceSet(deps: Deps, actor: Actor, id: number, input:
   })
 }
 
-/** Moves a set to another owner (provider admins only). Its category and the old owner's own tags stay behind. */
+/**
+ * Moves a set to another owner (provider admins only). Its category and the old owner's own tags stay behind; its
+ * dictionary entries come along (authoring/set-copy.ts).
+ */
 export async function transferAdviceSet(deps: Deps, actor: Actor, id: number, input: { ownerId: unknown }): Promise<AdviceSetRow> {
   if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can transfer advice sets.')
   const ownerId = requireText('ownerId', input.ownerId, 'Owner', 64)
@@ -239,6 +242,7 @@ export async function transferAdviceSet(deps: Deps, actor: Actor, id: number, in
   const keep = await visibleTagIds(deps.db, ownerId)
   return deps.db.transaction(async (tx) => {
     const tagIds = (await tagIdsOf(tx, id)).filter((t) => keep.has(t))
+    await takeEntriesAlong(tx, actor, set, ownerId)
     return (await applyChanges(tx, actor, set, { ownerId, categoryId: null }, tagIds)).set
   })
 }

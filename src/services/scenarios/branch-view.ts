@@ -64,7 +64,7 @@ export class PathPresenter {
     const leaf = this.compiled.nodeById.get(side.path[side.path.length - 1] ?? '')
     return {
       number, ruleId: side.ruleId, rules: words.rules, path: side.path, conditions: words.conditions, when: words.text,
-      ends: leaf ? nodeLabel(leaf.model) : 'Unknown node',
+      ends: leaf ? nodeLabel(leaf.model, (id) => this.compiled.ruleById.get(id)?.name) : 'Unknown node',
     }
   }
 

@@ -196,6 +196,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/rule/:ruleId/show/tree': teamRead,
   'POST /adviceset/:id/rule/:ruleId/rename': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /adviceset/:id/rule/:ruleId/move': { ...teamWrite, body: () => ({ direction: 'down' }) },
+  'POST /adviceset/:id/rule/:ruleId/only-when-called': { ...teamWrite, body: () => ({ onlyWhenCalled: 'true' }) },
   'POST /adviceset/:id/rule/:ruleId/copy': teamWrite,
   'POST /adviceset/:id/rule/:ruleId/promote': { ...teamWrite, fresh: 'rule' },
   'GET /adviceset/:id/rule/confirm-delete': editPage,
