@@ -32,6 +32,8 @@ export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 
 
 export interface RuleTreeProps {
   mode: 'edit' | 'read'
+  /** Whether the reader may open the nodes' comments: the set's own team only (a public or starter set's other readers may not). */
+  comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
   adviceSet: { id: number; name: string }
   nodes: TreeNode[]
@@ -107,6 +109,7 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     : { id: isId(raw.rule.adviceSetId) ? raw.rule.adviceSetId : 0, name: '' }
   return {
     mode: raw.mode === 'edit' ? 'edit' : 'read',
+    comments: raw.comments === true,
     rule: { id: raw.rule.id, name: typeof raw.rule.name === 'string' ? raw.rule.name : '', adviceSetId: adviceSet.id },
     adviceSet,
     nodes: raw.nodes.map(parseTreeNode),

@@ -411,7 +411,7 @@ export function RuleTree(props: RuleTreeProps) {
         setExpanded(parentIds(current))
         return
       case 'comments':
-        if (active !== null && active > 0) {
+        if (active !== null && active > 0 && props.comments) {
           setSourcesFor(null)
           setCommentsFor(active)
         }
@@ -443,7 +443,7 @@ export function RuleTree(props: RuleTreeProps) {
         void deleteNode(active)
         return
     }
-  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode, openSources])
+  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode, openSources, props.comments])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target instanceof HTMLElement) || event.target.getAttribute('role') !== 'treeitem') return
@@ -468,7 +468,7 @@ export function RuleTree(props: RuleTreeProps) {
     const id = Number(row.dataset.nodeId)
     const action = target.closest<HTMLElement>('[data-action]')?.dataset.action
     if (action === 'toggle') toggle(id)
-    else if (action === 'comments') { setSourcesFor(null); setCommentsFor(id) }
+    else if (action === 'comments' && props.comments) { setSourcesFor(null); setCommentsFor(id) }
     else if (action === 'sources') openSources(id)
     else if (action === 'edit') run({ kind: 'edit' })
     else if (action === 'add-child') run({ kind: 'add', as: 'child' })

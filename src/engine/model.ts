@@ -18,6 +18,11 @@ export interface RuleModel {
   id: string
   name: string
   adviceSetId: string
+  /**
+   * The set's run skips this rule: it runs only where a Rule Call calls it. Absent (as in versions published before
+   * the flag existed) means it runs on its own too.
+   */
+  onlyWhenCalled?: boolean
   /** Root nodes in sibling order. */
   nodes: NodeModel[]
 }
@@ -44,6 +49,11 @@ export interface SourceRef {
  */
 export interface NodeModel {
   id: string
+  /**
+   * The node's identity across versions of its set (kept through edits, moves and restores; new for a copy). Absent
+   * in versions published before keys existed whose node rows were not found.
+   */
+  key?: string
   type: NodeType
   children: NodeModel[]
   expression?: string

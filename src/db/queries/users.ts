@@ -148,10 +148,13 @@ export async function consumePasswordToken(db: Db, p: { tokenHash: string; purpo
   return row
 }
 
-/** Ends every unused link of the user (of one purpose, or all): an invitation sent again, a member deactivated. */
-export async function revokePasswordTokens(db: Db, userId: number, now: Date, purpose?: 'reset' | 'setup'): Promise<void> {
-  await db.update(passwordTokens).set({ usedAt: now })
-    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt), purpose ? eq(passwordTokens.purpose, purpose) : undefined))
+/**
+ * Marks every unused link of the user used (of one purpose, or all): a link mailed before a password change dies with
+ * it, an invitation sent again replaces the old one, a deactivated member keeps none.
+ */
+export async function revokePasswordTokens(db: Db, p: { userId: number; now: Date; purpose?: 'reset' | 'setup' }): Promise<void> {
+  await db.update(passwordTokens).set({ usedAt: p.now })
+    .where(and(eq(passwordTokens.userId, p.userId), isNull(passwordTokens.usedAt), p.purpose ? eq(passwordTokens.purpose, p.purpose) : undefined))
 }
 
 export async function findUsablePasswordToken(db: Db, p: { tokenHash: string; purpose: 'reset' | 'setup'; now: Date }) {

@@ -134,6 +134,8 @@ export class Run implements SlotScope {
   private callStack: string[] | null = null
   private readonly tracer: Tracer | null
   private currentNode: CompiledNode | null = null
+  /** Advice nodes of called rules emitted so far (CompiledAdvice.mayRepeat); made on the first such emit. */
+  private emitted: Set<CompiledNode> | null = null
   private unsetName = ''
   private readonly result: EngineResult
 
@@ -513,6 +515,12 @@ export class Run implements SlotScope {
       // Headline_Custom replaces the headline of the next advice only, so one rule's override cannot leak.
       custom = valueToText(headline)
       this.write(HEADLINE_SLOT, undefined)
+    }
+    if (advice.mayRepeat) {
+      // One run gives each advice once, however often its rule runs (on its own and called, or called twice).
+      const emitted = (this.emitted ??= new Set())
+      if (emitted.has(node)) return
+      emitted.add(node)
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {

@@ -23,7 +23,7 @@ import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
-import { safeNext } from './forms.ts'
+import { redirectWithin } from '../header-values.ts'
 
 const ActivityQuery = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
@@ -38,6 +38,7 @@ const FIELD_LABELS: Record<string, string> = {
   sources: 'Sources', subtree: 'Nodes', nodes: 'Nodes', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
   isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
+  onlyWhenCalled: 'Runs only when called',
   number: 'Number', state: 'State', notes: 'Notes', transition: 'Step', comment: 'Note',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
   phrases: 'Phrases', scenarioId: 'Scenario', selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',
@@ -203,7 +204,7 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, query
   const days = timeframeOf(query.days)
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
-  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id, ownerId: set.ownerId } : {}) })
+  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id } : {}) })
   const places = await placesOfActivity(app.deps, items)
   const lookups = await lookupsFor(app, actor, items.flatMap((i) => i.changes), places)
   const formatDate = dateFormatter(request.user!.preferences.tz)
@@ -233,7 +234,6 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/activity/:id/restore', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
-    const next = safeNext(body.next) === '/' ? '/activity' : safeNext(body.next)
     try {
       const { entityType } = await restoreFromActivity(app.deps, actorOf(request), itemId(request.params.id))
       reply.flash({ type: 'info', text: `Restored the ${ENTITY_LABELS[entityType] ?? entityType} as it was before that change.` })
@@ -243,6 +243,6 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
       const uses = error instanceof DeleteNotAllowedError ? ` ${error.dependents.map((d) => d.name).join('; ')}.` : ''
       reply.flash({ type: 'error', heading: 'Not restored', text: `${error.message}${uses}` })
     }
-    return reply.redirect(next, 303)
+    return redirectWithin(reply, body.next, '/activity', { code: 303 })
   })
 }

@@ -15,7 +15,8 @@ import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
 import { FormBody, IdParams } from '../schemas.ts'
-import { keptValues, renderFormError, safeNext } from './forms.ts'
+import { keptValues, renderFormError } from './forms.ts'
+import { redirectWithin } from '../header-values.ts'
 
 /** Whose profile: `?id=`, or the signed-in user's own. */
 const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })
@@ -86,7 +87,6 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
   for (const [path, action] of Object.entries(MEMBER_ACTIONS)) {
     app.post(`/user/team/:id/${path}`, { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
       const body = request.body ?? {}
-      const next = safeNext(body.next) === '/' ? '/user/team' : safeNext(body.next)
       try {
         const member = await action.run(app.deps, actorOf(request), itemId(request.params.id), body)
         reply.flash({ type: 'info', text: action.done(member) })
@@ -94,7 +94,7 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
         if (!(error instanceof ConflictError || error instanceof ValidationError)) throw error
         reply.flash({ type: 'error', heading: 'Nothing changed.', text: error.message })
       }
-      return reply.redirect(next, 303)
+      return redirectWithin(reply, body.next, '/user/team', { code: 303 })
     })
   }
 

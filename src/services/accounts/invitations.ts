@@ -34,7 +34,7 @@ export async function inviteUser(deps: Deps, actor: Actor, input: InviteInput): 
       await audit(tx, actor, { ownerId, action: 'create', entityType: ENTITY_USER, entityId: user.id, after: withoutSecrets(user) })
       return { user, link: await issueLinkToken(tx, user.id, 'setup', deps.config.baseUrl) }
     }
-    await revokePasswordTokens(tx, existing.id, new Date())
+    await revokePasswordTokens(tx, { userId: existing.id, now: new Date() })
     const user = (await updateUser(tx, existing.id, { ownerId, name, role, status: 'invited' }))!
     await audit(tx, actor, { ownerId, action: 'update', entityType: ENTITY_USER, entityId: user.id,
       before: { name: existing.name, role: existing.role, status: existing.status }, after: { name, role, status: 'invited', invitation: 'sent again' } })
@@ -66,7 +66,7 @@ export async function resendInvitation(deps: Deps, actor: Actor, userId: number)
   const member = await manageableMember(deps.db, actor, userId)
   if (member.status !== 'invited') throw new ConflictError('id', notPendingMessage(member))
   const link = await deps.db.transaction(async (tx) => {
-    await revokePasswordTokens(tx, member.id, new Date(), 'setup')
+    await revokePasswordTokens(tx, { userId: member.id, now: new Date(), purpose: 'setup' })
     await audit(tx, actor, { ownerId: member.ownerId, action: 'update', entityType: ENTITY_USER, entityId: member.id,
       before: { name: member.name }, after: { name: member.name, invitation: 'sent again' } })
     return issueLinkToken(tx, member.id, 'setup', deps.config.baseUrl)
@@ -81,7 +81,7 @@ export async function cancelInvitation(deps: Deps, actor: Actor, userId: number)
   if (member.status !== 'invited') throw new ConflictError('id', notPendingMessage(member))
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, member.id, { status: 'cancelled' })
-    await revokePasswordTokens(tx, member.id, new Date())
+    await revokePasswordTokens(tx, { userId: member.id, now: new Date() })
     const change = statusChange('invited', 'cancelled')
     await audit(tx, actor, { ownerId: member.ownerId, action: 'update', entityType: ENTITY_USER, entityId: member.id,
       before: { name: member.name, ...change.before }, after: { name: member.name, ...change.after } })

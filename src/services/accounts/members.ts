@@ -72,7 +72,7 @@ export async function deactivateMember(deps: Deps, actor: Actor, userId: number)
     await updateUser(tx, user.id, { status: 'deactivated' })
     await deleteUserSessions(tx, user.id)
     await deleteSessionsImpersonatedBy(tx, user.id)
-    await revokePasswordTokens(tx, user.id, new Date())
+    await revokePasswordTokens(tx, { userId: user.id, now: new Date() })
     return statusChange(user.status, 'deactivated')
   })
 }

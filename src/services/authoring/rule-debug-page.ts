@@ -76,11 +76,14 @@ async function ruleOfSet(db: Db, set: AdviceSetRow, ruleId: number) {
   return { id: rule.id, name: rule.name }
 }
 
-/** Rules a run of the scope can enter: its own, then the ones their Rule Calls reach, each once, in call order. */
+/**
+ * Rules a run of the scope can enter: those that run on their own, then the ones their Rule Calls reach (a rule that
+ * runs only when called among them), each once, in call order.
+ */
 function reachableRules(model: AdviceSetModel): Array<{ rule: RuleModel; called: boolean }> {
   const byId = new Map([...model.rules, ...(model.externalRules ?? [])].map((r) => [r.id, r]))
-  const seen = new Set(model.rules.map((r) => r.id))
-  const reached = model.rules.map((rule) => ({ rule, called: false }))
+  const reached = model.rules.filter((rule) => rule.onlyWhenCalled !== true).map((rule) => ({ rule, called: false }))
+  const seen = new Set(reached.map(({ rule }) => rule.id))
   for (let i = 0; i < reached.length; i++) {
     walk(reached[i]!.rule.nodes, (node) => {
       const called = node.calledRuleId === undefined ? undefined : byId.get(node.calledRuleId)

@@ -5,7 +5,7 @@ import {
   copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
   updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
 } from '../../db/queries/rule-nodes.ts'
-import { findRule } from '../../db/queries/rules.ts'
+import { findRule, type RuleWithSet } from '../../db/queries/rules.ts'
 import {
   ENTITY_TYPES, EngineError, NAME_PATTERN, NODE_TYPES, TAG_SLUGS, parseAssignment, parseExpression, printExpression, type NodeType, type ParseMode,
 } from '../../engine/index.ts'
@@ -14,8 +14,8 @@ import { dictionaryFor, treesOf } from './advice-set-model.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
-import { optionalText } from '../validate.ts'
-import { ENTITY_RULE_NODE, placeAt, readableRule, writableRule } from './rules.ts'
+import { optionalText, requireText } from '../validate.ts'
+import { ENTITY_RULE_NODE, insertPlacedRule, placeAt, readableRule, writableRule } from './rules.ts'
 import { canReadSet } from '../accounts/visibility.ts'
 
 /** Tag slugs a node may carry: the advice tags of SPEC §3 and the Needs Work label. */
@@ -93,7 +93,7 @@ async function nodeContent(db: Db, actor: Actor, set: { id: number; ownerId: str
   const pick = <K extends keyof NodeInput>(key: K): unknown => (input[key] !== undefined ? input[key] : current?.type === type ? current?.[key as keyof NodeContent] : undefined)
   const template = (key: 'headline' | 'text' | 'question') => {
     const raw = pick(key)
-    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT)
+    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT, 'multiline')
   }
   const content: NodeContent = {
     type, expression: null, variable: null, headline: null, text: null, question: null, calledRuleId: null, apiId: null,
@@ -223,21 +223,36 @@ export async function createNode(deps: Deps, actor: Actor, ruleId: number, input
   const rule = await writableRule(deps.db, actor, ruleId)
   const content = await nodeContent(deps.db, actor, rule.set, input)
   const position = positionOf(input.position)
-  return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
-    const parentId = await parentIn(tx, ruleId, input.parentId)
-    const siblings = (await listChildren(tx, ruleId, parentId)).map((n) => n.id)
-    const node = await insertNode(tx, { ...content, ruleId, parentId, position: siblings.length, createdBy: actor.userId })
-    await renumberNodes(tx, placeAt(siblings, node.id, position))
-    const placed = (await findNode(tx, node.id))!
-    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
-    return placed
-  })
+  return deps.db.transaction((tx) => insertPlacedNode(tx, actor, rule, content, input.parentId, position))
 }
 
-/** SPEC §7 new-call: a Rule Call node to `calledRuleId`. */
-export async function createCallNode(deps: Deps, actor: Actor, ruleId: number, input: { calledRuleId?: unknown; parentId?: unknown; position?: unknown }) {
-  return createNode(deps, actor, ruleId, { type: 'ruleCall', calledRuleId: input.calledRuleId, parentId: input.parentId, position: input.position })
+/** Inserts a node under `rawParentId` (null: a root) at `position` (default last), audited; the caller holds a transaction. */
+async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content: NodeContent, rawParentId: unknown, position: number | undefined): Promise<RuleNodeRow> {
+  await lockRuleRow(tx, rule.id)
+  const parentId = await parentIn(tx, rule.id, rawParentId)
+  const siblings = (await listChildren(tx, rule.id, parentId)).map((n) => n.id)
+  const node = await insertNode(tx, { ...content, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId })
+  await renumberNodes(tx, placeAt(siblings, node.id, position))
+  const placed = (await findNode(tx, node.id))!
+  await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
+  return placed
+}
+
+/**
+ * SPEC §7 new-call: a Rule Call node to `calledRuleId`, or to a new rule of this set named `newRuleName`. A rule made
+ * for a call runs only when called (a rule that also ran on its own would give its advice twice).
+ */
+export async function createCallNode(deps: Deps, actor: Actor, ruleId: number, input: { calledRuleId?: unknown; newRuleName?: unknown; parentId?: unknown; position?: unknown }) {
+  if (input.newRuleName === undefined) return createNode(deps, actor, ruleId, { type: 'ruleCall', calledRuleId: input.calledRuleId, parentId: input.parentId, position: input.position })
+  if (input.calledRuleId !== undefined) throw new ValidationError('newRuleName', 'newRuleName: send either calledRuleId or newRuleName, not both.')
+  const rule = await writableRule(deps.db, actor, ruleId)
+  const name = requireText('newRuleName', input.newRuleName, 'The new rule’s name', 200)
+  const position = positionOf(input.position)
+  return deps.db.transaction(async (tx) => {
+    const called = await insertPlacedRule(tx, actor, rule.set, { name, onlyWhenCalled: true })
+    const content = await nodeContent(tx, actor, rule.set, { type: 'ruleCall', calledRuleId: called.id })
+    return insertPlacedNode(tx, actor, rule, content, input.parentId, position)
+  })
 }
 
 export async function updateNodeContent(deps: Deps, actor: Actor, ruleId: number, nodeId: number, input: NodeInput): Promise<RuleNodeRow> {

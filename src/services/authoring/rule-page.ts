@@ -1,17 +1,17 @@
 // Read models of the rule pages: the rule-tree island's props (the rules contract's RuleTreeProps), the
 // server-rendered tree the island replaces, the header's facts, the pick-dialog lists and the advice set's rule list.
 import { listAdviceSets } from '../../db/queries/advice-sets.ts'
-import { countCommentsByRule } from '../../db/queries/comments.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
-import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
+import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, staticChecks, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
 import { kindOf } from './entities.ts'
 import { NotFoundError } from '../errors.ts'
 import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
-import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { canCollaborateOnSet, canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { visibleCommentCounts } from './comment-counts.ts'
 import { apiChoicesForSet } from '../integrations/external-apis.ts'
 import { MAX_NODE_SUPPLEMENTS } from '../files/links.ts'
 import { supplementHref } from '../files/supplements.ts'
@@ -32,6 +32,8 @@ export type CompactNodeProps = Pick<TreeNodeProps, 'id' | 'type' | 'position'> &
  */
 export interface RuleTreeProps {
   mode: 'edit' | 'read'
+  /** The set's own team opens the nodes' comments; another team's reader of a public or starter set does not. */
+  comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
   adviceSet: { id: number; name: string }
   nodes: CompactNodeProps[]
@@ -161,7 +163,7 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
   const [rows, commentCounts, linked, setRules, called, dictionary, apiChoices] = await Promise.all([
     listNodes(deps.db, [rule.id]),
-    countCommentsByRule(deps.db, rule.id),
+    visibleCommentCounts(deps.db, actor, rule),
     nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
@@ -177,6 +179,7 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
   for (const c of called) callable.set(c.ruleId, { id: c.ruleId, name: c.ruleName, adviceSetId: c.adviceSetId, adviceSetName: c.adviceSetName })
   const props: RuleTreeProps = {
     mode: canWriteOwned(actor, rule.set.ownerId) ? 'edit' : 'read',
+    comments: canCollaborateOnSet(actor, rule.set),
     rule: { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId },
     adviceSet: { id: rule.set.id, name: rule.set.name },
     nodes: nodes.map(compactNode),
@@ -211,10 +214,16 @@ export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSe
   const seen = new Set<number>()
   return {
     stats,
+    runsTwice: loaded ? runsTwiceWarnings(loaded.model, rule.id) : [],
     calledBy: callers.filter((c) => c.ruleId !== rule.id && !seen.has(c.ruleId) && seen.add(c.ruleId))
       .map((c) => ({ id: c.ruleId, name: c.ruleName, adviceSetName: c.adviceSetName, href: ruleHref(c.adviceSetId, c.ruleId) })),
     copyTargets,
   }
+}
+
+/** What the static checks say when this rule runs on its own and is called too: shown beside the run-mode button. */
+function runsTwiceWarnings(model: AdviceSetModel, ruleId: number): string[] {
+  return staticChecks(model).filter((issue) => issue.code === 'RULE_RUNS_TWICE' && issue.aboutRuleId === String(ruleId)).map((issue) => issue.message)
 }
 
 /** Advice sets of the actor's owner that a rule may be copied into (none for viewers). */

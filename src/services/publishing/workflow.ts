@@ -101,7 +101,7 @@ async function gateApproval(deps: Deps, actor: Actor, set: AdviceSetRow, version
   const version = (await findVersion(deps.db, versionId))!
   const refused = refusal(actor, set, version, 'approve', policy)
   if (refused) throwRefusal(refused)
-  const review = await approvalReview(deps, set, version)
+  const review = await approvalReview(deps, actor, set, version)
   if (review.risky && !acknowledged) {
     throw new ValidationError('acknowledgeRisks', `acknowledgeRisks: this version has ${review.risks}. Approving it anyway needs an explicit confirmation (acknowledgeRisks: true; on the version page, tick “Approve anyway”).`)
   }

@@ -158,7 +158,7 @@ export function parsePinnedResponses(raw: unknown, compiled: CompiledAdviceSet):
 export function parseScenarioChanges(input: ScenarioInput, compiled: CompiledAdviceSet): Partial<ScenarioFieldValues> {
   const changes: Partial<ScenarioFieldValues> = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
   if (input.inputs !== undefined) changes.inputs = parseInputs(input.inputs, compiled)
   if (input.runAsOf !== undefined) changes.runAsOf = parseRunAsOf(input.runAsOf)
   if (input.expected !== undefined) changes.expected = parseExpected(input.expected, compiled)

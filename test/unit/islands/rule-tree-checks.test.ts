@@ -24,6 +24,19 @@ t.test('a lone = in a condition is an error at its column', async (t) => {
   t.equal(columnOf(issue!.span!), 9)
 })
 
+t.test('the date functions are known to live checks; a wrong arity is named at the call', async (t) => {
+  const value = { kind: 'expression', mode: 'value' } as const
+  for (const source of ['age({{Age}})', 'age({{Age}}, today())', 'yearsBetween(today(), today())', 'monthsBetween(today(), today())',
+    'daysBetween(today(), today())', 'addYears(today(), 1)', 'addMonths(today(), -1)', 'addDays(today(), 30)']) {
+    t.same(checkField(value, source, known), [], source)
+  }
+  const [issue] = checkField(condition, 'yearsBetween(today()) > 3', known)
+  t.equal(issue?.code, 'WRONG_ARGUMENT_COUNT')
+  t.equal(issue?.message, 'yearsBetween() takes two dates, but was given 1.')
+  const [unknown] = checkField(condition, 'ageOf(today()) > 3', known)
+  t.match(unknown?.message, /Available: .*age, addYears, addMonths, addDays/)
+})
+
 t.test('an expression that ends too early points just past its end', async (t) => {
   const [issue] = checkField(condition, '{{Age}} >', known)
   t.equal(issue?.code, 'PARSE_UNEXPECTED_END')
