@@ -5,14 +5,14 @@
 // activity log on the member (entity `user`), with their name.
 import type { Db } from '../../db/client.ts'
 import { deleteSessionsImpersonatedBy, deleteUserSessions } from '../../db/queries/sessions.ts'
-import { findPublicUser, findUserById, lockActiveAdmins, lockUser, revokePasswordTokens, updateUser, type PublicUser, type UserRow } from '../../db/queries/users.ts'
+import { findOwner, findPublicUser, findUserById, lockActiveAdmins, lockUser, revokePasswordTokens, updateUser, type PublicUser, type UserRow } from '../../db/queries/users.ts'
 import type { UserStatus } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts'
 import { requireOneOf } from '../validate.ts'
 import { canAdministerOwned } from './visibility.ts'
-import { ownerName, rolePhrase, ROLES } from './users.ts'
+import { rolePhrase, ROLES } from './users.ts'
 
 export const ENTITY_USER = 'user'
 
@@ -42,9 +42,11 @@ async function changeMember(deps: Deps, actor: Actor, userId: number,
   return (await findPublicUser(deps.db, userId))!
 }
 
-async function refuseLastAdmin(deps: Deps, user: UserRow, otherActiveAdmins: number, what: string): Promise<void> {
+/** `tx` is the change's transaction: on a single connection (PGlite) a query beside it would wait for it forever. */
+async function refuseLastAdmin(tx: Db, user: UserRow, otherActiveAdmins: number, what: string): Promise<void> {
   if (user.role !== 'admin' || user.status !== 'active' || otherActiveAdmins > 0) return
-  throw new ConflictError('role', `${user.name} is the last admin of ${await ownerName(deps, user.ownerId)}, so they cannot be ${what}. Make another member an admin first.`)
+  const team = (await findOwner(tx, user.ownerId))?.name ?? user.ownerId
+  throw new ConflictError('role', `${user.name} is the last admin of ${team}, so they cannot be ${what}. Make another member an admin first.`)
 }
 
 function refuseCancelled(user: UserRow): void {
@@ -56,7 +58,7 @@ export async function changeMemberRole(deps: Deps, actor: Actor, userId: number,
   return changeMember(deps, actor, userId, async (tx, user, otherAdmins) => {
     refuseCancelled(user)
     if (user.role === role) return null
-    if (role !== 'admin') await refuseLastAdmin(deps, user, otherAdmins, `made ${rolePhrase(role)}`)
+    if (role !== 'admin') await refuseLastAdmin(tx, user, otherAdmins, `made ${rolePhrase(role)}`)
     await updateUser(tx, user.id, { role })
     return { before: { role: user.role }, after: { role } }
   })
@@ -68,7 +70,7 @@ export async function deactivateMember(deps: Deps, actor: Actor, userId: number)
     if (user.status === 'invited') throw new ConflictError('id', `${user.name} has not accepted the invitation yet: cancel the invitation instead.`)
     if (user.status === 'deactivated') return null
     if (user.id === actor.userId) throw new ConflictError('id', 'You cannot deactivate yourself: ask another admin of your team.')
-    await refuseLastAdmin(deps, user, otherAdmins, 'deactivated')
+    await refuseLastAdmin(tx, user, otherAdmins, 'deactivated')
     await updateUser(tx, user.id, { status: 'deactivated' })
     await deleteUserSessions(tx, user.id)
     await deleteSessionsImpersonatedBy(tx, user.id)

@@ -90,6 +90,8 @@ const aChart = (): UploadFile => ({ filename: `${aName('matrix-chart').replace('
 const setOwnerSide = (s: Side, c: CellContext): Side => s.owner === PROVIDER_OWNER_ID ? c.world.sides.other : s
 /** The public column's dictionary entry or keyword map is the provider's, which no set of the world belongs to. */
 const providers = (s: Side) => s.owner === PROVIDER_OWNER_ID
+/** The role the side's `user` already has (its admin; the provider side's author), so a role change changes nothing. */
+const sameRole = (s: Side) => providers(s) ? 'author' : 'admin'
 /** A fresh dictionary name (letters, digits and underscores). */
 const aReservedName = () => aName('Matrix_probe').replace(' ', '_')
 
@@ -162,6 +164,17 @@ export const ROWS: Record<string, Row> = {
   /** The team's own settings: no object in the path (the actor's own owner), so only the access profile decides. */
   'POST /user/team/settings': { ...adminWrite, body: () => ({ selfApprovalAllowed: 'false' }) },
   'POST /user/new': { ...adminWrite, body: () => ({ name: aName(), email: anEmail(), role: 'author' }) },
+  /**
+   * Managing a member (the cell's side's `user`: A's and B's sole admin, the provider's author). The role sent is the one
+   * they have, and reactivating or resending for an active member changes nothing: the cells test who may ask, not the
+   * change. Deactivating the last admin or oneself is a 409; the provider admin deactivates the provider's author, so
+   * that row runs last.
+   */
+  'POST /user/team/:id/role': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: (s) => ({ role: sameRole(s), next: '/user/team' }) },
+  'POST /user/team/:id/deactivate': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', last: true, body: () => ({ next: '/user/team' }) },
+  'POST /user/team/:id/reactivate': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
+  'POST /user/team/:id/resend-invitation': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
+  'POST /user/team/:id/cancel-invitation': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
   'GET /admin/users': providerOnly,
   'GET /admin/users/new': providerOnly,
   'POST /admin/users/new': { ...providerOnly, body: (s) => ({ name: aName(), email: anEmail(), role: 'author', ownerId: s.owner }) },
@@ -312,6 +325,12 @@ export const ROWS: Record<string, Row> = {
   'POST /api/user/create': ownerScoped({ ...adminWrite, deny400: true, body: (s) => ({ email: anEmail(), name: aName(), role: 'author', ownerId: s.owner }) }),
   'GET /api/user/:id': teamRead,
   'PATCH /api/user/:id': { ...adminWrite, publicIs: 'providerPrivate' },
+  /** As the team page's member actions above. */
+  'PUT /api/user/:id/role': { ...adminWrite, publicIs: 'providerPrivate', body: (s) => ({ role: sameRole(s) }) },
+  'POST /api/user/:id/deactivate': { ...adminWrite, publicIs: 'providerPrivate', last: true },
+  'POST /api/user/:id/reactivate': { ...adminWrite, publicIs: 'providerPrivate' },
+  'POST /api/user/:id/resend-invitation': { ...adminWrite, publicIs: 'providerPrivate' },
+  'POST /api/user/:id/cancel-invitation': { ...adminWrite, publicIs: 'providerPrivate' },
   'GET /api/adviceset/show': teamRead,
   'GET /api/adviceset/stats': teamRead,
   'POST /api/adviceset/get-list-from-ids': teamRun,

@@ -111,8 +111,8 @@ t.test('admins invite team members to their own owner; the setup link sets a pas
   const guest = new Agent(app)
   t.equal((await guest.get(link)).statusCode, 200)
   t.equal((await guest.postForm(link, { password: 'nia-secret-pw', confirm: 'nia-secret-pw' })).statusCode, 303)
-  await guest.signIn('nia@example.test', 'nia-secret-pw')
-  t.equal((await guest.get('/user/team')).statusCode, 200)
+  t.equal((await guest.get('/user/team')).statusCode, 200, 'setting the password signed Nia in')
+  await new Agent(app).signIn('nia@example.test', 'nia-secret-pw')
   const reuse = await new Agent(app).postForm(link, { password: 'other-secret-pw', confirm: 'other-secret-pw' }, { page: '/login' })
   t.equal(reuse.statusCode, 400)
 
