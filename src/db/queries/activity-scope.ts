@@ -2,11 +2,11 @@
 import { and, desc, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { activity, adviceScenarios, comments, entities, ruleNodes, rules, users, versions } from '../schema/index.ts'
+import { BY_WHOM, impersonators } from './activity.ts'
 
 const ROW = {
   id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
-  before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source,
-  actorId: activity.actorId, actorName: users.name,
+  before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
 }
 
 /** The entity type keys of the log (services/*.ts ENTITY_*), repeated here so the query layer needs no services. */
@@ -32,7 +32,7 @@ export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId:
   const entityIds = db.select({ id: sql`${entities.id}::text` }).from(entities).where(eq(entities.adviceSetId, p.adviceSetId))
   const versionIds = db.select({ id: sql`${versions.id}::text` }).from(versions).where(eq(versions.adviceSetId, p.adviceSetId))
   const scenarioIds = db.select({ id: sql`${adviceScenarios.id}::text` }).from(adviceScenarios).where(eq(adviceScenarios.adviceSetId, p.adviceSetId))
-  return db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId))
+  return db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since), or(
       and(eq(activity.entityType, SET), eq(activity.entityId, String(p.adviceSetId))),
       and(eq(activity.entityType, RULE), inArray(activity.entityId, ruleIds)),
@@ -69,7 +69,7 @@ export async function listDeletedIn(db: Db, p: { ownerId: string; since: Date; s
     const deletedRules = db.select({ id: sql`${rules.id}::text` }).from(rules).where(isNotNull(rules.deletedAt))
     where = and(eq(activity.entityType, RULE), parentIs(p.scope.adviceSetId), inArray(activity.entityId, deletedRules))
   }
-  const rows = await db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId))
+  const rows = await db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.ownerId, p.ownerId), eq(activity.action, 'delete'), gte(activity.createdAt, p.since), where))
     .orderBy(desc(activity.createdAt), desc(activity.id))
     .limit(p.limit)

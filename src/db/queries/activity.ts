@@ -1,6 +1,13 @@
 import { and, desc, eq, gte } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../client.ts'
 import { activity, users, type AuditAction, type AuditSource } from '../schema/index.ts'
+
+/** The provider admin behind a change made under impersonation: the users table a second time. */
+export const impersonators = alias(users, 'impersonators')
+
+/** Who made a logged change: the acting user's name (null for the server) and, under impersonation, the admin behind them. */
+export const BY_WHOM = { actorId: activity.actorId, actorName: users.name, impersonatorId: activity.impersonatorId, impersonatorName: impersonators.name }
 
 export interface InsertActivityParams {
   ownerId: string
@@ -27,14 +34,13 @@ export interface ListActivityParams {
   action?: AuditAction
 }
 
-/** Newest first, with the acting user's name (null for the server). */
+/** Newest first, with who acted (BY_WHOM). */
 export async function listActivity(db: Db, p: ListActivityParams) {
   return db.select({
     id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
-    before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source,
-    actorId: activity.actorId, actorName: users.name,
+    before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
   }).from(activity)
-    .leftJoin(users, eq(users.id, activity.actorId))
+    .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since),
       p.entityType ? eq(activity.entityType, p.entityType) : undefined,
       p.entityId ? eq(activity.entityId, p.entityId) : undefined,

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
+import { BY_WHOM, impersonators } from './activity.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
 import { activity, adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
 
@@ -182,10 +183,10 @@ export async function listPublishedSets(db: Db, p: { visibility: SetVisibility; 
     .orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id))
 }
 
-/** The version's audit rows, oldest first, with who acted: its state history. */
+/** The version's audit rows, oldest first, with who acted (BY_WHOM): its state history. */
 export async function versionHistory(db: Db, versionId: number) {
-  return db.select({ id: activity.id, action: activity.action, before: activity.before, after: activity.after, createdAt: activity.createdAt, actorName: users.name })
-    .from(activity).leftJoin(users, eq(users.id, activity.actorId))
+  return db.select({ id: activity.id, action: activity.action, before: activity.before, after: activity.after, createdAt: activity.createdAt, ...BY_WHOM })
+    .from(activity).leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.entityType, 'version'), eq(activity.entityId, String(versionId))))
     .orderBy(asc(activity.id))
 }

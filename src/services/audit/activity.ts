@@ -2,6 +2,7 @@
 import { findActivity, listActivity } from '../../db/queries/activity.ts'
 import { listDeletedIn, listSetActivity, placesOf, type DeletedScope } from '../../db/queries/activity-scope.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { bylineOf, impersonationSentence, impersonatorOf } from './byline.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { ENTITY_ADVICE_SET, restoreAdviceSetSnapshot, type AdviceSetSnapshot } from '../library/advice-sets.ts'
 import { ENTITY_CATEGORY, restoreCategorySnapshot } from '../library/categories.ts'
@@ -82,13 +83,20 @@ export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFil
     })
   return {
     hasMore: rows.length > opts.limit,
-    items: rows.slice(0, opts.limit).map((row) => ({
-      ...row,
-      label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
-      actorName: row.actorName ?? 'Advice Studio',
-      changes: diff(row.before, row.after),
-      canRestore: row.entityType in RESTORERS && canCreate(actor),
-    })),
+    items: rows.slice(0, opts.limit).map((row) => {
+      const sentence = impersonationSentence(row)
+      return {
+        ...row,
+        label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
+        actorName: row.actorName ?? 'Advice Studio',
+        impersonator: impersonatorOf(row),
+        byline: bylineOf(row),
+        /** The whole entry as one sentence, where it reads better so (an impersonation's start and end). */
+        sentence,
+        changes: sentence ? [] : diff(row.before, row.after),
+        canRestore: row.entityType in RESTORERS && canCreate(actor),
+      }
+    }),
   }
 }
 
@@ -129,7 +137,7 @@ export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope
   const rows = await listDeletedIn(deps.db, { ownerId, since: new Date(Date.now() - 90 * DAY_MS), scope, limit: 500 })
   return rows.map((r) => ({
     activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`,
-    deletedAt: r.createdAt, deletedBy: r.actorName ?? 'Advice Studio', canRestore: canCreate(actor),
+    deletedAt: r.createdAt, deletedBy: bylineOf(r), impersonator: impersonatorOf(r), canRestore: canCreate(actor),
   }))
 }
 

@@ -1,9 +1,12 @@
 // Support (SPEC §2 /admin/support, §6; provider admins only): find any user or advice set, and impersonate a user
-// to see what they see. Impersonation is audited when it starts and stops; while it lasts every write records both
-// people (the Actor carries impersonatorId, audit.ts writes it). Provider admins cannot be impersonated.
+// to see what they see. Impersonation is logged when it starts and stops, in both teams' logs; while it lasts every
+// write records both people (the Actor carries impersonatorId, audit.ts writes it). Provider admins cannot be impersonated.
 import { findAdviceSetsForSupport, findUsersForSupport } from '../../db/queries/support.ts'
 import { findUserById } from '../../db/queries/users.ts'
+import type { Db } from '../../db/client.ts'
 import { audit } from '../audit/audit.ts'
+import { ENTITY_IMPERSONATION } from '../audit/byline.ts'
+import { actorForUser } from '../accounts/users.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 
@@ -55,20 +58,32 @@ export async function impersonationTarget(deps: Deps, actor: Actor, userId: numb
   return shown
 }
 
-/** Starts impersonating `userId`: audited under the admin; the caller puts both ids in the session. */
+/**
+ * An impersonation's start (create) or end (delete), logged by the admin themselves (not "as" anyone) in the
+ * provider's log and in the impersonated person's team's log, so that both teams' admins see it. The snapshot names
+ * the person impersonated (services/audit/byline.ts makes the sentence).
+ */
+async function logImpersonation(tx: Db, admin: Actor, target: { id: number; name: string; ownerId: string }, action: 'create' | 'delete'): Promise<void> {
+  const snapshot = { name: target.name, userId: target.id, ownerId: target.ownerId }
+  for (const ownerId of new Set([admin.ownerId, target.ownerId])) {
+    await audit(tx, admin, { ownerId, action, entityType: ENTITY_IMPERSONATION, entityId: target.id,
+      ...(action === 'create' ? { after: snapshot } : { before: snapshot }) })
+  }
+}
+
+/** Starts impersonating `userId`: logged (logImpersonation); the caller puts both ids in the session. */
 export async function startImpersonation(deps: Deps, actor: Actor, userId: number) {
   const user = await impersonationTarget(deps, actor, userId)
-  await deps.db.transaction(async (tx) => {
-    await audit(tx, actor, { ownerId: user.ownerId, action: 'create', entityType: 'impersonation', entityId: user.id, after: { userId: user.id, email: user.email, by: actor.userId } })
-  })
+  await deps.db.transaction((tx) => logImpersonation(tx, actor, user, 'create'))
   return user
 }
 
-/** Ends an impersonation: audited with both people; returns the admin's id, whom the session goes back to. */
+/** Ends an impersonation: logged (logImpersonation) by the admin; returns the admin's id, whom the session goes back to. */
 export async function stopImpersonation(deps: Deps, actor: Actor): Promise<number> {
   if (actor.impersonatorId === null) throw new ValidationError('impersonation', 'You are not impersonating anyone.')
-  await deps.db.transaction(async (tx) => {
-    await audit(tx, actor, { ownerId: actor.ownerId, action: 'delete', entityType: 'impersonation', entityId: actor.userId, before: { userId: actor.userId, by: actor.impersonatorId } })
-  })
+  const [admin, target] = [await findUserById(deps.db, actor.impersonatorId), await findUserById(deps.db, actor.userId)]
+  if (admin && target) {
+    await deps.db.transaction((tx) => logImpersonation(tx, actorForUser(admin), target, 'delete'))
+  }
   return actor.impersonatorId
 }

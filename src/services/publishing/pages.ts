@@ -2,6 +2,7 @@
 // the current user may take (refused ones with the reason), and one version with its content, its changes against
 // the published version and its state history.
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
+import { bylineOf } from '../audit/byline.ts'
 import { findVersionInState, listVersions, userNames, versionHistory, type VersionSummaryRow } from '../../db/queries/versions.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
@@ -63,7 +64,7 @@ export async function versionDetail(deps: Deps, actor: Actor, adviceSetId: numbe
     set, version: entry!, content: contentSummary(snapshot), approval: await approvalView(deps, version, policy),
     published: published ? { id: published.id, number: published.number } : null,
     changes: published?.id === version.id ? null : diffSnapshots(published ? published.snapshot as VersionSnapshot : null, snapshot),
-    history: await versionHistory(deps.db, version.id),
+    history: (await versionHistory(deps.db, version.id)).map((h) => ({ ...h, byline: h.actorName === null ? 'the system' : bylineOf(h) })),
     canRestore: canWriteOwned(actor, set.ownerId),
   }
 }

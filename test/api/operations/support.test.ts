@@ -6,6 +6,7 @@ import { buildTestApp } from '../../helpers/app.ts'
 import { Agent, signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
+import { buildRule } from '../../helpers/rules.ts'
 import { activity } from '../../../src/db/schema/index.ts'
 
 const { app, database } = await buildTestApp(t)
@@ -73,7 +74,9 @@ t.test('impersonation: banner naming both, writes carry both ids, stop returns t
   t.equal(back.statusCode, 200, 'the session is the admin’s again')
   t.notMatch(back.body, 'Stop impersonating')
   const audits = await db.select().from(activity).where(eq(activity.entityType, 'impersonation'))
-  t.match(audits.map((a) => [a.action, a.actorId, a.impersonatorId]), [['create', admin.id, null], ['delete', acmeAuthor.id, admin.id]])
+  t.same(audits.map((a) => [a.action, a.ownerId, a.actorId, a.impersonatorId]), [
+    ['create', provider, admin.id, null], ['create', acme, admin.id, null], ['delete', provider, admin.id, null], ['delete', acme, admin.id, null],
+  ], 'start and end are the admin’s own entries, in the provider’s log and the team’s')
   t.equal((await agent.postForm('/admin/support/impersonate/stop', {})).statusCode, 400, 'nothing to stop')
 })
 
@@ -89,4 +92,46 @@ t.test('provider admins cannot be impersonated, nor can anyone impersonate thems
   t.equal((await agent.postForm('/admin/support/impersonate', { userId: '99999' })).statusCode, 404)
   t.equal((await agent.postForm('/admin/support/impersonate', { userId: 'abc' })).statusCode, 400)
   t.equal((await agent.get('/library')).body.includes('Stop impersonating'), false, 'still the admin')
+})
+
+t.test('changes made under impersonation read “by Pat Provider as Art Acme”; start and end are entries both teams see', async (t) => {
+  const set = await createAdviceSet(db, { ownerId: acme, name: 'Savings plan' })
+  const { rule, nodes } = await buildRule(db, set.id, 'Savings rule', [{ type: 'advice', headline: 'Save a tenth' }])
+  const agent = await signedInAgent(app, admin)
+  await agent.postForm('/admin/support/impersonate', { userId: String(acmeAuthor.id) }, { page: '/admin/support' })
+  t.equal((await agent.api('PATCH', `/api/adviceset/${set.id}`, { description: 'Edited as Art' })).statusCode, 200)
+  t.equal((await agent.api('DELETE', `/api/rule/${rule.id}/node/${nodes[0]!.id}`)).statusCode, 200)
+
+  // The API: items carry the impersonator; the deleted list says who in one line.
+  const index = (await agent.api('GET', '/api/activity/index?entityType=adviceset')).json().data.items
+  const edit = index.find((i: { entityId: string; action: string }) => i.entityId === String(set.id) && i.action === 'update')
+  t.same(edit.impersonator, { id: admin.id, name: 'Pat Provider' })
+  t.equal(edit.byline, 'Pat Provider as Art Acme')
+  const deleted = (await agent.api('GET', `/api/activity/roots/deleted?ruleId=${rule.id}`)).json().data
+  t.equal(deleted[0].deletedBy, 'Pat Provider as Art Acme')
+  t.same(deleted[0].impersonator, { id: admin.id, name: 'Pat Provider' })
+
+  // The pages: the set's activity and the team's.
+  for (const url of [`/adviceset/${set.id}/activity`, '/activity']) {
+    const page = await agent.get(url)
+    t.equal(page.statusCode, 200, url)
+    t.match(page.body, 'by Pat Provider as Art Acme', url)
+    t.notMatch(page.body, />by Art Acme</, `${url}: no entry of the impersonation names Art alone`)
+  }
+  await agent.postForm('/admin/support/impersonate/stop', {})
+
+  // The provider's own log and the impersonated team's log both have the start and the end, as sentences.
+  const own = await agent.get('/activity')
+  t.match(own.body, 'Pat Provider started impersonating Art Acme')
+  t.match(own.body, 'Pat Provider stopped impersonating Art Acme')
+  const acmeAdminAgent = await signedInAgent(app, acmeAdmin)
+  const team = await acmeAdminAgent.get('/activity')
+  t.match(team.body, 'Pat Provider started impersonating Art Acme')
+  t.match(team.body, 'Pat Provider stopped impersonating Art Acme')
+  t.match(team.body, 'by Pat Provider as Art Acme')
+  t.notMatch(team.body, 'impersonation #', 'no raw id')
+  const api = (await acmeAdminAgent.api('GET', '/api/activity/index?entityType=impersonation')).json().data.items
+  t.same(api.map((i: { sentence: string }) => i.sentence).slice(0, 2), ['Pat Provider stopped impersonating Art Acme', 'Pat Provider started impersonating Art Acme'])
+  const other = await signedInAgent(app, globexAuthor)
+  t.notMatch((await other.get('/activity')).body, 'impersonating', 'another team sees none of it')
 })
