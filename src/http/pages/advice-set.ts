@@ -134,7 +134,7 @@ async function deleteData(app: FastifyInstance, request: FastifyRequest, id: num
 export const adviceSetPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/adviceset/new', { preHandler: requireUser }, async (request, reply) => {
     const actor = actorOf(request)
-    if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets.')
+    if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets. Ask an admin of your team to make you an author.')
     return reply.page('adviceset/new', { title: 'New advice set', ...(await formData(app, actor)) })
   })
 

@@ -111,7 +111,7 @@ export const apiManagerPages: FastifyPluginAsyncTypebox = async (app) => {
   const newData = (values: Record<string, unknown>): FormData => ({ title: 'New external API', definition: null, values })
 
   app.get('/api-manager/new', { preHandler: requireUser }, async (request, reply) => {
-    if (!canWriteExternalApis(actorOf(request))) throw new ForbiddenError('Only authors and admins create external APIs.')
+    if (!canWriteExternalApis(actorOf(request))) throw new ForbiddenError('Only authors and admins create external APIs. Ask an admin of your team to make you an author.')
     return renderForm(request, reply, newData({ method: 'GET', timeoutMs: 5000, cacheTtlSeconds: 300, headers: [], responseMapping: [] }))
   })
 

@@ -129,7 +129,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/card/:type', typeRoute, async (request, reply) => {
     const kind = kindParam(request.params)
-    if (!(await dictionaryChoices(deps, actorOf(request))).canCreate) throw new ForbiddenError('Viewers cannot add to the dictionary.')
+    if (!(await dictionaryChoices(deps, actorOf(request))).canCreate) throw new ForbiddenError('Viewers cannot add to the dictionary. Ask an admin of your team to make you an author.')
     return renderCard(reply, request.query, 'edit', await formData(request, kind))
   })
 

@@ -19,7 +19,7 @@ const IndexQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 }
 
 /** The pages are the admin area's (SPEC §6): other roles get 403 before anything is read. */
 function assertAdmin(request: FastifyRequest): void {
-  if (!canManageKeywordMaps(actorOf(request))) throw new ForbiddenError('Only admins manage keyword maps.')
+  if (!canManageKeywordMaps(actorOf(request))) throw new ForbiddenError('Only admins manage keyword maps: ask an admin of your team.')
 }
 
 function valuesOf(map: KeywordMapView): Record<string, unknown> {

@@ -176,7 +176,7 @@ export async function getProfile(deps: Deps, actor: Actor, userId: number): Prom
 export async function updateProfile(deps: Deps, actor: Actor, userId: number, input: { name?: unknown; title?: unknown }): Promise<PublicUser> {
   const before = await getProfile(deps, actor, userId)
   if (userId !== actor.userId && !(actor.role === 'admin' && before.ownerId === actor.ownerId) && !isProviderAdmin(actor)) {
-    throw new ForbiddenError('You can only edit your own profile.')
+    throw new ForbiddenError('You can only edit your own profile: an admin of your team edits colleagues’ profiles.')
   }
   const changes: { name?: string; title?: string } = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 120)

@@ -422,7 +422,7 @@ export async function expandFormula(deps: Deps, actor: Actor, id: number) {
 // Writing -------------------------------------------------------------------------------------------------------------
 
 export async function createEntity(deps: Deps, actor: Actor, input: EntityInput): Promise<EntityRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot add to the dictionary.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot add to the dictionary. Ask an admin of your team to make you an author.')
   if (input.reservedName === undefined) throw new ValidationError('reservedName', 'reservedName: a name is required.')
   const fields = await parseEntityInput(deps.db, actor, actor.ownerId, { entityTypeId: ENTITY_TYPES.variable.id, ...input })
   await assertNameFree(deps.db, actor.ownerId, fields.reservedName!, fields.adviceSetId ?? null)

@@ -295,7 +295,7 @@ export async function recoverRule(deps: Deps, actor: Actor, id: number): Promise
 
 /** Copies one rule with its tree, last in the target set (default: its own set). */
 export async function copyRule(deps: Deps, actor: Actor, input: { id: number; adviceSetId?: number; name?: unknown }): Promise<RuleRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy rules.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy rules. Ask an admin of your team to make you an author.')
   const source = await readableRule(deps.db, actor, input.id)
   const target = await writableSetFor(deps.db, actor, input.adviceSetId ?? source.adviceSetId)
   const name = input.name === undefined || input.name === '' ? (target.id === source.adviceSetId ? `Copy of ${source.name}` : source.name).slice(0, 200) : requireText('name', input.name, 'Name', 200)

@@ -46,7 +46,7 @@ function idsOf(field: string, label: string, raw: unknown): number[] {
 }
 
 function assertKeyAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage API keys.')
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage API keys: ask an admin of your team.')
 }
 
 /** The key if the actor may manage it; another owner's key answers as unknown. */

@@ -123,7 +123,7 @@ export async function listLibrary(deps: Deps, actor: Actor, query: LibraryQuery)
 // Writing ------------------------------------------------------------------------------------------------------------
 
 export function assertCanCreate(actor: Actor): void {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot add supplements.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot add supplements. Ask an admin of your team to make you an author.')
 }
 
 export interface LinkInput { url?: unknown; name?: unknown; imageUrl?: unknown; type?: unknown; description?: unknown }

@@ -90,7 +90,7 @@ function storable(deps: Deps, checked: CheckedDefinition, stored?: ExternalApiRo
 }
 
 export async function createExternalApi(deps: Deps, actor: Actor, input: ExternalApiInput): Promise<ExternalApiView> {
-  if (!canWriteExternalApis(actor)) throw new ForbiddenError('Only authors and admins create external APIs.')
+  if (!canWriteExternalApis(actor)) throw new ForbiddenError('Only authors and admins create external APIs. Ask an admin of your team to make you an author.')
   const settings = storable(deps, checkDefinition(input))
   const row = await deps.db.transaction(async (tx) => {
     const row = await insertExternalApi(tx, { ...settings, ownerId: actor.ownerId, createdBy: actor.userId })
@@ -181,7 +181,7 @@ function valuesOf(raw: Record<string, unknown> | undefined): (name: string) => s
 
 /** Sends a definition once with the values given, bypassing the cache, and shows what came back and what it maps to. */
 export async function sendTestRequest(deps: Deps, actor: Actor, input: TestRequestInput): Promise<TestRequestResult> {
-  if (!canWriteExternalApis(actor)) throw new ForbiddenError('Only authors and admins send test requests.')
+  if (!canWriteExternalApis(actor)) throw new ForbiddenError('Only authors and admins send test requests. Ask an admin of your team to make you an author.')
   const stored = input.id === undefined ? undefined : await writable(deps, actor, input.id)
   let row: Pick<ExternalApiRow, 'id' | 'name' | 'method' | 'urlTemplate' | 'headers' | 'bodyTemplate' | 'timeoutMs' | 'responseMapping' | 'cacheTtlSeconds' | 'updatedAt'>
   if (input.definition !== undefined) {

@@ -26,7 +26,7 @@ async function teamSetOf(deps: Deps, actor: Actor, adviceSetId: number) {
 
 async function writableRequest(deps: Deps, actor: Actor, adviceSetId: number, id: number) {
   const set = await teamSetOf(deps, actor, adviceSetId)
-  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot change requests for advice.')
+  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot change requests for advice. Ask an admin of your team to make you an author.')
   const request = await findAdviceRequest(deps.db, id)
   if (!request || request.adviceSetId !== adviceSetId) throw new NotFoundError('No request for advice with this id')
   return { set, request }
@@ -51,7 +51,7 @@ export async function getAdviceRequest(deps: Deps, actor: Actor, adviceSetId: nu
 /** An author records a request (e.g. one a client asked by phone). */
 export async function recordAdviceRequest(deps: Deps, actor: Actor, adviceSetId: number, input: { text: unknown }) {
   const set = await teamSetOf(deps, actor, adviceSetId)
-  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot record requests for advice.')
+  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot record requests for advice. Ask an admin of your team to make you an author.')
   const text = requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH, 'multiline')
   return deps.db.transaction(async (tx) => {
     const row = await insertAdviceRequest(tx, { adviceSetId, text, source: 'author', apiKeyId: null, createdBy: actor.userId })

@@ -140,7 +140,7 @@ async function parseChanges(db: Db, input: AdviceSetInput, ownerId: string): Pro
 }
 
 export async function createAdviceSet(deps: Deps, actor: Actor, input: AdviceSetInput): Promise<AdviceSetRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create advice sets. Ask an admin of your team to make you an author.')
   const changes = await parseChanges(deps.db, { ...input, name: input.name ?? '' }, actor.ownerId)
   return deps.db.transaction(async (tx) => {
     const set = await insertAdviceSet(tx, {
@@ -209,7 +209,7 @@ export async function recoverAdviceSet(deps: Deps, actor: Actor, id: number): Pr
 
 /** Copies a readable set, with its rules, trees, dictionary entries and scenarios, into the actor's own library. Tags the new owner cannot see are left behind. */
 export async function copyAdviceSet(deps: Deps, actor: Actor, id: number, input: { name?: unknown } = {}): Promise<AdviceSetRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy advice sets.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot copy advice sets. Ask an admin of your team to make you an author.')
   const source = await findAdviceSet(deps.db, id)
   if (!source || !canReadSet(actor, source)) throw new NotFoundError('No advice set with this id')
   const name = input.name === undefined || input.name === '' ? `Copy of ${source.name}`.slice(0, 200) : requireText('name', input.name, 'Name', 200)

@@ -38,7 +38,7 @@ async function writableCategory(deps: Deps, actor: Actor, id: number, includeDel
 }
 
 export async function createCategory(deps: Deps, actor: Actor, input: { name: unknown; description?: unknown }): Promise<CategoryRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create categories.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create categories. Ask an admin of your team to make you an author.')
   const name = requireText('name', input.name, 'Category name', 120)
   const description = optionalText('description', input.description, 'Description', 2000, 'multiline')
   return deps.db.transaction(async (tx) => {

@@ -90,7 +90,7 @@ export function canManageKeywordMaps(actor: Actor): boolean {
 }
 
 function assertManager(actor: Actor): void {
-  if (!canManageKeywordMaps(actor)) throw new ForbiddenError('Only admins manage keyword maps.')
+  if (!canManageKeywordMaps(actor)) throw new ForbiddenError('Only admins manage keyword maps: ask an admin of your team.')
 }
 
 async function readable(db: Db, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<KeywordMapRow> {
@@ -101,7 +101,7 @@ async function readable(db: Db, actor: Actor, id: number, opts: { includeDeleted
 
 async function writable(db: Db, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<KeywordMapRow> {
   const row = await readable(db, actor, id, opts)
-  if (!canAdministerOwned(actor, row.ownerId)) throw new ForbiddenError('Only admins of its owner change this keyword map.')
+  if (!canAdministerOwned(actor, row.ownerId)) throw new ForbiddenError('Only admins of its owner change this keyword map: ask an admin of your team.')
   return row
 }
 

@@ -36,7 +36,7 @@ export function slugify(label: string): string {
 }
 
 export async function createTag(deps: Deps, actor: Actor, input: { label: unknown; type?: unknown }): Promise<TagRow> {
-  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create tags.')
+  if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create tags. Ask an admin of your team to make you an author.')
   const label = requireText('label', input.label, 'Tag', 60)
   const type = input.type === undefined || input.type === '' ? 'label' : requireOneOf('type', input.type, TAG_TYPES, 'Tag type')
   const slug = slugify(label)
@@ -60,7 +60,7 @@ function canManageTag(actor: Actor, tag: Pick<TagRow, 'ownerId'>): boolean {
 }
 
 function assertTagAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage tags.')
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins manage tags: ask an admin of your team.')
 }
 
 /** A tag the actor may see in the tags admin (its own owner's, the provider's; provider admins: any), else 404. */

@@ -51,7 +51,7 @@ export interface ExportPlan { kind: ExportKind; format: ExportFormat; ownerId: s
 
 /** Who may export what: admins their owner's data, provider admins any owner's (`ownerId`). */
 export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, format: ExportFormat, requestedOwnerId?: string): Promise<ExportPlan> {
-  if (actor.role !== 'admin') throw new ForbiddenError('Only admins can export.')
+  if (actor.role !== 'admin') throw new ForbiddenError('Only admins can export: ask an admin of your team.')
   let ownerId = actor.ownerId
   if (requestedOwnerId && requestedOwnerId !== actor.ownerId) {
     if (!isProviderAdmin(actor)) throw new ForbiddenError('You can only export your own team’s data.')

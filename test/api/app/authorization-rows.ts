@@ -92,6 +92,8 @@ const setOwnerSide = (s: Side, c: CellContext): Side => s.owner === PROVIDER_OWN
 const providers = (s: Side) => s.owner === PROVIDER_OWNER_ID
 /** The role the side's `user` already has (its admin; the provider side's author), so a role change changes nothing. */
 const sameRole = (s: Side) => providers(s) ? 'author' : 'admin'
+/** A member action of the team page: on the side's `user`, whom only their own team (and the provider) may see. */
+const memberAction: Row = { ...adminWrite, id: 'user', publicIs: 'providerPrivate', starterIs: 'team', body: () => ({ next: '/user/team' }) }
 /** A fresh dictionary name (letters, digits and underscores). */
 const aReservedName = () => aName('Matrix_probe').replace(' ', '_')
 
@@ -170,11 +172,11 @@ export const ROWS: Record<string, Row> = {
    * change. Deactivating the last admin or oneself is a 409; the provider admin deactivates the provider's author, so
    * that row runs last.
    */
-  'POST /user/team/:id/role': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: (s) => ({ role: sameRole(s), next: '/user/team' }) },
-  'POST /user/team/:id/deactivate': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', last: true, body: () => ({ next: '/user/team' }) },
-  'POST /user/team/:id/reactivate': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
-  'POST /user/team/:id/resend-invitation': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
-  'POST /user/team/:id/cancel-invitation': { ...adminWrite, id: 'user', publicIs: 'providerPrivate', body: () => ({ next: '/user/team' }) },
+  'POST /user/team/:id/role': { ...memberAction, body: (s) => ({ role: sameRole(s), next: '/user/team' }) },
+  'POST /user/team/:id/deactivate': { ...memberAction, last: true },
+  'POST /user/team/:id/reactivate': memberAction,
+  'POST /user/team/:id/resend-invitation': memberAction,
+  'POST /user/team/:id/cancel-invitation': memberAction,
   'GET /admin/users': providerOnly,
   'GET /admin/users/new': providerOnly,
   'POST /admin/users/new': { ...providerOnly, body: (s) => ({ name: aName(), email: anEmail(), role: 'author', ownerId: s.owner }) },
