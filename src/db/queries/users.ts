@@ -58,7 +58,8 @@ export async function updateUser(db: Db, id: number, p: UpdateUserParams): Promi
 }
 
 /** When the latest set-up link went out (the invitation, or its latest resend); null for people never invited. */
-const invitationSentAt = sql<Date | null>`(select max(${passwordTokens.createdAt}) from ${passwordTokens} where ${passwordTokens.userId} = ${users.id} and ${passwordTokens.purpose} = 'setup')`
+// Spelled out: inside a subquery drizzle writes columns without their table, and "id" would be the token's own.
+const invitationSentAt = sql<Date | null>`(select max(pt.created_at) from password_tokens pt where pt.user_id = "users"."id" and pt.purpose = 'setup')`
   .mapWith(passwordTokens.createdAt)
 
 export type TeamMember = PublicUser & { invitationSentAt: Date | null }

@@ -168,6 +168,8 @@ t.test('resending an invitation mails a new link; the old one stops working', as
   const team = await admin.get('/user/team')
   t.match(team.body, 'Pending invitations')
   t.match(team.body, `action="/user/team/${rae.id}/resend-invitation"`)
+  const row = team.body.slice(team.body.indexOf(`<tr data-member="${rae.id}"`))
+  t.match(row.slice(0, row.indexOf('</tr>')), /<time datetime="\d{4}-/, 'when the invitation went out is shown')
   const res = await admin.postForm(`/user/team/${rae.id}/resend-invitation`, { next: '/user/team#invitations' })
   t.equal(res.statusCode, 303)
   t.equal(res.headers.location, '/user/team#invitations')
