@@ -108,7 +108,8 @@ t.test('forgot → reset through the mailed link; the link works once and not af
   t.equal(reset.statusCode, 303)
   await new Agent(app, '10.3.0.2').signIn(user.email, 'brand-new-secret-7')
 
-  const again = await a.postForm(link.pathname, { password: 'another-secret-8', confirm: 'another-secret-8' })
+  t.equal((await a.get('/profile')).statusCode, 200, 'saving the password signed the user in')
+  const again = await new Agent(app, '10.3.0.3').postForm(link.pathname, { password: 'another-secret-8', confirm: 'another-secret-8' }, { page: '/login' })
   t.equal(again.statusCode, 400, 'a used link is refused')
   t.match(again.body, 'expired or was already used')
 
