@@ -32,7 +32,7 @@ const ActivityQuery = Type.Object({
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name', nameAlt: 'Display name', description: 'Description', categoryId: 'Category', isPublic: 'Public',
   isStarter: 'Starter', tagIds: 'Tags', deleted: 'Deleted', ownerId: 'Owner', title: 'About', role: 'Role',
-  preferences: 'Preferences', slug: 'Slug', type: 'Type', label: 'Label',
+  preferences: 'Preferences', slug: 'Slug', type: 'Type', label: 'Label', status: 'Status', invitation: 'Invitation', password: 'Password',
   position: 'Position', adviceSetId: 'Advice set', parentId: 'Parent node', expression: 'Expression', variable: 'Variable',
   headline: 'Headline', text: 'Text', question: 'Question', calledRuleId: 'Calls rule', apiId: 'External API', tags: 'Tags',
   sources: 'Sources', subtree: 'Nodes', nodes: 'Nodes', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
