@@ -1,4 +1,4 @@
-// Test databases. PGlite: one migrated template per run (dumped data dir), loaded per test file (~1 s, not ~3 s).
+// Test databases. PGlite: one migrated template per run (a checkpointed, uncompressed data dir), loaded per test file.
 // PostgreSQL (TEST_DRIVER=postgres + TEST_DATABASE_URL): one migrated template database, copied per test file.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash, randomBytes } from 'node:crypto'
@@ -23,7 +23,7 @@ function migrationsHash(): string {
   return hash.digest('hex').slice(0, 12)
 }
 
-const PGLITE_TEMPLATE = path.join(os.tmpdir(), `advice-studio-pglite-template-${migrationsHash()}.tar.gz`)
+const PGLITE_TEMPLATE = path.join(os.tmpdir(), `advice-studio-pglite-template-${migrationsHash()}.tar`)
 
 export function testDriver(): TestDriver {
   return process.env.TEST_DRIVER === 'postgres' ? 'postgres' : 'pglite'
