@@ -84,6 +84,9 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
     const name = `advice_studio_test_${randomBytes(5).toString('hex')}`
     const admin = postgres(url, { max: 1, onnotice: () => {} })
     await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${templateDb(url)}`)
+    // A test database is dropped after its file: a commit need not wait for the log to reach the disk (the CPU would
+    // sit idle in every such wait), and only a crash of the server itself could lose what was committed.
+    await admin.unsafe(`ALTER DATABASE ${name} SET synchronous_commit = off`)
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, name) })
     return {
       ...db,
