@@ -161,4 +161,116 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     t.equal(await stats.locator('div', { hasText: 'Errors' }).locator('dd').textContent(), '0', 'no errors')
     await shot(page, '02-rule-built')
   })
+
+  /** Runs the debugger with answers typed into its form and returns the advice headlines it shows. */
+  async function debugRun(page: Page, answers: { income: string; debts: string }): Promise<string[]> {
+    await page.getByLabel(QUESTIONS.income).fill(answers.income)
+    await page.getByLabel(QUESTIONS.debts).fill(answers.debts)
+    // The island marks its output busy as the click is handled, and fetches the run and its trace; once both are in,
+    // the output is no longer busy and shows this run.
+    const ran = Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/rule/debug')),
+      page.waitForResponse((r) => r.url().includes('/rule/debug/tree?')),
+    ])
+    await page.getByRole('button', { name: 'Run', exact: true }).click()
+    for (const response of await ran) t.equal(response.status(), 200, `${new URL(response.url()).pathname} answered`)
+    await page.locator('.debug-output[aria-busy="false"] [data-fragment="rule-debug-tree"][data-ran="true"]').waitFor()
+    return (await page.locator('.debug-results .debug-advice .debug-headline').allTextContents()).map(squeeze)
+  }
+
+  await t.test('3. debug with answers typed as people type them', async (t) => {
+    await page.getByRole('link', { name: 'Debug', exact: true }).click()
+    await page.waitForURL(/\/rule\/debug\?ruleId=\d+$/)
+    await settled()
+    t.same(await debugRun(page, { income: '60,000', debts: '$15,000' }), [BANDS[0].headline], '15,000 of 60,000 is affordable')
+    const formulaRow = page.locator('[data-fragment="rule-debug-tree"] [data-node-type="formula"] > .debug-node-row')
+    t.equal(squeeze(await formulaRow.locator('.debug-node-value').textContent()), '= 0.25', 'the trace shows the ratio')
+    t.match(squeeze(await page.locator('.debug-results .debug-text').first().textContent()), 'Your debts take 0.25 of your income.')
+    t.comment(squeeze(await page.locator('.debug-results').textContent()))
+    await shot(page, '03-debug-affordable')
+    t.same(await debugRun(page, { income: '60,000', debts: '24,000' }), [BANDS[1].headline], '24,000 of 60,000 is borderline')
+    await shot(page, '03-debug-borderline')
+  })
+
+  let debugUrl = ''
+  const results = page.locator('[data-fragment="generate-branches-results"]')
+  const branchRow = (number: number) => results.locator(`tr[data-branch="${number}"]`)
+  const answerOf = async (row: ReturnType<typeof branchRow>, name: string) => squeeze(await row.locator('.branch-answers div', { has: page.locator('dt', { hasText: name }) }).locator('dd').textContent())
+
+  await t.test('4. generate branches: none ends in an error, each gives what the debugger gives', async (t) => {
+    debugUrl = page.url()
+    await page.locator('.crumbs').getByRole('link', { name: 'Mortgage affordability' }).click()
+    await page.waitForURL(`**/adviceset/${setId}/show`)
+    await page.getByRole('link', { name: 'Generate branches' }).click()
+    await page.waitForURL(`**/adviceset/${setId}/advicescenario/gen-branches`)
+    await settled()
+    await page.getByRole('button', { name: 'Generate branches' }).click()
+    await page.waitForURL(/\/gen-branches\?/)
+    await results.locator('tr[data-branch]').first().waitFor()
+    t.equal(await results.locator('[data-count="branches"]').textContent(), '6', 'six branches reached')
+    t.equal(await results.locator('[data-count="outcomes"]').textContent(), '3', 'three of them outcomes: one per band')
+    t.equal(await results.locator('[data-count="steps"]').textContent(), '3', 'the others end at a question or the formula')
+    t.equal(await results.locator('[data-count="errors"]').count(), 0, 'no branch ends in an error')
+    t.equal(await results.locator('tr[data-kind="error"]').count(), 0)
+    t.equal(await results.locator('[data-count="unreachable"]').textContent(), '0', 'nothing unreachable')
+    t.same(await results.locator('tr[data-kind="outcome"] .branch-when').allTextContents(), [
+      'Debt_Ratio is less than 0.36', 'Debt_Ratio is at least 0.36 and Debt_Ratio is less than 0.43', 'Debt_Ratio is at least 0.43',
+    ], 'the outcome branches are the bands')
+    t.match(squeeze(await results.locator('[data-advice-covered]').textContent()), 'Advice covered: 0 of 3', 'no scenario covers any advice yet')
+    await shot(page, '04-branches')
+
+    // Each branch's answers, typed into the debugger in another tab, give the branch's outcome.
+    const debug = await context.newPage()
+    t.teardown(() => debug.close())
+    await debug.goto(debugUrl)
+    t.equal(await islandsSettled(debug), 'mounted')
+    const rows = await results.locator('tr[data-branch]').all()
+    for (const row of rows) {
+      const number = await row.getAttribute('data-branch')
+      const answers = { income: await answerOf(row, 'Income'), debts: await answerOf(row, 'Debts') }
+      const branchAdvice = (await row.locator('.branch-advice li').allTextContents()).map(squeeze)
+      t.equal(squeeze(await row.locator('.branch-focus').textContent()), 'Complete', `branch ${number} runs to the end`)
+      t.same(await debugRun(debug, answers), branchAdvice, `branch ${number} (Income ${answers.income}, Debts ${answers.debts}) gives “${branchAdvice.join(', ')}” in the debugger too`)
+      t.equal(await debug.locator('.debug-results .debug-errors').count(), 0, 'without an error')
+    }
+    await shot(debug, '04-debugger-agrees')
+  })
+
+  await t.test('5. save the outcome branches as scenarios and run them: every advice item is covered', async (t) => {
+    const bandNames = ['Branch 4: Debt_Ratio is less than 0.36', 'Branch 5: Debt_Ratio is at least 0.36 and Debt_Ratio is less than 0.43', 'Branch 6: Debt_Ratio is at least 0.43']
+    for (const [index, band] of BANDS.entries()) {
+      const number = index + 4
+      await branchRow(number).getByRole('link', { name: 'Save as scenario' }).click()
+      await page.waitForURL(/\/advicescenario\/new\?/)
+      await settled()
+      t.equal(await page.getByLabel('Name', { exact: true }).inputValue(), bandNames[index], 'the name says where the branch leads')
+      t.same(await page.locator('.scenario-advice input:checked').evaluateAll((boxes) => boxes.map((box) => box.closest('label')?.textContent ?? '')).then((labels) => labels.map((label) => label.includes(band.headline))), [true],
+        `the advice it gives, “${band.headline}”, is ticked`)
+      if (index === 0) await shot(page, '05-save-scenario')
+      await page.getByRole('button', { name: 'Save scenario' }).click()
+      await page.waitForURL(/\/advicescenario\/\d+\/show$/)
+      t.equal(squeeze(await page.locator('h1').textContent()), `${bandNames[index]} Not run`)
+      // Back to the branches (the form, then the results): the page is fetched again and counts the new scenario.
+      await page.goBack()
+      await page.goBack()
+      await page.waitForURL(/\/gen-branches\?/)
+      await settled()
+      t.match(squeeze(await results.locator('[data-advice-covered]').textContent()), `Advice covered: ${number - 3} of 3`, 'coverage counts it after Back')
+    }
+    t.equal(await results.locator('[data-branches-covered]').getAttribute('data-branches-covered'), '3/3', 'every outcome branch is reached')
+    t.match(squeeze(await results.locator('[data-advice-covered]').textContent()), 'Advice covered: 3 of 3 (100%).')
+    await shot(page, '05-coverage')
+
+    await page.locator('.crumbs').getByRole('link', { name: 'Mortgage affordability' }).click()
+    await page.getByRole('link', { name: /^Scenarios \(3\)/ }).click()
+    await page.waitForURL('**/advicescenario/index')
+    await settled()
+    t.equal(squeeze(await page.locator('.scenario-counts').textContent()), '3 scenarios: 0 pass, 0 fail, 0 error, 3 not run')
+    t.same(await page.locator('[data-fragment="scenario-list"] tr[data-scenario-id] th a').allTextContents(), bandNames, 'the list shows them')
+    await page.getByRole('button', { name: 'Run all' }).click()
+    await page.locator('.scenario-run-all__status[data-state="done"]').waitFor()
+    t.equal(squeeze(await page.locator('.scenario-run-all__status').textContent()), 'Finished: 3 of 3 scenarios run · 3 passed, 0 failed, 0 could not run. The list shows the results.')
+    t.equal(await page.locator('[data-fragment="scenario-list"] tr[data-status="pass"]').count(), 3, 'all three pass')
+    await shot(page, '05-scenarios-run')
+  })
 })
