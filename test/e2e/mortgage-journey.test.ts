@@ -5,7 +5,7 @@
 // save them as scenarios and run them (coverage then shows every advice item covered); publish with self-approval
 // allowed; and after an edit, Back shows the edit. Everything goes through the pages. Screenshots of each step go to
 // SCREENSHOT_DIR when it is set.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
@@ -36,7 +36,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
   t.teardown(() => context.close())
   const page = await context.newPage()
   const console = recordConsole(page)
-  const settled = async () => t.equal(await islandsSettled(page), 'mounted', `${new URL(page.url()).pathname} mounted its islands`)
+  const settled = async (t: Test) => t.equal(await islandsSettled(page), 'mounted', `${new URL(page.url()).pathname} mounted its islands`)
 
   const tree = page.getByRole('tree')
   const item = (text: string) => tree.getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
@@ -49,7 +49,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
 
   await t.test('1. sign up: a team of one whose only admin is the new author', async (t) => {
     await page.goto(`${server.url}/signup`)
-    await settled()
+    await settled(t)
     await page.getByLabel('Your name').fill(AUTHOR.name)
     await page.getByLabel('E-mail').fill(AUTHOR.email)
     await page.getByLabel('Organisation').fill(AUTHOR.company)
@@ -57,7 +57,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await shot(page, '01-sign-up')
     await page.getByRole('button', { name: 'Create account' }).click()
     await page.waitForURL(`${server.url}/`)
-    await settled()
+    await settled(t)
     t.equal(squeeze(await page.locator('h1').textContent()), `Welcome, ${AUTHOR.name}`)
     t.equal(squeeze(await page.locator('main .lead').first().textContent()), `You are in ${AUTHOR.company} as admin.`, 'the author is the admin of a new team')
     await shot(page, '01-home')
@@ -70,14 +70,14 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await page.getByRole('button', { name: 'Create advice set' }).click()
     await page.waitForURL(/\/adviceset\/\d+\/show$/)
     setId = Number(/\/adviceset\/(\d+)\//.exec(page.url())![1])
-    await settled()
+    await settled(t)
     t.equal(squeeze(await page.locator('.set-rules .empty').textContent()), 'This advice set has no rules yet.')
     await page.getByRole('link', { name: 'New rule' }).click()
     await page.getByLabel('Name', { exact: true }).fill('Affordability')
     await page.getByRole('button', { name: 'Create rule' }).click()
     await page.waitForURL(/\/rule\/\d+\/show$/)
     ruleUrl = page.url()
-    await settled()
+    await settled(t)
     t.equal(await tree.getByRole('treeitem').count(), 0, 'the new rule has no nodes')
 
     /** An Input Request for a variable the dictionary lacks: the editor offers to create it, then the question saves. */
@@ -181,7 +181,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
   await t.test('3. debug with answers typed as people type them', async (t) => {
     await page.getByRole('link', { name: 'Debug', exact: true }).click()
     await page.waitForURL(/\/rule\/debug\?ruleId=\d+$/)
-    await settled()
+    await settled(t)
     t.same(await debugRun(page, { income: '60,000', debts: '$15,000' }), [BANDS[0].headline], '15,000 of 60,000 is affordable')
     const formulaRow = page.locator('[data-fragment="rule-debug-tree"] [data-node-type="formula"] > .debug-node-row')
     t.equal(squeeze(await formulaRow.locator('.debug-node-value').textContent()), '= 0.25', 'the trace shows the ratio')
@@ -203,7 +203,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await page.waitForURL(`**/adviceset/${setId}/show`)
     await page.getByRole('link', { name: 'Generate branches' }).click()
     await page.waitForURL(`**/adviceset/${setId}/advicescenario/gen-branches`)
-    await settled()
+    await settled(t)
     await page.getByRole('button', { name: 'Generate branches' }).click()
     await page.waitForURL(/\/gen-branches\?/)
     await results.locator('tr[data-branch]').first().waitFor()
@@ -242,7 +242,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
       const number = index + 4
       await branchRow(number).getByRole('link', { name: 'Save as scenario' }).click()
       await page.waitForURL(/\/advicescenario\/new\?/)
-      await settled()
+      await settled(t)
       t.equal(await page.getByLabel('Name', { exact: true }).inputValue(), bandNames[index], 'the name says where the branch leads')
       t.same(await page.locator('.scenario-advice input:checked').evaluateAll((boxes) => boxes.map((box) => box.closest('label')?.textContent ?? '')).then((labels) => labels.map((label) => label.includes(band.headline))), [true],
         `the advice it gives, “${band.headline}”, is ticked`)
@@ -254,7 +254,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
       await page.goBack()
       await page.goBack()
       await page.waitForURL(/\/gen-branches\?/)
-      await settled()
+      await settled(t)
       t.match(squeeze(await results.locator('[data-advice-covered]').textContent()), `Advice covered: ${number - 3} of 3`, 'coverage counts it after Back')
     }
     t.equal(await results.locator('[data-branches-covered]').getAttribute('data-branches-covered'), '3/3', 'every outcome branch is reached')
@@ -264,7 +264,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await page.locator('.crumbs').getByRole('link', { name: 'Mortgage affordability' }).click()
     await page.getByRole('link', { name: /^Scenarios \(3\)/ }).click()
     await page.waitForURL('**/advicescenario/index')
-    await settled()
+    await settled(t)
     t.equal(squeeze(await page.locator('.scenario-counts').textContent()), '3 scenarios: 0 pass, 0 fail, 0 error, 3 not run')
     t.same(await page.locator('[data-fragment="scenario-list"] tr[data-scenario-id] th a').allTextContents(), bandNames, 'the list shows them')
     await page.getByRole('button', { name: 'Run all' }).click()
@@ -272,5 +272,87 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     t.equal(squeeze(await page.locator('.scenario-run-all__status').textContent()), 'Finished: 3 of 3 scenarios run · 3 passed, 0 failed, 0 could not run. The list shows the results.')
     t.equal(await page.locator('[data-fragment="scenario-list"] tr[data-status="pass"]').count(), 3, 'all three pass')
     await shot(page, '05-scenarios-run')
+  })
+
+  await t.test('6. publish as a team of one: self-approval allowed, requested, approved, live', async (t) => {
+    await page.locator('.crumbs').getByRole('link', { name: 'Mortgage affordability' }).click()
+    await page.getByRole('link', { name: 'Publish', exact: true }).click()
+    await page.waitForURL(`**/adviceset/${setId}/publish`)
+    await settled(t)
+    t.equal(squeeze(await page.locator('dd[data-served="production"]').textContent()), 'Nothing published')
+    await page.getByLabel('Notes for the new version').fill('Three bands of debt-to-income')
+    await page.getByRole('button', { name: 'Create version' }).click()
+    await page.getByRole('button', { name: 'Submit for review version 1' }).click()
+    await page.locator('tr[data-version-id][data-state="review"]').waitFor()
+    await page.getByRole('link', { name: 'Version 1' }).click()
+    await page.locator('main[data-page="publish-version-show"]').waitFor()
+    await settled(t)
+    const gate = page.locator('.review-gate')
+    t.match(squeeze(await gate.locator('.gate-approver').textContent()), `Nobody else in ${AUTHOR.company} can approve this version`, 'the gate says why nobody can approve')
+    t.ok(await page.locator('button[data-action="approve"]').isDisabled(), 'approving is not offered yet')
+    t.equal(squeeze(await gate.locator('.gate-figure').first().textContent()), '3 / 3 scenarios pass')
+    t.equal(await gate.locator('.gate-figure[data-advice-covered]').getAttribute('data-advice-covered'), '3/3', 'the gate shows every advice item covered')
+    t.match(squeeze(await gate.locator('#coverage [data-advice-covered]').textContent()), 'Advice covered: 3 of 3 (100%).')
+    t.equal(await gate.locator('[data-error-branches]').getAttribute('data-error-branches'), '0', 'and no branch ending in an error')
+    t.match(squeeze(await gate.locator('#coverage').textContent()), 'Every outcome branch is reached by a saved scenario.')
+    await shot(page, '06-gate-team-of-one')
+
+    await gate.getByRole('link', { name: 'allow self-approval' }).click()
+    await page.locator('main[data-page="user-page"]').waitFor()
+    await settled(t)
+    t.match(page.url(), /\/user\/team#publishing$/)
+    t.match(squeeze(await page.locator('[data-self-approval]').textContent()), 'Self-approval is off')
+    await page.getByLabel('Allow self-approval: an admin may approve a version they submitted').check()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[data-self-approval="true"]').waitFor()
+    t.match(squeeze(await page.locator('[data-self-approval="true"]').textContent()), new RegExp(`Self-approval is allowed since .+ \\(by ${AUTHOR.name}\\)`))
+    await shot(page, '06-team-self-approval')
+
+    await page.goBack()
+    await page.goBack()
+    await page.locator('main[data-page="publish-version-show"]').waitFor()
+    await settled(t)
+    t.match(squeeze(await page.locator('.gate-approver').textContent()), 'This team allows self-approval', 'Back to the version: the gate has the new setting')
+    await page.getByRole('button', { name: 'Approve version 1' }).click()
+    await page.locator('[data-version-state="approved"]').waitFor()
+    t.match(squeeze(await page.locator('[data-self-approved="true"]').textContent()), `Approved by its submitter (self-approval allowed by ${AUTHOR.name} on`)
+    await page.getByRole('button', { name: 'Publish version 1' }).click()
+    await page.locator('[data-version-state="published"]').waitFor()
+    t.match(squeeze(await page.locator('.version-log').textContent()), 'Approved by its submitter', 'its history says how it was approved')
+    await shot(page, '06-version-published')
+    await page.locator('.publish-crumb').getByRole('link', { name: 'Mortgage affordability' }).click()
+    await page.getByRole('link', { name: 'Publish', exact: true }).click()
+    t.equal(squeeze(await page.locator('dd[data-served="production"]').textContent()), 'Version 1', 'version 1 is live')
+    t.equal(await page.locator('tr[data-version-id][data-state="published"]').count(), 1)
+    await shot(page, '06-live')
+  })
+
+  await t.test('7. edit an advice node, leave, press Back: the tree shows the edit', async (t) => {
+    await page.goto(ruleUrl)
+    await settled(t)
+    const before = BANDS[2]
+    const after = { headline: 'Pay your debts down before you borrow', text: 'At [[Debt_Ratio]] lenders will say no; bring it under 0.43 first.' }
+    await item(before.headline).focus()
+    await keys.press('F2')
+    await editorField('headline').fill(after.headline)
+    await editorField('text').fill(after.text)
+    const saved = page.waitForResponse((r) => /\/api\/rule\/\d+\/node\/\d+$/.test(r.url()) && r.request().method() === 'PATCH')
+    await editorField('headline').press('Enter')
+    t.equal((await saved).status(), 200, 'the edit is saved')
+    await item(after.headline).and(activeItem).waitFor()
+
+    await page.locator('.crumbs').getByRole('link', { name: 'Mortgage affordability' }).click()
+    await page.waitForURL(`**/adviceset/${setId}/show`)
+    await page.goBack()
+    await page.waitForURL(ruleUrl)
+    await settled(t)
+    await item(after.headline).waitFor()
+    t.equal(await item(before.headline).count(), 0, 'the old headline is gone')
+    await item(after.headline).focus()
+    await keys.press('F2')
+    t.equal(await editorField('text').inputValue(), after.text, 'the editor holds the edited text')
+    await shot(page, '07-back-shows-edit')
+    await keys.press('Escape')
+    t.same(console.messages.filter((m) => m.type === 'error'), [], 'no errors in the console along the way')
   })
 })
