@@ -114,6 +114,13 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await keys.press('f')
     await keys.press('Enter')
     await keys.type('Debt_Ratio')
+    // An input's content box clips what hangs below the baseline unless its line is taller than the text: the
+    // underscore of Debt_Ratio then vanishes ("Debt Ratio") on a screen of ordinary density.
+    const room = await editorField('variable').evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input)
+      return { line: input.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom), font: parseFloat(style.fontSize) }
+    })
+    t.ok(room.line >= 1.4 * room.font, `the name field's line (${room.line}px for ${room.font}px text) leaves room for its underscore`)
     await editorField('expression').fill('{{Debts}} / {{Income}}')
     t.ok(await page.locator('.rule-tree__editor-save').isDisabled(), 'saving waits for the formula to exist')
     await page.getByRole('button', { name: 'Create formula Debt_Ratio' }).click()
