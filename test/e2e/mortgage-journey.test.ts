@@ -64,6 +64,9 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     await settled(t)
     t.equal(squeeze(await page.locator('h1').textContent()), `Welcome, ${AUTHOR.name}`)
     t.equal(squeeze(await page.locator('main .lead').first().textContent()), `You are in ${AUTHOR.company} as admin.`, 'the author is the admin of a new team')
+    // The header's links keep to one line each; the Admin menu too, not "Admin" above its "▾".
+    const admin = await page.locator('.admin-menu summary').evaluate((summary) => ({ height: summary.getBoundingClientRect().height, line: parseFloat(getComputedStyle(summary).lineHeight) }))
+    t.ok(admin.height < 1.5 * admin.line, `the Admin menu is one line (${admin.height}px for a ${admin.line}px line)`)
     await shot(page, '01-home')
   })
 
