@@ -67,6 +67,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     // The header's links keep to one line each; the Admin menu too, not "Admin" above its "▾".
     const admin = await page.locator('.admin-menu summary').evaluate((summary) => ({ height: summary.getBoundingClientRect().height, line: parseFloat(getComputedStyle(summary).lineHeight) }))
     t.ok(admin.height < 1.5 * admin.line, `the Admin menu is one line (${admin.height}px for a ${admin.line}px line)`)
+    t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'and the header fits the window: no sideways scroll')
     await shot(page, '01-home')
   })
 
