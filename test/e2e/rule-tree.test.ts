@@ -13,6 +13,9 @@ import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
 import { largeRule, openRuleTree, seedAuthor, seedRule, showRuleTree, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
 
+// The whole file (a 2,000-node rule among its tests) runs past tap's 120 s default on a busy 2-core machine.
+t.setTimeout(400_000)
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 interface ApiNode { id: string; type: string; calledRuleId?: string; expression?: string; variable?: string; question?: string; headline?: string; text?: string; children: ApiNode[] }
