@@ -5,7 +5,6 @@
 // file is downloaded when done. Admins export their own owner; provider admins any owner.
 import { PassThrough, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
-import ExcelJS from 'exceljs'
 import { adviceRequestPage, countAdviceRequests, countQuestions, questionPage } from '../../db/queries/export.ts'
 import { findOwner } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
@@ -119,6 +118,8 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
   }
   const out = new PassThrough()
   void (async () => {
+    // exceljs takes ~0.6 s to load: only an XLSX export pays it, not every process that imports this module.
+    const { default: ExcelJS } = await import('exceljs')
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
     const sheet = workbook.addWorksheet(plan.kind === 'questions' ? 'Questions' : 'Requests for advice')
     sheet.columns = columns.map((c) => ({ key: c.key, header: c.header, width: c.width }))
