@@ -5,7 +5,8 @@ import type { Condition, Filter } from './types.ts'
 
 type HitFields = Record<string, unknown>
 
-function fieldValue(hit: HitFields, field: Condition['field']): unknown {
+/** The value of a dotted field (`adviceset.isStarter`) of a hit. */
+export function fieldValue(hit: HitFields, field: Condition['field']): unknown {
   let value: unknown = hit
   for (const part of field.split('.')) {
     if (value === null || typeof value !== 'object') return undefined

@@ -121,9 +121,12 @@ t.test('the screener asks what the search box asks: its type refinement keeps th
   const boxResult = await search(author, 'risky pension', { searchFilter: 'starters' })
   t.match(boxResult.hits[0], { suggestion: { name: 'Bold savers' } }, 'the search box finds the set by the phrase')
   // advancedSearchUrl(): the screener searches with filter "all", refined to the advice set type.
-  const screener = await search(author, 'risky pension', { facetFilters: [['entityType.displayName:Advice Set']] }) as Awaited<ReturnType<typeof search>> & { nbHits: number; nbPages: number }
+  const screener = await search(author, 'risky pension', { facetFilters: [['entityType.displayName:Advice Set']], facets: ['entityType.displayName'] }) as
+    Awaited<ReturnType<typeof search>> & { nbHits: number; nbPages: number; facets: Record<string, Record<string, number>> }
   t.match(screener.hits[0], { uri: boxResult.hits[0]!.uri, suggestion: { name: 'Bold savers' } }, 'the screener shows the same target first')
-  t.ok(screener.nbHits >= 1 && screener.nbPages >= 1, 'its stats count it')
+  t.equal(screener.nbHits, screener.hits.length, 'its stats count it')
+  t.ok(screener.nbPages >= 1)
+  t.equal(screener.facets['entityType.displayName']?.['Advice Set'], screener.hits.length, 'and so does its type refinement')
   t.ok((await search(author, 'risky pension', { facetFilters: [['entityType.displayName:Rule']] })).hits.every((h) => !h.suggestion), 'a refinement to another type leaves it out')
   t.ok((await search(author, 'risky pension', { facetFilters: [['ownerId:' + acme], ['adviceset.isPublic:false']] })).hits[0]?.suggestion, 'refinements it satisfies keep it')
 })
