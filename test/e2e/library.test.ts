@@ -101,7 +101,7 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   await page.getByRole('link', { name: 'Restore it from Activity' }).click()
   await page.waitForURL(`${server.url}/activity`)
   await settled(page)
-  const deletion = page.locator('.activity-item').filter({ hasText: 'delete' }).filter({ hasText: 'Budget basics' })
+  const deletion = page.locator('.activity-item').filter({ hasText: 'deleted the Advice Set “Budget basics”' })
   t.equal(await deletion.count(), 1, 'the delete is in the activity log')
   t.ok(await deletion.locator('.diff').getByRole('row', { name: /Deleted/ }).isVisible(), 'with what changed')
   await deletion.getByRole('button', { name: /^Restore/ }).click()
