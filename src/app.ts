@@ -19,6 +19,7 @@ import securityPlugin from './http/plugins/security.ts'
 import cacheControlPlugin from './http/plugins/cache-control.ts'
 import viewPlugin from './http/plugins/view.ts'
 import inputGuardPlugin from './http/plugins/input-guard.ts'
+import originGuardPlugin from './http/plugins/origin-guard.ts'
 import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
 import openApiPlugin from './http/plugins/openapi.ts'
@@ -94,6 +95,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await browser.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
     await browser.register(viewPlugin, { cache: true })
     await browser.register(authPlugin, { deps })
+    // Another site's state-changing request is refused before any body is parsed (after the session is read, so the
+    // refusal is a page with the user's header).
+    await browser.register(originGuardPlugin)
     await browser.register(notFoundPlugin)
     await browser.register(pageRoutes)
     await browser.register(apiRoutes, { prefix: '/api' })

@@ -31,10 +31,12 @@ async function main() {
     process.exit(1)
   }
   const logins = await seedFirstRun(app.deps, { demo: !config.databaseUrl })
-  for (const login of logins) {
-    app.log.info(`first-run login (${login.role}, ${login.owner}): ${login.email} / ${login.password}`)
+  // The passwords go to the terminal once, in plain text, and never into the structured log (which is kept, shipped
+  // and searched); the log only records that the logins were made.
+  if (logins.length > 0) {
+    app.log.info({ logins: logins.map((l) => ({ email: l.email, role: l.role, owner: l.owner })) }, 'first-run logins created; their passwords were printed on the terminal')
+    console.log(['', 'Sign in with:', ...logins.map((l) => `  ${l.email}  ${l.password}   (${l.role}, ${l.owner})`), 'These passwords are shown only now.', ''].join('\n'))
   }
-  if (logins.length > 0) console.log(['', 'Sign in with:', ...logins.map((l) => `  ${l.email}  ${l.password}   (${l.role}, ${l.owner})`), 'These passwords are shown only now.', ''].join('\n'))
 
   const sweep = () => sweepExpiredSessions(app.deps).catch((err) => app.log.error({ err }, 'session sweep failed'))
   await sweep()

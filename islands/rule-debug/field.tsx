@@ -29,8 +29,18 @@ export function DebugField({ field, value }: { field: Field; value: string }) {
               <option value="">No answer</option>
               {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
             </select>
+          ) : field.control === 'number' ? (
+            // Typed as text, as in the embed: a number box would refuse "60,000" and "$60,000" before the engine's parser sees them.
+            field.dataType === 'percent' ? (
+              <span className="debug-percent">
+                <input id={id} name={name} type="text" inputMode="decimal" autoComplete="off" defaultValue={value} placeholder={field.placeholder} />
+                <span className="debug-percent-sign" aria-hidden="true">%</span>
+              </span>
+            ) : (
+              <input id={id} name={name} type="text" inputMode="decimal" autoComplete="off" defaultValue={value} placeholder={field.placeholder} />
+            )
           ) : (
-            <input id={id} name={name} type={field.control} step={field.control === 'number' ? 'any' : undefined} defaultValue={value} placeholder={field.placeholder} />
+            <input id={id} name={name} type={field.control} defaultValue={value} placeholder={field.placeholder} />
           )}
         </>
       )}

@@ -1,4 +1,4 @@
-// The result of /api/rule/debug (EngineResult as JSON) as the debug page shows it: the same RunView the server
+// The result of /api/rule/debug (EngineResult as JSON, and the formulas' values beside it) as the debug page shows it: the same RunView the server
 // builds from the live result (src/services/authoring/rule-debug-page.ts runView), so both render alike.
 import type { BodyView, ItemView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
 import { isRecord } from '../shared/guards.ts'
@@ -21,10 +21,16 @@ function item(raw: Json, contentType: string): ItemView {
   }
 }
 
-export function presentResult(result: unknown, contentType: string): RunView {
+/** A result's variables, then the run's formulas (`formulas` beside the result), as the table lists them. */
+function valueRows(variables: Json, formulas: Json): RunView['variables'] {
+  const rows = (kind: 'variable' | 'formula', values: Json) => Object.entries(values).filter((entry): entry is [string, Json] => isRecord(entry[1]))
+    .map(([name, v]) => ({ name, kind, value: JSON.stringify(v.value), valueFormatted: str(v.valueFormatted), isSystem: v.isSystem === true }))
+  return [...rows('variable', variables), ...rows('formula', formulas)]
+}
+
+export function presentResult(result: unknown, contentType: string, formulas: unknown): RunView {
   const raw: Json = isRecord(result) ? result : {}
   const focus = isRecord(raw.currentFocus) ? raw.currentFocus : null
-  const variables = isRecord(raw.variables) ? raw.variables : {}
   return {
     done: raw.done === true,
     advice: records(raw.advice).map((a) => item(a, contentType)),
@@ -37,9 +43,7 @@ export function presentResult(result: unknown, contentType: string): RunView {
     answered: records(raw.inputRequests).map((a) => ({
       nodeId: str(a.nodeId), variable: str(a.variable), question: body(a.question, contentType), valueFormatted: str(a.valueFormatted),
     })),
-    variables: Object.entries(variables).filter((entry): entry is [string, Json] => isRecord(entry[1])).map(([name, v]) => ({
-      name, value: JSON.stringify(v.value), valueFormatted: str(v.valueFormatted), isSystem: v.isSystem === true,
-    })),
+    variables: valueRows(isRecord(raw.variables) ? raw.variables : {}, isRecord(formulas) ? formulas : {}),
     errors: records(raw.errors).map((e) => ({ nodeId: str(e.nodeId), ruleId: str(e.ruleId), code: str(e.code), message: str(e.message) })),
   }
 }

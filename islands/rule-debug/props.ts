@@ -16,6 +16,8 @@ export interface RuleDebugProps {
   now: string
   /** The result of the run the page was rendered with (JSON as the API sends it), or null before any run. */
   result: unknown
+  /** The formulas' values as that run ended (as /api/rule/debug sends them beside the result). */
+  formulas: unknown
   /** The new-scenario page, for "Save as scenario"; null when the user cannot write the set's scenarios. */
   newScenario: string | null
 }
@@ -57,6 +59,7 @@ export function parseRuleDebugProps(raw: unknown): RuleDebugProps {
     contentTypes: raw.contentTypes,
     now: typeof raw.now === 'string' ? raw.now : '',
     result: raw.result ?? null,
+    formulas: raw.formulas ?? null,
     newScenario: typeof raw.newScenario === 'string' ? raw.newScenario : null,
   }
 }

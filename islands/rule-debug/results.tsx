@@ -64,8 +64,8 @@ export function DebugResults({ run }: { run: RunView }) {
         <thead><tr><th>Name</th><th>Value</th><th>Formatted</th></tr></thead>
         <tbody>
           {run.variables.map((v) => (
-            <tr key={v.name} data-variable={v.name} className={v.isSystem ? 'is-system' : undefined}>
-              <td><code>{v.name}</code></td><td><code>{v.value}</code></td><td>{v.valueFormatted}</td>
+            <tr key={`${v.kind}:${v.name}`} data-variable={v.name} data-kind={v.kind} className={v.isSystem ? 'is-system' : undefined}>
+              <td><code>{v.kind === 'formula' ? `[[${v.name}]]` : v.name}</code></td><td><code>{v.value}</code></td><td>{v.valueFormatted}</td>
             </tr>
           ))}
         </tbody>

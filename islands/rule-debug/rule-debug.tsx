@@ -28,7 +28,7 @@ function errorMessage(error: unknown): string {
 
 export function RuleDebug(props: RuleDebugProps) {
   const { adviceSetId, ruleId, base, fields } = props
-  const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType))
+  const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType, props.formulas))
   const [treeHtml, setTreeHtml] = useState(serverTreeHtml)
   const initialState = { values: props.values, contentType: props.contentType, now: props.now }
   const [permalink, setPermalink] = useState<string | null>(() => props.result === null ? null : `${base}?${runQuery(ruleId, initialState, fields)}`)
@@ -49,8 +49,8 @@ export function RuleDebug(props: RuleDebugProps) {
         callApi('/api/rule/debug', { json: apiBody(adviceSetId, ruleId, state, fields) }),
         fetchFragment(`${base}/tree?${query}`),
       ])
-      const data = (response as { data?: { result?: unknown } } | null)?.data
-      setRun(presentResult(data?.result, state.contentType))
+      const data = (response as { data?: { result?: unknown; formulas?: unknown } } | null)?.data
+      setRun(presentResult(data?.result, state.contentType, data?.formulas))
       setTreeHtml(tree)
       setPermalink(`${base}?${query}`)
       if (props.newScenario !== null) setSaveScenario(saveScenarioHref(props.newScenario, state, fields))

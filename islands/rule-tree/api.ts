@@ -90,13 +90,18 @@ export async function fetchCallableRules(adviceSetId: number): Promise<RuleRef[]
   })
 }
 
-/** The external APIs an API Call node here may call, from the rule pages' apiselector fragment (`data-pick-api-id` buttons). */
+/** The external APIs an API Call node here may call, from the rule pages' apiselector fragment (`data-pick-api-id` buttons, with what each maps). */
 export async function fetchExternalApis(adviceSetId: number): Promise<ApiRef[]> {
   const response = await fetch(`/adviceset/${adviceSetId}/rule/apiselector`, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
   if (!response.ok) throw new ApiError(`Could not list the external APIs (${response.status})`, response.status)
   const fragment = new DOMParser().parseFromString(await response.text(), 'text/html')
-  return [...fragment.querySelectorAll<HTMLElement>('[data-pick-api-id]')].map((button) => ({
-    id: button.dataset.pickApiId ?? '', name: button.dataset.pickName ?? button.textContent ?? '',
-    variables: (button.dataset.pickVariables ?? '').split(',').filter(Boolean),
-  }))
+  return [...fragment.querySelectorAll<HTMLElement>('[data-pick-api-id]')].map((button) => {
+    // `Variable:type` pairs, in mapping order.
+    const mapped = (button.dataset.pickMapped ?? '').split(',').filter(Boolean).map((pair) => pair.split(':') as [string, string?])
+    return {
+      id: button.dataset.pickApiId ?? '', name: button.dataset.pickName ?? button.textContent ?? '',
+      variables: mapped.map(([variable]) => variable),
+      dataTypes: Object.fromEntries(mapped.filter((pair): pair is [string, string] => pair[1] !== undefined)),
+    }
+  })
 }

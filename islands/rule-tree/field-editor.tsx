@@ -4,7 +4,7 @@ import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ChangeEvent, KeyboardEvent, RefObject } from 'react'
 import type { SourceSpan } from '../../src/engine/errors.ts'
 import type { FieldSpec } from './fields.ts'
-import { checkField, columnOf, type FieldIssue, type KnownNames } from './live-checks.ts'
+import { checkField, columnOf, type FieldIssue, type KnownNames, type MissingEntry } from './live-checks.ts'
 import type { ApiRef, DictionaryEntry, RuleRef } from './props.ts'
 import { insertReference, matchEntries, triggerAt, type Trigger } from './typeahead.ts'
 
@@ -17,6 +17,10 @@ export interface FieldEditorProps {
   apis: readonly ApiRef[]
   serverError: string | null
   autoFocus: boolean
+  /** Offers "Create variable X" on a name the dictionary lacks (edit mode). */
+  onCreate?(missing: MissingEntry): void
+  /** The name whose creation panel is open. */
+  creating?: string | null
   onChange(name: FieldSpec['name'], value: string): void
   onIssues(name: FieldSpec['name'], blocking: boolean): void
   onSave(): void
@@ -42,13 +46,30 @@ function SourceMark({ source, span }: { source: string; span: SourceSpan }) {
   )
 }
 
-function IssueList({ issues, source, id }: { issues: readonly FieldIssue[]; source: string; id: string }) {
+interface IssueListProps {
+  issues: readonly FieldIssue[]
+  source: string
+  id: string
+  onCreate?: ((missing: MissingEntry) => void) | undefined
+  creating?: string | null | undefined
+}
+
+function IssueList({ issues, source, id, onCreate, creating }: IssueListProps) {
   return (
     <ul className="rule-tree__field-issues" id={id} aria-live="polite">
       {issues.map((issue, index) => (
         <li key={`${issue.code}-${index}`} className={`rule-tree__issue rule-tree__issue--${isBlocking(issue) ? 'error' : 'warning'}`} data-code={issue.code}>
           <span className="rule-tree__issue-message">{issue.message}</span>
           {issue.span && <span className="rule-tree__issue-at"> at column {columnOf(issue.span)}</span>}
+          {issue.missing && onCreate && (
+            <>
+              {' '}
+              <button type="button" className="rule-tree__create-offer" aria-expanded={creating === issue.missing.name}
+                onMouseDown={(event) => event.preventDefault()} onClick={() => onCreate(issue.missing!)}>
+                Create {issue.missing.kind} {issue.missing.name}
+              </button>
+            </>
+          )}
           {issue.span && <SourceMark source={source} span={issue.span} />}
         </li>
       ))}
@@ -57,7 +78,7 @@ function IssueList({ issues, source, id }: { issues: readonly FieldIssue[]; sour
 }
 
 export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
-  const { field, value, known, entries, rules, apis, serverError, autoFocus, onChange, onIssues, onSave, onCancel } = props
+  const { field, value, known, entries, rules, apis, serverError, autoFocus, onCreate, creating, onChange, onIssues, onSave, onCancel } = props
   const id = useId()
   const input = useRef<Input>(null)
   const [trigger, setTrigger] = useState<Trigger | null>(null)
@@ -196,7 +217,7 @@ export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
           </ul>
         )}
       </div>
-      {issues.length > 0 && <IssueList issues={issues} source={value} id={`${id}-issues`} />}
+      {issues.length > 0 && <IssueList issues={issues} source={value} id={`${id}-issues`} onCreate={onCreate} creating={creating} />}
       {serverError && <p className="rule-tree__server-error" id={`${id}-server`} role="alert">{serverError}</p>}
     </div>
   )

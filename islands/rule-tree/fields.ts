@@ -25,7 +25,7 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
   variableAssignment: [{ name: 'expression', label: 'Assignment', input: { kind: 'expression', mode: 'assignment' } }],
   formula: [
     { name: 'variable', label: 'Formula name', input: { kind: 'name', names: 'formula' } },
-    { name: 'expression', label: 'Expression', input: { kind: 'expression', mode: 'value' } },
+    { name: 'expression', label: 'Expression (kept in the dictionary)', input: { kind: 'expression', mode: 'value' } },
   ],
   advice: [
     { name: 'headline', label: 'Headline', input: { kind: 'template', multiline: false } },
@@ -45,21 +45,30 @@ export function fieldsOf(type: NodeType): readonly FieldSpec[] {
 
 export type FieldValues = Partial<Record<FieldName, string>>
 
-export function fieldValues(node: TreeNode): FieldValues {
+/**
+ * What the editor starts with. A Formula node's expression is its dictionary formula's (`dictionaryExpression`),
+ * unless the node still has one of its own (saved before formulas lived only in the dictionary).
+ */
+export function fieldValues(node: TreeNode, dictionaryExpression: string | null = null): FieldValues {
   const values: FieldValues = {}
   for (const field of FIELDS[node.type]) {
     values[field.name] = field.name === 'calledRuleId' ? (node.calledRuleId === null ? '' : String(node.calledRuleId)) : node[field.name] ?? ''
   }
+  if (node.type === 'formula' && !node.expression) values.expression = dictionaryExpression ?? ''
   return values
 }
 
-/** The body of PATCH/POST for these values: empty texts are sent as null, the called rule as a number. */
+/**
+ * The body of PATCH/POST for these values: empty texts are sent as null, the called rule as a number. A Formula node
+ * sends no expression: the editor saves it to the dictionary formula, the one definition.
+ */
 export function fieldPayload(type: NodeType, values: FieldValues): Record<string, string | number | null> {
   const payload: Record<string, string | number | null> = {}
   for (const field of FIELDS[type]) {
     const value = values[field.name] ?? ''
     payload[field.name] = field.name === 'calledRuleId' ? (value === '' ? null : Number(value)) : value === '' ? null : value
   }
+  if (type === 'formula') payload.expression = null
   return payload
 }
 
@@ -71,9 +80,10 @@ export function typeIcon(type: NodeType): string {
   return ENTITY_TYPES[type].iconClass
 }
 
-/** One line saying what the node does, for its row. */
-export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined, apiName?: (id: string) => string | undefined): string {
-  return summarise(node, (id) => ruleName(Number(id)), apiName)
+/** One line saying what the node does, for its row; a Formula node shows its dictionary formula's expression. */
+export function nodeSummary(node: TreeNode, ruleName: (id: number) => string | undefined, apiName?: (id: string) => string | undefined, formulaExpression?: string | null): string {
+  const shown = node.type === 'formula' && !node.expression && formulaExpression ? { ...node, expression: formulaExpression } : node
+  return summarise(shown, (id) => ruleName(Number(id)), apiName)
 }
 
 /** The next type after `from` (-1: from the top) whose label starts with `letter`, wrapping around; -1 when none does. */

@@ -8,10 +8,19 @@ import { refSpan } from '../../src/engine/checks/names.ts'
 import { parseTemplate } from '../../src/engine/template/index.ts'
 import type { FieldKind } from './fields.ts'
 
+/** A name the dictionary lacks: what the node editor offers to create in place. */
+export interface MissingEntry {
+  kind: 'variable' | 'formula'
+  name: string
+  /** The node reads it (so a question may ask for it), rather than setting it (a target) or naming it (a formula node). */
+  read: boolean
+}
+
 export interface FieldIssue {
   code: string
   message: string
   span?: SourceSpan
+  missing?: MissingEntry
 }
 
 export interface KnownNames {
@@ -26,17 +35,17 @@ export function knownNames(entries: ReadonlyArray<{ name: string; kind: 'variabl
   return { variables, formulas }
 }
 
-const unknownVariable = (name: string, span?: SourceSpan): FieldIssue => ({
-  code: 'UNKNOWN_VARIABLE', message: `{{${name}}} is not in the dictionary.`, ...(span ? { span } : {}),
+const unknownVariable = (name: string, span?: SourceSpan, read = true): FieldIssue => ({
+  code: 'UNKNOWN_VARIABLE', message: `{{${name}}} is not in the dictionary.`, ...(span ? { span } : {}), missing: { kind: 'variable', name, read },
 })
-const unknownFormula = (name: string, span?: SourceSpan): FieldIssue => ({
-  code: 'UNKNOWN_FORMULA', message: `[[${name}]] is not in the dictionary.`, ...(span ? { span } : {}),
+const unknownFormula = (name: string, span?: SourceSpan, read = true): FieldIssue => ({
+  code: 'UNKNOWN_FORMULA', message: `[[${name}]] is not in the dictionary.`, ...(span ? { span } : {}), missing: { kind: 'formula', name, read },
 })
 
 function unknownReferences(expr: Expr, known: KnownNames, target?: { name: string; span: SourceSpan }): FieldIssue[] {
   const refs = references(expr)
   const issues: FieldIssue[] = []
-  if (target && !known.variables.has(target.name)) issues.push(unknownVariable(target.name, target.span))
+  if (target && !known.variables.has(target.name)) issues.push(unknownVariable(target.name, target.span, false))
   for (const name of refs.variables) if (!known.variables.has(name)) issues.push(unknownVariable(name, refSpan(expr, name)))
   for (const name of refs.formulas) if (!known.formulas.has(name)) issues.push(unknownFormula(name, refSpan(expr, name)))
   for (const name of refs.bare) {
@@ -75,8 +84,8 @@ function checkName(source: string, names: 'variable' | 'formula', known: KnownNa
   if (!NAME_PATTERN.test(name)) {
     return [{ code: 'INVALID_NAME', message: 'Names start with a letter or digit, then contain only letters, digits, _ or ?.' }]
   }
-  if (names === 'variable' && !known.variables.has(name)) return [unknownVariable(name)]
-  if (names === 'formula' && !known.formulas.has(name)) return [unknownFormula(name)]
+  if (names === 'variable' && !known.variables.has(name)) return [unknownVariable(name, undefined, false)]
+  if (names === 'formula' && !known.formulas.has(name)) return [unknownFormula(name, undefined, false)]
   return []
 }
 

@@ -1,9 +1,12 @@
 // A node's fields in edit mode (types without fields are never edited). Enter saves (Shift+Enter is a new line in advice text), Escape cancels; the save
-// waits while a field has an error the server would refuse anyway.
-import { useCallback, useState } from 'react'
+// waits while a field has an error the server would refuse anyway. A name the dictionary lacks is offered for creation
+// in place (create-entry.tsx). A Formula node's expression is its dictionary formula's, the one definition: the editor
+// shows it, saves a change to the dictionary, and says where the formula lives.
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { CreateEntry, type CreateRequest } from './create-entry.tsx'
 import { FieldEditor } from './field-editor.tsx'
 import { fieldsOf, fieldValues, type FieldName, type FieldValues } from './fields.ts'
-import type { KnownNames } from './live-checks.ts'
+import type { KnownNames, MissingEntry } from './live-checks.ts'
 import type { ApiRef, DictionaryEntry, RuleRef, TreeNode } from './props.ts'
 
 export interface ServerError { field: string | null; message: string }
@@ -18,17 +21,48 @@ interface NodeEditorProps {
   saving: boolean
   onSave(node: TreeNode, values: FieldValues): void
   onCancel(node: TreeNode): void
+  /** Adds a missing name to the dictionary (and, with a question, an Input Request for it before the node). */
+  onCreateEntry(node: TreeNode, request: CreateRequest): Promise<void>
+  /** Saves a formula's expression in the dictionary. */
+  onSetFormulaExpression(formula: DictionaryEntry, expression: string): Promise<void>
 }
 
-export function NodeEditor({ node, known, entries, rules, apis, serverError, saving, onSave, onCancel }: NodeEditorProps) {
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+function formulaNamed(entries: readonly DictionaryEntry[], name: string | undefined): DictionaryEntry | undefined {
+  return name ? entries.find((entry) => entry.kind === 'formula' && entry.name === name.trim()) : undefined
+}
+
+export function NodeEditor({ node, known, entries, rules, apis, serverError, saving, onSave, onCancel, onCreateEntry, onSetFormulaExpression }: NodeEditorProps) {
   const fields = fieldsOf(node.type)
-  const [values, setValues] = useState(() => fieldValues(node))
+  const isFormulaNode = node.type === 'formula'
+  const [values, setValues] = useState(() => fieldValues(node, formulaNamed(entries, node.variable ?? undefined)?.expression ?? null))
   const [blocked, setBlocked] = useState<ReadonlySet<FieldName>>(new Set())
-  const onChange = useCallback((name: FieldName, value: string) => setValues((current) => {
-    // Choosing an API fills the receiving variable with the first one it maps, when none is given yet.
-    const mapped = name === 'apiId' && !current.variable ? apis.find((api) => api.id === value)?.variables[0] : undefined
-    return mapped ? { ...current, [name]: value, variable: mapped } : { ...current, [name]: value }
-  }), [apis])
+  const [creating, setCreating] = useState<MissingEntry | null>(null)
+  const [dictionaryError, setDictionaryError] = useState<string | null>(null)
+  const [savingFormula, setSavingFormula] = useState(false)
+  // The dictionary expression the Expression field was filled with: while the author has not changed it, naming
+  // another formula shows that one's.
+  const filledExpression = useRef(values.expression ?? '')
+  const formula = isFormulaNode ? formulaNamed(entries, values.variable) : undefined
+  // A Formula node's expression lives in its dictionary formula: with none yet, saving would lose what was typed.
+  const formulaMissing = isFormulaNode && !formula && (values.expression ?? '').trim() !== ''
+  const ownExpression = isFormulaNode && node.expression && formula && node.expression.trim() !== (formula.expression ?? '').trim() ? node.expression : null
+
+  const onChange = useCallback((name: FieldName, value: string) => {
+    if (name === 'expression') setDictionaryError(null)
+    setValues((current) => {
+      // Choosing an API fills the receiving variable with the first one it maps, when none is given yet.
+      const mapped = name === 'apiId' && !current.variable ? apis.find((api) => api.id === value)?.variables[0] : undefined
+      if (mapped) return { ...current, [name]: value, variable: mapped }
+      if (isFormulaNode && name === 'variable' && (current.expression ?? '') === filledExpression.current) {
+        const shown = formulaNamed(entries, value)?.expression ?? ''
+        filledExpression.current = shown
+        return { ...current, variable: value, expression: shown }
+      }
+      return { ...current, [name]: value }
+    })
+  }, [apis, entries, isFormulaNode])
   const onIssues = useCallback((name: FieldName, blocking: boolean) => setBlocked((current) => {
     if (current.has(name) === blocking) return current
     const next = new Set(current)
@@ -36,12 +70,36 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
     else next.delete(name)
     return next
   }), [])
-  const save = useCallback(() => {
-    if (blocked.size === 0 && !saving) onSave(node, values)
-  }, [blocked, saving, onSave, node, values])
+  const busy = saving || savingFormula
+  const save = useCallback(async () => {
+    if (blocked.size > 0 || busy || formulaMissing) return
+    const typed = values.expression ?? ''
+    if (formula && typed.trim() !== (formula.expression ?? '').trim()) {
+      setSavingFormula(true)
+      try {
+        await onSetFormulaExpression(formula, typed)
+      } catch (error) {
+        setDictionaryError(messageOf(error))
+        return
+      } finally {
+        setSavingFormula(false)
+      }
+    }
+    onSave(node, values)
+  }, [blocked, busy, formulaMissing, formula, values, onSetFormulaExpression, onSave, node])
+  const saveNow = useCallback(() => void save(), [save])
   const cancel = useCallback(() => onCancel(node), [onCancel, node])
-  const errorFor = (name: FieldName) => (serverError && (serverError.field === name || (serverError.field === null && name === fields[0]?.name)) ? serverError.message : null)
+  const offerCreate = useCallback((missing: MissingEntry) => setCreating((open) => (open?.name === missing.name ? null : missing)), [])
+  const create = useCallback(async (request: CreateRequest) => {
+    await onCreateEntry(node, request)
+    setCreating(null)
+  }, [onCreateEntry, node])
+  const errorFor = (name: FieldName) => {
+    if (name === 'expression' && dictionaryError) return dictionaryError
+    return serverError && (serverError.field === name || (serverError.field === null && name === fields[0]?.name)) ? serverError.message : null
+  }
   const unplaced = serverError && serverError.field !== null && !fields.some((field) => field.name === serverError.field) ? serverError.message : null
+  const mappedType = useMemo(() => (creating && node.type === 'apiCall' ? apis.find((api) => api.id === values.apiId)?.dataTypes[creating.name] : undefined), [creating, node.type, apis, values.apiId])
 
   return (
     <div className="rule-tree__editor" data-editing-node={node.id} onKeyDown={(event) => event.stopPropagation()}>
@@ -56,15 +114,36 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
           apis={apis}
           serverError={errorFor(field.name)}
           autoFocus={index === 0}
+          onCreate={offerCreate}
+          creating={creating?.name ?? null}
           onChange={onChange}
           onIssues={onIssues}
-          onSave={save}
+          onSave={saveNow}
           onCancel={cancel}
         />
       ))}
+      {creating && (
+        <CreateEntry
+          key={`${creating.kind}:${creating.name}`}
+          missing={creating}
+          {...(mappedType ? { dataType: mappedType } : {})}
+          {...(isFormulaNode && creating.kind === 'formula' && creating.name === values.variable?.trim() ? { expression: values.expression ?? '' } : {})}
+          offerQuestion={creating.kind === 'variable' && creating.read}
+          onCreate={create}
+          onCancel={() => setCreating(null)}
+        />
+      )}
+      {formula && (
+        <p className="rule-tree__defined" data-defined-in="dictionary">
+          Defined in the dictionary: <a href={`/card/formula/${formula.id}`}>[[{formula.name}]]</a>. Its expression is kept there, so a change
+          here changes [[{formula.name}]] wherever it is used.
+          {ownExpression && <> This node had an expression of its own (<code>{ownExpression}</code>): saving makes the one above the dictionary’s.</>}
+        </p>
+      )}
+      {formulaMissing && <p className="rule-tree__defined" role="note">Create [[{values.variable?.trim()}]] in the dictionary first: its expression is kept there.</p>}
       {unplaced && <p className="rule-tree__server-error" role="alert">{unplaced}</p>}
       <p className="rule-tree__editor-actions">
-        <button type="button" className="rule-tree__editor-save" disabled={saving || blocked.size > 0} onClick={save}>Save</button>
+        <button type="button" className="rule-tree__editor-save" disabled={busy || blocked.size > 0 || formulaMissing} onClick={saveNow}>Save</button>
         <button type="button" className="rule-tree__editor-cancel" onClick={cancel}>Cancel</button>
         <span className="rule-tree__editor-hint">Enter saves, Escape cancels</span>
       </p>

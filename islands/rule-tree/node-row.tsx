@@ -24,13 +24,15 @@ export interface NodeRowProps {
   sourceCount: number
   ruleName(id: number): string | undefined
   apiName?(id: string): string | undefined
+  /** A Formula node without an expression of its own: its dictionary formula's, to show. */
+  formulaExpression?: string | null
   /** The editor, type picker or toolbar, only on the active row. */
   children?: ReactNode
 }
 
 export const NodeRow = memo(function NodeRow(props: NodeRowProps) {
-  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, sourceCount, ruleName, apiName, children } = props
-  const summary = nodeSummary(node, ruleName, apiName)
+  const { node, level, posInSet, setSize, hasChildren, expanded, active, tabbable, readOnly, issues, dropZone, sourceCount, ruleName, apiName, formulaExpression, children } = props
+  const summary = nodeSummary(node, ruleName, apiName, formulaExpression)
   const errors = issues?.filter((issue) => issue.severity === 'error').length ?? 0
   const classes = [
     'rule-tree__node',

@@ -24,13 +24,16 @@ export interface TreeNode {
 
 export interface RuleRef { id: number; name: string; adviceSetId: number; adviceSetName: string }
 
-/** An external API an API Call node may name (the rule pages' apiselector fragment), with the variables it maps. */
-export interface ApiRef { id: string; name: string; variables: string[] }
+/** An external API an API Call node may name (the rule pages' apiselector fragment), with the variables it maps and their types. */
+export interface ApiRef { id: string; name: string; variables: string[]; dataTypes: Record<string, string> }
 
-export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }
+/** A dictionary entry the set may use; formulas carry their expression (a Formula node shows and edits it). */
+export interface DictionaryEntry { id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null; expression: string | null }
 
 export interface RuleTreeProps {
   mode: 'edit' | 'read'
+  /** Whether the reader may open the nodes' comments: the set's own team only (a public or starter set's other readers may not). */
+  comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
   adviceSet: { id: number; name: string }
   nodes: TreeNode[]
@@ -85,12 +88,16 @@ function parseEntry(raw: unknown): DictionaryEntry {
   if (!isRecord(raw) || !isId(raw.id) || typeof raw.name !== 'string' || (raw.kind !== 'variable' && raw.kind !== 'formula')) {
     throw new InvalidPropsError('every dictionary entry needs an id, a name and a kind')
   }
-  return { id: raw.id, name: raw.name, kind: raw.kind, dataType: textOrNull(raw.dataType) }
+  return { id: raw.id, name: raw.name, kind: raw.kind, dataType: textOrNull(raw.dataType), expression: textOrNull(raw.expression) }
 }
 
 function parseApiRef(raw: unknown): ApiRef | null {
   if (!isRecord(raw) || (typeof raw.id !== 'string' && typeof raw.id !== 'number') || typeof raw.name !== 'string') return null
-  return { id: String(raw.id), name: raw.name, variables: Array.isArray(raw.variables) ? raw.variables.filter((v): v is string => typeof v === 'string') : [] }
+  const dataTypes = isRecord(raw.dataTypes) ? Object.entries(raw.dataTypes).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : []
+  return {
+    id: String(raw.id), name: raw.name, variables: Array.isArray(raw.variables) ? raw.variables.filter((v): v is string => typeof v === 'string') : [],
+    dataTypes: Object.fromEntries(dataTypes),
+  }
 }
 
 export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
@@ -102,6 +109,7 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     : { id: isId(raw.rule.adviceSetId) ? raw.rule.adviceSetId : 0, name: '' }
   return {
     mode: raw.mode === 'edit' ? 'edit' : 'read',
+    comments: raw.comments === true,
     rule: { id: raw.rule.id, name: typeof raw.rule.name === 'string' ? raw.rule.name : '', adviceSetId: adviceSet.id },
     adviceSet,
     nodes: raw.nodes.map(parseTreeNode),

@@ -10,6 +10,8 @@ import { notify } from '../shared/notify.ts'
 import { fetchCallableRules, fetchExternalApis, fieldOfMessage, nodeApi } from './api.ts'
 import { RULE_TREE_CHANGED_EVENT, type RuleTreeChange } from './changed-event.ts'
 import { CommentsPanel } from './comments-panel.tsx'
+import type { CreateRequest } from './create-entry.tsx'
+import { createEntry, setFormulaExpression } from './dictionary.ts'
 import { SourcesPanel } from './sources-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
@@ -255,6 +257,31 @@ export function RuleTree(props: RuleTreeProps) {
     setFocusRequest((n) => n + 1)
   }, [])
 
+  /** A name a node uses, added to the dictionary; a question asking for it goes just before the node. */
+  const createEntryFor = useCallback(async (node: TreeNode, request: CreateRequest) => {
+    const created = await createEntry(request.entry)
+    setEntries((current) => [...current, created])
+    const written = request.entry.kind === 'formula' ? `[[${created.name}]]` : `{{${created.name}}}`
+    if (request.question === null) {
+      notify({ type: 'success', text: `${written} is in the dictionary now.` })
+      return
+    }
+    const placement = { parentId: node.parentId, position: siblingsOf(latest.current.tree, node.id).indexOf(node.id) }
+    try {
+      const asked = await api.create({ type: 'inputRequest', variable: created.name, question: request.question }, placement)
+      setNodes(() => insertNode(buildTree(latest.current.nodes.values()), asked, placement))
+      notify({ type: 'success', text: `${written} is in the dictionary now, and a question asks for it before this node.` })
+    } catch (error) {
+      notify({ type: 'error', text: `${written} is in the dictionary, but its question was not added: ${messageOf(error)}` })
+    }
+  }, [api])
+
+  const setFormulaExpressionOf = useCallback(async (formula: DictionaryEntry, expression: string) => {
+    const saved = await setFormulaExpression(formula, expression)
+    setEntries((current) => current.map((entry) => (entry.id === saved.id ? saved : entry)))
+  }, [])
+  const formulaExpressions = useMemo(() => new Map(entries.filter((entry) => entry.kind === 'formula').map((entry) => [entry.name, entry.expression])), [entries])
+
   const saveNode = useCallback(async (node: TreeNode, values: FieldValues) => {
     const content = fieldPayload(node.type, values)
     if (node.id < 0) {
@@ -384,7 +411,7 @@ export function RuleTree(props: RuleTreeProps) {
         setExpanded(parentIds(current))
         return
       case 'comments':
-        if (active !== null && active > 0) {
+        if (active !== null && active > 0 && props.comments) {
           setSourcesFor(null)
           setCommentsFor(active)
         }
@@ -416,7 +443,7 @@ export function RuleTree(props: RuleTreeProps) {
         void deleteNode(active)
         return
     }
-  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode, openSources])
+  }, [expand, toggle, focusNode, moveNodeTo, copyNode, deleteNode, openSources, props.comments])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target instanceof HTMLElement) || event.target.getAttribute('role') !== 'treeitem') return
@@ -441,7 +468,7 @@ export function RuleTree(props: RuleTreeProps) {
     const id = Number(row.dataset.nodeId)
     const action = target.closest<HTMLElement>('[data-action]')?.dataset.action
     if (action === 'toggle') toggle(id)
-    else if (action === 'comments') { setSourcesFor(null); setCommentsFor(id) }
+    else if (action === 'comments' && props.comments) { setSourcesFor(null); setCommentsFor(id) }
     else if (action === 'sources') openSources(id)
     else if (action === 'edit') run({ kind: 'edit' })
     else if (action === 'add-child') run({ kind: 'add', as: 'child' })
@@ -476,7 +503,7 @@ export function RuleTree(props: RuleTreeProps) {
     if (editingId === node.id) {
       return (
         <NodeEditor key={node.id} node={node} known={known} entries={entries} rules={callable} apis={apis} serverError={serverError}
-          saving={saving} onSave={saveNode} onCancel={cancelEdit} />
+          saving={saving} onSave={saveNode} onCancel={cancelEdit} onCreateEntry={createEntryFor} onSetFormulaExpression={setFormulaExpressionOf} />
       )
     }
     if (adding && adding.anchorId === node.id) {
@@ -539,6 +566,7 @@ export function RuleTree(props: RuleTreeProps) {
               sourceCount={sourceCounts.get(row.id) ?? 0}
               ruleName={ruleName}
               apiName={apiName}
+              formulaExpression={node.type === 'formula' && !node.expression && node.variable ? formulaExpressions.get(node.variable) ?? null : null}
             >
               {active ? activeParts(node) : undefined}
             </NodeRow>

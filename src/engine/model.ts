@@ -18,6 +18,11 @@ export interface RuleModel {
   id: string
   name: string
   adviceSetId: string
+  /**
+   * The set's run skips this rule: it runs only where a Rule Call calls it. Absent (as in versions published before
+   * the flag existed) means it runs on its own too.
+   */
+  onlyWhenCalled?: boolean
   /** Root nodes in sibling order. */
   nodes: NodeModel[]
 }
@@ -34,8 +39,9 @@ export interface SourceRef {
  * - conditionAlways: nothing;
  * - inputRequest: `variable` (asked for) and `question` (a template);
  * - variableAssignment: `expression`, an assignment statement such as `{{Total}} += {{Fee}}`;
- * - formula: `variable` (the formula's name) and `expression`: from here on, for the rest of the run, the formula
- *   is computed by this expression instead of its dictionary definition;
+ * - formula: `variable`, the name of a dictionary formula, which defines it: the node is where its value is worked
+ *   out (and shown in a trace). An `expression` (nodes saved before formulas lived only in the dictionary, and the
+ *   versions holding them) redefines the formula from here on, for the rest of the run;
  * - advice: `headline` and `text` (templates), `tags` (slugs: assumption, example, collapse, follow-on), `sources`;
  * - ruleCall: `calledRuleId`; ruleExit: nothing;
  * - apiCall: `apiId` and `variable` (receives the value the caller's port returns).
@@ -43,6 +49,11 @@ export interface SourceRef {
  */
 export interface NodeModel {
   id: string
+  /**
+   * The node's identity across versions of its set (kept through edits, moves and restores; new for a copy). Absent
+   * in versions published before keys existed whose node rows were not found.
+   */
+  key?: string
   type: NodeType
   children: NodeModel[]
   expression?: string

@@ -23,7 +23,8 @@ export function nodeSummary(node: SummarisedNode, ruleName: (id: string) => stri
     case 'inputRequest':
       return [node.variable ? `{{${node.variable}}}` : '', node.question ?? ''].filter(Boolean).join(' — ')
     case 'formula':
-      return `[[${node.variable ?? ''}]] = ${node.expression ?? ''}`
+      if (!node.variable) return node.expression ?? ''
+      return node.expression ? `[[${node.variable}]] = ${node.expression}` : `[[${node.variable}]]`
     case 'advice':
       return node.headline || node.text || ''
     case 'ruleCall': {

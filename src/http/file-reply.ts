@@ -2,10 +2,10 @@
 // harmless: the type the bytes were found to be and no sniffing, inline or attachment as decided, and a content
 // security policy that sandboxes it (scripts may run in the iframe pages, but in an opaque origin: no cookies, no
 // same-origin requests). On these routes the app-wide headers leave out what these replace (FILE_HEADERS).
-import contentDisposition from 'content-disposition'
 import type { HelmetOptions } from 'helmet'
 import type { FastifyReply } from 'fastify'
 import type { ServedFile } from '../services/files/serve.ts'
+import { dispositionHeader } from './header-values.ts'
 
 /** Files of the view route: nothing in them may run, load or frame anything. */
 const VIEW_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
@@ -26,7 +26,7 @@ export function sendServedFile(reply: FastifyReply, file: ServedFile, opts: { fr
   reply
     .header('content-type', textual ? `${file.contentType}; charset=utf-8` : file.contentType)
     .header('content-length', String(file.size))
-    .header('content-disposition', contentDisposition(file.filename, { type: file.inline ? 'inline' : 'attachment' }))
+    .header('content-disposition', dispositionHeader(file.filename, file.inline ? 'inline' : 'attachment'))
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', opts.frame ? FRAME_POLICY : VIEW_POLICY)
     .header('referrer-policy', 'no-referrer')

@@ -175,6 +175,7 @@ export function createOutbound(opts: OutboundOptions = {}): Outbound {
 const RANGE_NAMES: Record<string, string> = {
   loopback: 'loopback', private: 'private network', linkLocal: 'link-local (including cloud metadata)', uniqueLocal: 'unique-local',
   carrierGradeNat: 'carrier-grade NAT', multicast: 'multicast', unspecified: 'unspecified', broadcast: 'broadcast', reserved: 'reserved',
+  ipv4Compatible: 'IPv4-compatible IPv6', rfc6145: 'IPv4-translated IPv6', rfc6052: 'NAT64', '6to4': '6to4', teredo: 'Teredo',
 }
 
 function describeRange(range: string): string {

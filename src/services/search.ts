@@ -42,8 +42,11 @@ export function searchFilterChoice(raw: unknown): SearchFilterChoice {
 
 /**
  * SPEC §6. Provider users see only advice sets unless the filter is all; everyone else sees what the provider owns,
- * what they own, and public advice sets' results; starters also needs a starter set. Provider admins may read every
- * set (DESIGN), so their results are not limited by owner; other provider users are limited like everyone else.
+ * what they own, and public advice sets' results; starters also needs a starter set. Starter sets of other owners are
+ * found like public ones: DESIGN offers them to every team to read and copy (canReadSet), and search shows what the
+ * pages show. Their collaboration data (comments, requests, the set's own supplements) is not indexed; supplements are
+ * each owner's own. Provider admins may read every set (DESIGN), so their results are not limited by owner; other
+ * provider users are limited like everyone else.
  */
 export function visibilityFilter(actor: Actor, choice: SearchFilterChoice): Filter {
   const clauses: Filter = []
@@ -52,6 +55,7 @@ export function visibilityFilter(actor: Actor, choice: SearchFilterChoice): Filt
       { field: 'ownerId', value: PROVIDER_OWNER_ID },
       { field: 'ownerId', value: actor.ownerId },
       { field: 'adviceset.isPublic', value: true },
+      { field: 'adviceset.isStarter', value: true },
     ])
   }
   const providerUser = actor.ownerId === PROVIDER_OWNER_ID

@@ -185,7 +185,8 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.ok(await page.locator('.rule-tree__editor').isVisible(), 'Enter does not save an expression the engine cannot read')
 
     await input.fill('{{Age}} > {{Agee}}')
-    t.equal(await issue.textContent(), '{{Agee}} is not in the dictionary. at column 11{{Age}} > {{Agee}}', 'unknown names are named with their place')
+    t.equal(await issue.textContent(), '{{Agee}} is not in the dictionary. at column 11 Create variable Agee{{Age}} > {{Agee}}', 'unknown names are named with their place')
+    t.equal(await issue.getByRole('button', { name: 'Create variable Agee' }).count(), 1, 'and offered for creation in place')
     await input.press('Escape')
     t.equal(await page.locator('.rule-tree__editor').count(), 0, 'Escape cancels')
     t.same(writes, [], 'nothing was sent')
@@ -367,6 +368,33 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     await page.getByRole('button', { name: 'Collapse all' }).click()
     t.same(await tree(page).locator('[role="treeitem"][tabindex="0"]').evaluateAll((items) => items.map((node) => node.getAttribute('data-node-type'))), ['condition'],
       'with the active node hidden, the first row takes its place in the tab order')
+  })
+
+  t.test('another team reading a starter set: no comment badges, and M opens no comments (issue 22)', async (t) => {
+    const set = await createAdviceSet(server.db, { ownerId: author.user.ownerId, name: 'Starter pensions', isStarter: true })
+    const { rule, nodes } = await buildRule(server.db, set.id, 'Starter rule', [{ type: 'condition', expression: '{{Age}} > 1', children: [{ type: 'advice', headline: 'Discussed' }] }])
+    const fixture = { ...author, setId: set.id, ruleId: rule.id }
+    const teamPage = await open(t, fixture)
+    const added = await teamPage.evaluate(async (nodeId) => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content
+      const response = await fetch(`/api/comment/${nodeId}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, accept: 'application/json' }, body: JSON.stringify({ body: 'Team only' }),
+      })
+      return response.status
+    }, nodes[0]!.id)
+    t.equal(added, 201, 'the set\'s author comments')
+    const reader = await signedInContext(browser, server, await server.createUser({ role: 'author' }))
+    t.teardown(() => reader.close())
+    const page = await open(t, fixture, { in: reader })
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/rule-tree-starter-reader.png`, fullPage: true })
+    t.equal(await item(page, '{{Age}} > 1').locator('.rule-tree__comment-count').count(), 0, 'no badge counts the team\'s comments')
+    await item(page, '{{Age}} > 1').focus()
+    await page.keyboard.press('m')
+    await page.keyboard.press('ArrowLeft')
+    await item(page, 'Discussed').waitFor({ state: 'detached' })
+    t.equal(await page.locator('.rule-tree__comments').count(), 0, 'M opened no comments panel (the key after it was handled)')
+    await showRuleTree(teamPage, server, fixture)
+    t.equal(await item(teamPage, '{{Age}} > 1').locator('.rule-tree__comment-count').textContent(), '1', 'the set\'s own team sees its badge')
   })
 
   t.test('part/{nodeId}: the node is active, with the way to it open, and scrolled to', async (t) => {

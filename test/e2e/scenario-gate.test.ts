@@ -89,7 +89,8 @@ t.test('tree builder, review gate and keyword maps in the browser', { skip: chro
     t.equal(await failing.getAttribute('data-changed'), 'true', 'changed from the published version')
     t.equal(await page.locator('.gate-scenarios tbody tr').first().getAttribute('data-scenario-id'), String(retired.id), 'changed outcomes first')
     t.match(await page.locator('.gate-scenarios thead').textContent(), `Published version ${published.number}`)
-    t.match(await page.locator('#coverage').textContent(), /\d+(\.\d)?% of the version’s \d+ generated branches/)
+    t.match(await page.locator('#coverage').textContent(), /\d+(\.\d)?% of the \d+ outcome branch(es)? reached by the \d+ saved scenarios/)
+    t.match(await page.locator('#coverage').textContent(), /Advice covered: \d+ of \d+/)
 
     await page.getByRole('button', { name: `Approve version ${version.number}` }).click()
     await page.waitForLoadState()

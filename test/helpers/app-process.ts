@@ -44,8 +44,9 @@ export function sharedAppEnv(databaseUrl: string): Record<string, string> {
   }
 }
 
-/** Starts src/main.ts with `env` on `port` (a free one if not given) and resolves once it listens. */
-export async function startAppProcess(opts: { env: Record<string, string>; port?: number; dataDir?: string }): Promise<AppProcess> {
+/** Starts src/main.ts with `env` on `port` (a free one if not given) and resolves once it listens, within `timeoutMs`
+ * (default 60 s). */
+export async function startAppProcess(opts: { env: Record<string, string>; port?: number; dataDir?: string; timeoutMs?: number }): Promise<AppProcess> {
   const port = opts.port ?? await freePort()
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'advice-studio-instance-'))
   // node with tsx as a loader, not the tsx CLI: the CLI runs the app in a second process a SIGKILL would not reach.
@@ -55,9 +56,11 @@ export async function startAppProcess(opts: { env: Record<string, string>; port?
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // 'close', not 'exit': by then its output has been read to the end.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the app did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)), START_TIMEOUT_MS)
+    const timeoutMs = opts.timeoutMs ?? START_TIMEOUT_MS
+    const timer = setTimeout(() => reject(new Error(`the app did not start within ${timeoutMs / 1000} s:\n${output}`)), timeoutMs)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       if (output.length > 100_000) output = output.slice(-50_000)

@@ -34,9 +34,9 @@ export async function createVariable(db: Db, ownerId: string, name: string, opts
   })
 }
 
-export async function createFormula(db: Db, ownerId: string, name: string, expression: string) {
+export async function createFormula(db: Db, ownerId: string, name: string, expression: string, opts: { adviceSetId?: number } = {}) {
   return insertEntity(db, {
-    ownerId, adviceSetId: null, entityTypeId: ENTITY_TYPES.formula.id, reservedName: name, dataType: 'number',
+    ownerId, adviceSetId: opts.adviceSetId ?? null, entityTypeId: ENTITY_TYPES.formula.id, reservedName: name, dataType: 'number',
     validOptions: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression, isConstant: false, description: '', createdBy: null,
   })
 }

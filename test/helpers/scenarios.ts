@@ -11,8 +11,8 @@ async function ensureVariable(db: Db, ownerId: string, name: string, opts: { dat
   if (!(await findEntityByName(db, ownerId, name))) await createVariable(db, ownerId, name, opts)
 }
 
-export async function retirementSet(db: Db, ownerId: string, opts: { name?: string; isPublic?: boolean } = {}) {
-  const set = await createAdviceSet(db, { ownerId, name: opts.name ?? 'Retirement', isPublic: opts.isPublic ?? false })
+export async function retirementSet(db: Db, ownerId: string, opts: { name?: string; isPublic?: boolean; isStarter?: boolean } = {}) {
+  const set = await createAdviceSet(db, { ownerId, name: opts.name ?? 'Retirement', isPublic: opts.isPublic ?? false, isStarter: opts.isStarter ?? false })
   await ensureVariable(db, ownerId, 'Age', { dataType: 'number' })
   await ensureVariable(db, ownerId, 'Risk', { dataType: 'select', options: ['low', 'high'] })
   await ensureVariable(db, ownerId, 'Score', { dataType: 'number' })

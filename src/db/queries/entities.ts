@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { entities } from '../schema/index.ts'
 
@@ -12,11 +12,34 @@ export async function findEntity(db: Db, id: number, opts: { includeDeleted?: bo
   return row
 }
 
-/** A live entity of the owner with this name, compared without case (the unique index does the same). */
-export async function findEntityByName(db: Db, ownerId: string, name: string): Promise<EntityRow | undefined> {
+/** A live entity of the owner with this name, owner-wide or of any of its sets, compared without case (as the unique indexes do). */
+export async function findEntityByName(db: Db, ownerId: string, name: string, exceptId?: number): Promise<EntityRow | undefined> {
   const [row] = await db.select().from(entities)
-    .where(and(eq(entities.ownerId, ownerId), sql`lower(${entities.reservedName}) = lower(${name})`, isNull(entities.deletedAt))).limit(1)
+    .where(and(
+      eq(entities.ownerId, ownerId), sql`lower(${entities.reservedName}) = lower(${name})`, isNull(entities.deletedAt),
+      exceptId !== undefined ? ne(entities.id, exceptId) : undefined,
+    )).limit(1)
   return row
+}
+
+/**
+ * A live entity of the owner with this name (without case) that advice set `adviceSetId` sees: an owner-wide one, or
+ * one of that set. `adviceSetId` null: owner-wide entities only.
+ */
+export async function findEntitySeenBy(db: Db, ownerId: string, name: string, adviceSetId: number | null, exceptId?: number): Promise<EntityRow | undefined> {
+  const [row] = await db.select().from(entities)
+    .where(and(
+      eq(entities.ownerId, ownerId), sql`lower(${entities.reservedName}) = lower(${name})`, isNull(entities.deletedAt),
+      adviceSetId === null ? isNull(entities.adviceSetId) : or(isNull(entities.adviceSetId), eq(entities.adviceSetId, adviceSetId)),
+      exceptId !== undefined ? ne(entities.id, exceptId) : undefined,
+    ))
+    .orderBy(asc(entities.id)).limit(1)
+  return row
+}
+
+/** Live entities limited to one advice set. */
+export async function listSetEntities(db: Db, adviceSetId: number): Promise<EntityRow[]> {
+  return db.select().from(entities).where(and(eq(entities.adviceSetId, adviceSetId), isNull(entities.deletedAt))).orderBy(asc(entities.id))
 }
 
 /** Live entities of these owners (all owners when not given), visible to a set (no set, or this set), optionally filtered by text and type. */

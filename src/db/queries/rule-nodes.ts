@@ -19,6 +19,13 @@ export async function listNodes(db: Db, ruleIds: number[]): Promise<RuleNodeRow[
     .orderBy(asc(ruleNodes.ruleId), asc(sql`coalesce(${ruleNodes.parentId}, 0)`), asc(ruleNodes.position))
 }
 
+/** Every node that ever lived in a set's rules: deleted ones and those of deleted rules too. */
+export async function listSetNodesEver(db: Db, adviceSetId: number): Promise<RuleNodeRow[]> {
+  const rows = await db.select({ node: ruleNodes }).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId))
+    .where(eq(rules.adviceSetId, adviceSetId)).orderBy(asc(ruleNodes.id))
+  return rows.map((r) => r.node)
+}
+
 /** Live children of a parent (null: the rule's roots), in order. */
 export async function listChildren(db: Db, ruleId: number, parentId: number | null): Promise<RuleNodeRow[]> {
   return db.select().from(ruleNodes)
@@ -31,7 +38,8 @@ export async function lockRuleRow(tx: Db, ruleId: number): Promise<void> {
   await tx.select({ id: rules.id }).from(rules).where(eq(rules.id, ruleId)).for('update')
 }
 
-export type NodeInsert = NodeContent & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
+/** `key` left out: a new one (a new node, a copy); given: the node a version held comes back (publishing/restore-trees.ts). */
+export type NodeInsert = NodeContent & Partial<Pick<RuleNodeRow, 'key'>> & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
 
 export async function insertNode(db: Db, p: NodeInsert): Promise<RuleNodeRow> {
   const [row] = await db.insert(ruleNodes).values({ ...p, updatedBy: p.createdBy }).returning()

@@ -39,14 +39,14 @@ export async function lockAdviceSetRow(tx: Db, adviceSetId: number): Promise<voi
   await tx.select({ id: adviceSets.id }).from(adviceSets).where(eq(adviceSets.id, adviceSetId)).for('update')
 }
 
-export type RuleInsert = Pick<RuleRow, 'adviceSetId' | 'name' | 'position'> & { createdBy: number | null }
+export type RuleInsert = Pick<RuleRow, 'adviceSetId' | 'name' | 'position'> & Partial<Pick<RuleRow, 'onlyWhenCalled'>> & { createdBy: number | null }
 
 export async function insertRule(db: Db, p: RuleInsert): Promise<RuleRow> {
   const [row] = await db.insert(rules).values({ ...p, updatedBy: p.createdBy }).returning()
   return row!
 }
 
-export async function updateRule(db: Db, id: number, p: Partial<Pick<RuleRow, 'name' | 'adviceSetId' | 'position' | 'deletedAt'>> & { updatedBy: number | null }): Promise<RuleRow> {
+export async function updateRule(db: Db, id: number, p: Partial<Pick<RuleRow, 'name' | 'adviceSetId' | 'position' | 'onlyWhenCalled' | 'deletedAt'>> & { updatedBy: number | null }): Promise<RuleRow> {
   const [row] = await db.update(rules).set({ ...p, updatedAt: new Date() }).where(eq(rules.id, id)).returning()
   return row!
 }

@@ -71,6 +71,20 @@ export async function findOwner(db: Db, id: string) {
   return row
 }
 
+export type OwnerRow = typeof owners.$inferSelect
+
+export async function updateOwnerSelfApproval(db: Db, id: string, p: { selfApprovalAllowed: boolean; selfApprovalChangedBy: number; selfApprovalChangedAt: Date }): Promise<OwnerRow> {
+  const [row] = await db.update(owners).set(p).where(eq(owners.id, id)).returning()
+  return row!
+}
+
+/** The owner's admins other than `exceptUserId` (invited ones too: they can approve once they have set a password). */
+export async function countOtherAdmins(db: Db, ownerId: string, exceptUserId: number | null): Promise<number> {
+  const others = exceptUserId === null ? sql`true` : sql`${users.id} <> ${exceptUserId}`
+  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.ownerId, ownerId), eq(users.role, 'admin'), others))
+  return row?.n ?? 0
+}
+
 export async function listOwners(db: Db) {
   return db.select().from(owners).orderBy(asc(owners.name))
 }
@@ -93,6 +107,12 @@ export async function consumePasswordToken(db: Db, p: { tokenHash: string; purpo
       isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, p.now)))
     .returning()
   return row
+}
+
+/** Marks every unused reset and set-up token of the user used: a link mailed before a password change dies with it. */
+export async function revokePasswordTokens(db: Db, p: { userId: number; now: Date }): Promise<void> {
+  await db.update(passwordTokens).set({ usedAt: p.now })
+    .where(and(eq(passwordTokens.userId, p.userId), isNull(passwordTokens.usedAt)))
 }
 
 export async function findUsablePasswordToken(db: Db, p: { tokenHash: string; purpose: 'reset' | 'setup'; now: Date }) {

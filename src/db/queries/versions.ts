@@ -18,7 +18,7 @@ export async function notifyVersionChanged(tx: Db, payload: string): Promise<voi
 const summaryColumns = {
   id: versions.id, adviceSetId: versions.adviceSetId, number: versions.number, state: versions.state, notes: versions.notes,
   contentHash: versions.contentHash, createdBy: versions.createdBy, submittedBy: versions.submittedBy, submittedAt: versions.submittedAt,
-  approvedBy: versions.approvedBy, approvedAt: versions.approvedAt, publishedBy: versions.publishedBy, publishedAt: versions.publishedAt,
+  approvedBy: versions.approvedBy, approvedAt: versions.approvedAt, selfApproval: versions.selfApproval, publishedBy: versions.publishedBy, publishedAt: versions.publishedAt,
   unpublishedAt: versions.unpublishedAt, createdAt: versions.createdAt, updatedAt: versions.updatedAt,
 }
 export type VersionSummaryRow = Omit<VersionRow, 'snapshot'>
@@ -54,7 +54,7 @@ export async function insertVersion(db: Db, p: VersionInsert): Promise<VersionRo
 
 /** Only the state and its bookkeeping ever change: the content of a version is immutable. */
 export type VersionStateChange = { state: VersionState } & Partial<Pick<VersionRow,
-  'submittedBy' | 'submittedAt' | 'approvedBy' | 'approvedAt' | 'publishedBy' | 'publishedAt' | 'unpublishedAt'>>
+  'submittedBy' | 'submittedAt' | 'approvedBy' | 'approvedAt' | 'selfApproval' | 'publishedBy' | 'publishedAt' | 'unpublishedAt'>>
 
 export async function updateVersionState(db: Db, id: number, p: VersionStateChange): Promise<VersionRow> {
   const [row] = await db.update(versions).set({ ...p, updatedAt: new Date() }).where(eq(versions.id, id)).returning()

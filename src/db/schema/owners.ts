@@ -1,10 +1,18 @@
-import { pgTable, text, timestamp, serial, index } from 'drizzle-orm/pg-core'
+import { boolean, integer, pgTable, text, timestamp, serial, index } from 'drizzle-orm/pg-core'
 
 /** An account. The provider owner has id `TF` (SPEC §3). */
 export const owners = pgTable('owners', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Publishing: an admin may approve a version they submitted themselves (a team of one can publish). Off by default:
+   * four-eyes approval. Set by an admin of the owner (or a provider admin); each version approved that way records it.
+   */
+  selfApprovalAllowed: boolean('self_approval_allowed').notNull().default(false),
+  /** Who last changed selfApprovalAllowed and when (a user id: users reference owners, so no key back). */
+  selfApprovalChangedBy: integer('self_approval_changed_by'),
+  selfApprovalChangedAt: timestamp('self_approval_changed_at', { withTimezone: true }),
 })
 
 /** Groups of partners an owner publishes to (SPEC §7 owner {id}/audience). */

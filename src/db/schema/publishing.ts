@@ -8,6 +8,14 @@ import { users } from './users.ts'
 export const VERSION_STATES = ['draft', 'review', 'approved', 'published', 'preview', 'unpublished'] as const
 export type VersionState = (typeof VERSION_STATES)[number]
 
+/** A version approved by the person who submitted it: the owner's setting that allowed it, as it was then. */
+export interface SelfApproval {
+  allowedBy: number | null
+  allowedByName: string
+  /** ISO date-time the setting was turned on. */
+  allowedAt: string
+}
+
 /**
  * An immutable snapshot of an advice set as the engine runs it (rules, nodes, the dictionary entries it uses, rules
  * of other sets it calls), numbered per set. Only the state and its bookkeeping change after creation. At most one
@@ -28,6 +36,8 @@ export const versions = pgTable('versions', {
   submittedAt: timestamp('submitted_at', { withTimezone: true }),
   approvedBy: integer('approved_by').references(() => users.id),
   approvedAt: timestamp('approved_at', { withTimezone: true }),
+  /** Set when its submitter approved it (the owner allows self-approval); null after four-eyes approval. */
+  selfApproval: jsonb('self_approval').$type<SelfApproval>(),
   publishedBy: integer('published_by').references(() => users.id),
   publishedAt: timestamp('published_at', { withTimezone: true }),
   unpublishedAt: timestamp('unpublished_at', { withTimezone: true }),

@@ -16,6 +16,8 @@ export const rules = pgTable('rules', {
   adviceSetId: integer('advice_set_id').notNull().references(() => adviceSets.id),
   name: text('name').notNull(),
   position: integer('position').notNull(),
+  /** Skipped when the set runs its rules in order: the rule runs only through a Rule Call (engine RuleModel). */
+  onlyWhenCalled: boolean('only_when_called').notNull().default(false),
   createdBy: integer('created_by').references(() => users.id),
   updatedBy: integer('updated_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -28,10 +30,21 @@ export const rules = pgTable('rules', {
 
 export interface NodeSource { id: string; name: string; uri?: string }
 
+/**
+ * A new node's key: 16 random hex digits. Volatile, so adding the column gave every existing row its own key, and any
+ * insert that names no key (a new node, a copy) gets a fresh one.
+ */
+const NEW_NODE_KEY = sql`substr(md5(random()::text || clock_timestamp()::text), 1, 16)`
+
 /** A node of a rule tree; which content fields matter depends on `type` (engine NodeModel). */
 export const ruleNodes = pgTable('rule_nodes', {
   id: serial('id').primaryKey(),
   ruleId: integer('rule_id').notNull().references(() => rules.id),
+  /**
+   * The node's identity across versions: kept while the node lives (edits, moves, restores), carried in published
+   * snapshots, new for a copy. Unique among the live nodes of an advice set; the index holds it per rule.
+   */
+  key: text('key').notNull().default(NEW_NODE_KEY),
   parentId: integer('parent_id').references((): AnyPgColumn => ruleNodes.id),
   position: integer('position').notNull(),
   /** An engine node type key (condition, inputRequest, advice, ...). */
@@ -58,11 +71,14 @@ export const ruleNodes = pgTable('rule_nodes', {
   index('rule_nodes_parent_idx').on(t.parentId),
   index('rule_nodes_called_rule_idx').on(t.calledRuleId),
   uniqueIndex('rule_nodes_live_position_idx').on(t.ruleId, sql`coalesce(parent_id, 0)`, t.position).where(sql`deleted_at is null`),
+  uniqueIndex('rule_nodes_live_key_idx').on(t.ruleId, t.key).where(sql`deleted_at is null`),
 ])
 
 /**
  * The dictionary: variables ({{Name}}, entity type 12) and formulas ([[Name]], entity type 5) of an owner, optionally
- * limited to one advice set. A live name is unique per owner regardless of case.
+ * limited to one advice set. Names compare without case. An owner-wide name is unique in the owner; a name limited to
+ * a set is unique in that set, so a copy of the set can bring its own entries under the same names. The services keep
+ * a set's names from clashing with owner-wide ones (authoring/entities.ts assertNameFree), so a set sees each name once.
  */
 export const entities = pgTable('entities', {
   id: serial('id').primaryKey(),
@@ -85,7 +101,8 @@ export const entities = pgTable('entities', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
 }, (t) => [
-  uniqueIndex('entities_owner_name_idx').on(t.ownerId, sql`lower(reserved_name)`).where(sql`deleted_at is null`),
+  uniqueIndex('entities_owner_name_idx').on(t.ownerId, sql`lower(reserved_name)`).where(sql`deleted_at is null and advice_set_id is null`),
+  uniqueIndex('entities_set_name_idx').on(t.adviceSetId, sql`lower(reserved_name)`).where(sql`deleted_at is null and advice_set_id is not null`),
   index('entities_advice_set_idx').on(t.adviceSetId),
 ])
 

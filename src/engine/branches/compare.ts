@@ -19,16 +19,17 @@
 // may only matter for answers neither generation picked — the answers are varied one variable at a time over the
 // boundaries of the comparisons on both versions of the path (at most MAX_PROBES runs) to find ones that do.
 import type { CompiledAdviceSet, CompiledNode } from '../tree/compiled.ts'
-import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { EngineResult } from '../tree/result.ts'
 import type { Branch, BranchProgress, BranchReport, UnreachablePath } from './index.ts'
 import { outcomeOf, pathReached } from './outcome.ts'
 import { byVariable } from '../checks/constraints.ts'
-import type { Atom } from '../checks/constraints.ts'
+import type { Atom, AtomValue } from '../checks/constraints.ts'
 import { usableAtoms } from '../checks/reachability.ts'
-import { boundaryAnswers } from './input-values.ts'
+import { boundaryAnswers, fixedCandidate, inputVariables, toCandidate } from './input-values.ts'
+import { Deriver } from './derived.ts'
 import type { RunOutcome } from './outcome.ts'
+import { NO_API_VALUE, answersRun } from './run.ts'
 
 export interface BranchSource {
   compiled: CompiledAdviceSet
@@ -49,6 +50,20 @@ export interface PathChange {
   nextOutcome?: RunOutcome
   /** Why the path counts as changed, in words. */
   reason: string
+  /** Advice nodes of a matched path whose headline or text differs between the sides, before and after. */
+  changedAdvice?: AdviceEdit[]
+}
+
+export interface AdviceText {
+  headline: string
+  text: string
+}
+
+export interface AdviceEdit {
+  /** The node on the next side. */
+  nodeId: string
+  before: AdviceText
+  after: AdviceText
 }
 
 export interface BranchComparison {
@@ -64,7 +79,6 @@ export interface CompareOptions {
   apiPort?: ApiPort
 }
 
-const NO_API_VALUE: ApiPort = () => null
 /** Most answer sets tried per edited path to find one that shows the edit. */
 const MAX_PROBES = 64
 
@@ -158,11 +172,17 @@ interface PathView {
 }
 
 class SideRunner {
+  /** Per side: answers derived through the formulas and arithmetic its conditions compare (derived.ts). */
+  private readonly derivers: ReadonlyMap<CompiledAdviceSet, Deriver>
+
   constructor(
     private readonly base: CompiledAdviceSet,
     private readonly next: CompiledAdviceSet,
     private readonly options: CompareOptions,
-  ) {}
+  ) {
+    const now = options.now ?? new Date()
+    this.derivers = new Map([base, next].map((compiled) => [compiled, new Deriver(compiled, new Set(inputVariables(compiled)), now)]))
+  }
 
   compare(b: PathSide, n: PathSide): PathChange | null {
     const witnesses = [b, n].flatMap((side) => ('branch' in side ? [side.branch.inputs] : []))
@@ -175,7 +195,10 @@ class SideRunner {
       const baseRun = this.run(this.base, inputs, b.path)
       const nextRun = this.run(this.next, inputs, n.path)
       const reason = differs(this.view(this.base, b, baseRun), this.view(this.next, n, nextRun))
-      return reason === null ? null : { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason }
+      if (reason === null) return null
+      const changedAdvice = this.adviceEdits(b, n)
+      const why = reason === ADVICE_DIFFERS && changedAdvice.length > 0 ? 'The text of the advice on this path changed.' : reason
+      return { base: b, next: n, inputs, baseOutcome: outcomeOf(baseRun), nextOutcome: outcomeOf(nextRun), reason: why, ...(changedAdvice.length > 0 ? { changedAdvice } : {}) }
     }
     for (const inputs of witnesses) {
       const change = tryInputs(inputs)
@@ -188,6 +211,21 @@ class SideRunner {
       if (change) return change
     }
     return null
+  }
+
+  /** Advice nodes at the same place on both versions of the path whose headline or text was edited. */
+  private adviceEdits(b: PathSide, n: PathSide): AdviceEdit[] {
+    if (b.path.length !== n.path.length) return []
+    const edits: AdviceEdit[] = []
+    b.path.forEach((id, i) => {
+      const before = this.base.nodeById.get(id)?.model
+      const after = this.next.nodeById.get(n.path[i]!)?.model
+      if (before?.type !== 'advice' || after?.type !== 'advice') return
+      const was = adviceText(before)
+      const is = adviceText(after)
+      if (was.headline !== is.headline || was.text !== is.text) edits.push({ nodeId: after.id, before: was, after: is })
+    })
+    return edits
   }
 
   private samePathContent(b: PathSide, n: PathSide): boolean {
@@ -213,6 +251,33 @@ class SideRunner {
       if (!slot) continue
       for (const raw of boundaryAnswers(slot, group)) for (const witness of witnesses) yield { ...witness, [name]: raw }
     }
+    for (const [compiled, side] of [[this.base, b], [this.next, n]] as const) yield* this.derivedProbes(compiled, side, witnesses)
+  }
+
+  /**
+   * The witnesses with one variable changed to a value on either side of a boundary of the computed comparisons on
+   * this version of the path (`[[Client_Age]] <= 70` edited from `<= 75`: ages 70 and 71).
+   */
+  private *derivedProbes(compiled: CompiledAdviceSet, side: PathSide, witnesses: Array<Record<string, unknown>>): Generator<Record<string, unknown>> {
+    const nodes = side.path.map((id) => compiled.nodeById.get(id))
+    if (nodes.some((node) => node === undefined)) return
+    const deriver = this.derivers.get(compiled)!
+    const probes = deriver.probes({ ruleId: side.ruleId, nodes: nodes as CompiledNode[], afterExit: false })
+    if (probes.length === 0) return
+    for (const witness of witnesses) {
+      const choices = inputVariables(compiled).flatMap((index) => {
+        const slot = compiled.variables[index]!
+        const answer = Object.hasOwn(witness, slot.name) ? fixedCandidate(slot, witness[slot.name]) : undefined
+        return answer ? [{ slot: index, values: [answer.value], fixed: false, atoms: [] }] : []
+      })
+      for (const derived of deriver.derive(probes, choices, 'boundaries')) {
+        const slot = compiled.variables[derived.slot]!
+        for (const value of [...derived.first, ...derived.otherSide]) {
+          const candidate = toCandidate(slot, value as AtomValue)
+          if (candidate) yield { ...witness, [slot.name]: candidate.raw }
+        }
+      }
+    }
   }
 
   /** An added (base null) or removed (next null) path, with its own answers run on both sides. */
@@ -229,10 +294,7 @@ class SideRunner {
 
   /** A run tracing only `path` (all `view` reads of the trace). */
   private run(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, path: readonly string[]): EngineResult {
-    return evaluate(compiled, inputs, {
-      context: 'genbranches', render: false, trace: 'visits', traceOnly: new Set(path), apiPort: this.options.apiPort ?? NO_API_VALUE,
-      ...(this.options.now ? { now: this.options.now } : {}),
-    })
+    return answersRun(compiled, inputs, { apiPort: this.options.apiPort ?? NO_API_VALUE, watched: new Set(path), ...(this.options.now ? { now: this.options.now } : {}) })
   }
 
   private view(compiled: CompiledAdviceSet, side: PathSide, result: EngineResult): PathView {
@@ -252,9 +314,16 @@ class SideRunner {
   }
 }
 
+const ADVICE_DIFFERS = 'The advice on this path differs.'
+
+/** An advice node's headline and text as its author wrote them. */
+export function adviceText(model: { headline?: string; text?: string }): AdviceText {
+  return { headline: model.headline ?? '', text: model.text ?? '' }
+}
+
 function differs(base: PathView, next: PathView): string | null {
   if (base.reached !== next.reached) return base.reached ? 'These answers reach this path before the change but not after.' : 'These answers reach this path after the change but not before.'
   if (base.stopsAt !== next.stopsAt) return 'The run stops at a different question on this path.'
-  if (base.advice.length !== next.advice.length || base.advice.some((item, i) => item !== next.advice[i])) return 'The advice on this path differs.'
+  if (base.advice.length !== next.advice.length || base.advice.some((item, i) => item !== next.advice[i])) return ADVICE_DIFFERS
   return null
 }

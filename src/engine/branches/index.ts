@@ -1,30 +1,33 @@
 // generateBranches: every root-to-leaf path of the top-level rules (through the rules they call), with answers that
 // reach it. Answers are derived from the comparisons on the path (interval boundaries, options, both booleans),
-// then every branch is proven by running the engine and checking in the trace that the whole path ran. A path is
-// reported unreachable when its conditions contradict each other, it lies after an unconditional exit, the starting
-// answers rule it out, or no tried combination of answers reaches it.
+// then every branch is proven by a run — the same run the debugger and the Advice API make (run.ts) — checking in
+// the trace that the whole path ran; the branch's outcome is that run's. Among answers that reach a path, ones whose
+// run reports no error are preferred; a path only reached with an error in its own rules is an error branch. A path
+// is reported unreachable when its conditions contradict each other, it lies after an unconditional exit, the
+// starting answers rule it out, or no tried combination of answers reaches it.
 //
 // walkBranches is the same work as a generator that yields after every path, so a caller can spread a large set
 // over many slices of time (a background task) and stop it between two paths; generateBranches runs it to the end.
 import type { AdviceSetModel } from '../model.ts'
 import { compileAdviceSet } from '../tree/compile.ts'
 import type { CompiledAdviceSet, CompiledNode } from '../tree/compiled.ts'
-import { evaluate } from '../tree/evaluate.ts'
 import type { ApiPort } from '../tree/options.ts'
 import type { EngineResult } from '../tree/result.ts'
 import type { Atom } from '../checks/constraints.ts'
 import { byVariable, describeAtom, holds } from '../checks/constraints.ts'
 import type { AtomValue } from '../checks/constraints.ts'
 import { contradiction, stableVariables, usableAtoms } from '../checks/reachability.ts'
-import { GeneralCandidates, candidatesFor, fixedCandidate, inputVariables } from './input-values.ts'
+import { GeneralCandidates, candidatesFor, divisorVariables, fixedCandidate, inputVariables, toCandidate } from './input-values.ts'
 import type { Candidate } from './input-values.ts'
-import { countPaths, treePaths } from './paths.ts'
+import { countPaths, isStep, treePaths } from './paths.ts'
 import type { TreePath } from './paths.ts'
 import { outcomeOf, pathReached } from './outcome.ts'
 import type { RunOutcome } from './outcome.ts'
+import { NO_API_VALUE, answersRun } from './run.ts'
+import { Deriver } from './derived.ts'
 
 export { pathReached, outcomeOf } from './outcome.ts'
-export type { RunOutcome } from './outcome.ts'
+export type { OutcomeError, RunOutcome } from './outcome.ts'
 
 export interface Branch {
   ruleId: string
@@ -36,6 +39,13 @@ export interface Branch {
   verified: boolean
   /** What the proving run with these inputs gave (absent without verification). */
   outcome?: RunOutcome
+  /**
+   * The path ends at a step that decides nothing — a question, a formula, an assignment, an API call, an empty
+   * "Always" — after which the run simply goes on: a prefix of the runs through it, not an outcome of its own.
+   */
+  prefix: boolean
+  /** No answers tried reach the path without an error in its own rules (the proving run's errors say which). */
+  endsInError: boolean
 }
 
 export interface UnreachablePath {
@@ -75,7 +85,6 @@ export interface BranchReport {
 
 export const DEFAULT_BRANCH_LIMIT = 1000
 const DEFAULT_ATTEMPTS = 64
-const NO_API_VALUE: ApiPort = () => null
 
 export function generateBranches(model: AdviceSetModel, options: BranchOptions = {}): BranchReport {
   const steps = walkBranches(compileAdviceSet(model), options)
@@ -115,7 +124,10 @@ export function* walkBranches(compiled: CompiledAdviceSet, options: BranchOption
 
 interface Choice {
   name: string
+  slot: number
   candidates: Candidate[]
+  /** A starting answer, kept as given. */
+  fixed: boolean
 }
 
 class AnswerSearch {
@@ -132,6 +144,8 @@ class AnswerSearch {
   private readonly fixed: Record<string, unknown>
   /** usableAtoms of each condition with the stable variables: a node's facts never change during a generation. */
   private readonly factsOf = new Map<CompiledNode, { atoms: Atom[]; alwaysFalse: boolean }>()
+  /** Answers for comparisons of computed values (formulas, arithmetic), which atoms cannot express. */
+  private readonly deriver: Deriver
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
@@ -144,13 +158,15 @@ class AnswerSearch {
     this.apiPort = options.apiPort ?? NO_API_VALUE
     this.inputSlots = inputVariables(compiled)
     this.fixed = options.fixed ?? {}
+    this.deriver = new Deriver(compiled, new Set(this.inputSlots), this.now)
     // Every comparison anywhere, true or false side, so answers for variables off the path can avoid exits.
     const atoms: Atom[] = []
     for (const node of compiled.nodeById.values()) atoms.push(...usableAtoms(compiled, node, this.stable).atoms)
     const allAtoms = byVariable(atoms)
+    const divisors = divisorVariables(compiled)
     for (const index of this.inputSlots) {
       const slot = compiled.variables[index]!
-      this.general.set(index, new GeneralCandidates(slot, allAtoms.get(slot.name) ?? [], this.now))
+      this.general.set(index, new GeneralCandidates(slot, allAtoms.get(slot.name) ?? [], this.now, divisors.has(slot.name)))
     }
   }
 
@@ -177,16 +193,22 @@ class AnswerSearch {
     }
     const conflict = contradiction(pathAtoms)
     if (conflict !== undefined) return void unreachable(`The conditions on this path contradict each other: ${conflict}.`)
-    const choices = this.choices(byVariable(pathAtoms))
+    const atomsByVariable = byVariable(pathAtoms)
+    const choices = this.choices(atomsByVariable)
     if (typeof choices === 'string') return void unreachable(choices)
+    this.deriveThroughFormulas(path, choices, atomsByVariable)
     const base = new Array<number>(choices.length).fill(0)
+    const prefix = isStep(path.nodes[path.nodes.length - 1]!)
     if (!this.verify) {
-      report.branches.push({ ruleId: path.ruleId, path: ids, inputs: this.inputs(choices, base), verified: false })
+      report.branches.push({ ruleId: path.ruleId, path: ids, inputs: this.inputs(choices, base), verified: false, prefix, endsInError: false })
       return
     }
-    const found = this.searchAnswers(path.nodes, choices, base)
-    if (found) report.branches.push({ ruleId: path.ruleId, path: ids, inputs: found.inputs, verified: true, outcome: outcomeOf(found.result) })
-    else unreachable(`None of the ${this.maxAttempts} combinations of answers tried reaches this path.`)
+    const found = this.searchAnswers(path, choices, base)
+    if (found) {
+      report.branches.push({
+        ruleId: path.ruleId, path: ids, inputs: found.inputs, verified: true, outcome: outcomeOf(found.result), prefix, endsInError: found.score === IN_PATH_RULES,
+      })
+    } else unreachable(`None of the ${this.maxAttempts} combinations of answers tried reaches this path.`)
   }
 
   /** Candidate answers for every input variable, or why the path cannot have any. */
@@ -201,7 +223,7 @@ class AnswerSearch {
         if (candidate === undefined || broken !== undefined) {
           return `The starting answer for {{${slot.name}}} rules this path out${broken ? ` (it needs ${describeAtom(broken)})` : ''}.`
         }
-        out.push({ name: slot.name, candidates: [candidate] })
+        out.push({ name: slot.name, slot: index, candidates: [candidate], fixed: true })
         continue
       }
       const candidates = this.candidates(index, atoms)
@@ -209,9 +231,32 @@ class AnswerSearch {
         if (pathAtoms.has(slot.name)) return 'No answer satisfies the conditions on this path.'
         continue
       }
-      out.push({ name: slot.name, candidates })
+      out.push({ name: slot.name, slot: index, candidates, fixed: false })
     }
     return out
+  }
+
+  /**
+   * Puts first, in each variable's candidates, the values derived.ts finds for the path's comparisons of computed
+   * values (and the anchors it chose for the other variables those read); paths without such comparisons are left
+   * as they are.
+   */
+  private deriveThroughFormulas(path: TreePath, choices: Choice[], atoms: ReadonlyMap<string, Atom[]>): void {
+    const probes = this.deriver.probes(path)
+    if (probes.length === 0) return
+    const derivable = choices.map((choice) => ({
+      slot: choice.slot, values: choice.candidates.map((candidate) => candidate.value), fixed: choice.fixed, atoms: atoms.get(choice.name) ?? [],
+    }))
+    for (const derived of this.deriver.derive(probes, derivable)) {
+      const choice = choices.find((c) => c.slot === derived.slot)!
+      const slot = this.compiled.variables[derived.slot]!
+      const front = derived.first.flatMap((value) => toCandidate(slot, value as AtomValue) ?? [])
+      const seen = new Set<string>()
+      choice.candidates = [...front, ...choice.candidates].filter((candidate) => {
+        const key = JSON.stringify(candidate.raw)
+        return seen.has(key) ? false : (seen.add(key), true)
+      }).slice(0, this.maxAttempts + 1)
+    }
   }
 
   private candidates(index: number, atoms: readonly Atom[]): Candidate[] {
@@ -235,73 +280,49 @@ class AnswerSearch {
   }
 
   /**
-   * First the preferred answer for every variable, then each variable's other candidates one at a time, then
-   * pairs of changes, until the path is reached or the attempt budget is spent. The order is fixed, so the
-   * result is deterministic.
+   * First the preferred answer for every variable, then each variable's other candidates one at a time, then pairs
+   * of changes, until the path is reached by a run without errors or the attempt budget is spent; the best run found
+   * (fewest errors where they matter, see errorScore) is kept. The order is fixed, so the result is deterministic.
    */
-  private searchAnswers(nodes: CompiledNode[], choices: Choice[], base: number[]): Found | undefined {
+  private searchAnswers(path: TreePath, choices: Choice[], base: number[]): Found | undefined {
     let attempts = 0
+    const nodes = path.nodes
     const watched = new Set(nodes.map((node) => node.id))
-    const attempt = (picks: number[]): Found | undefined => {
+    const pathRules = rulesOf(path)
+    let best: Found | undefined
+    for (const picks of pickOrder(choices, base)) {
+      if (attempts >= this.maxAttempts) break
       attempts++
       const inputs = this.inputs(choices, picks)
       const result = this.run(inputs, watched)
-      return this.reaches(nodes, result) ? this.trimmed(nodes, inputs, result, watched) : undefined
+      if (!this.reaches(nodes, result)) continue
+      const score = errorScore(result, pathRules)
+      if (best === undefined || score < best.score) best = { inputs, result, score }
+      if (score === NO_ERRORS) break
     }
-    const first = attempt(base)
-    if (first) return first
-    for (let i = 0; i < choices.length; i++) {
-      for (let c = 1; c < choices[i]!.candidates.length; c++) {
-        if (attempts >= this.maxAttempts) return undefined
-        const picks = [...base]
-        picks[i] = c
-        const found = attempt(picks)
-        if (found) return found
-      }
-    }
-    for (let i = 0; i < choices.length; i++) {
-      for (let j = i + 1; j < choices.length; j++) {
-        for (let ci = 1; ci < choices[i]!.candidates.length; ci++) {
-          for (let cj = 1; cj < choices[j]!.candidates.length; cj++) {
-            if (attempts >= this.maxAttempts) return undefined
-            const picks = [...base]
-            picks[i] = ci
-            picks[j] = cj
-            const found = attempt(picks)
-            if (found) return found
-          }
-        }
-      }
-    }
-    return undefined
+    return best && this.trimmed(nodes, best, watched, pathRules)
   }
 
   /**
    * Keeps only the answers the run actually used (and the starting answers), if the path is still reached without
-   * the others; `result` is the run with all of `inputs`.
+   * the others and no worse for errors.
    */
-  private trimmed(nodes: CompiledNode[], inputs: Record<string, unknown>, result: EngineResult, watched: ReadonlySet<string>): Found {
+  private trimmed(nodes: CompiledNode[], found: Found, watched: ReadonlySet<string>, pathRules: { has(ruleId: string): boolean }): Found {
     const kept: Record<string, unknown> = {}
     let dropped = false
-    for (const [name, raw] of Object.entries(inputs)) {
-      if (result.hasValue(name) || Object.hasOwn(this.fixed, name)) kept[name] = raw
+    for (const [name, raw] of Object.entries(found.inputs)) {
+      if (found.result.hasValue(name) || Object.hasOwn(this.fixed, name)) kept[name] = raw
       else dropped = true
     }
-    if (!dropped) return { inputs, result }
+    if (!dropped) return found
     const keptResult = this.run(kept, watched)
-    return this.reaches(nodes, keptResult) ? { inputs: kept, result: keptResult } : { inputs, result }
+    const score = errorScore(keptResult, pathRules)
+    return this.reaches(nodes, keptResult) && score <= found.score ? { inputs: kept, result: keptResult, score } : found
   }
 
   /** A run that traces only the path's nodes (`watched`): all pathReached needs, at a fraction of a full trace's cost. */
   private run(inputs: Record<string, unknown>, watched: ReadonlySet<string>): EngineResult {
-    return evaluate(this.compiled, inputs, {
-      context: 'genbranches',
-      render: false,
-      trace: 'visits',
-      traceOnly: watched,
-      now: this.now,
-      apiPort: this.apiPort,
-    })
+    return answersRun(this.compiled, inputs, { now: this.now, apiPort: this.apiPort, watched })
   }
 
   private reaches(nodes: CompiledNode[], result: EngineResult): boolean {
@@ -312,4 +333,46 @@ class AnswerSearch {
 interface Found {
   inputs: Record<string, unknown>
   result: EngineResult
+  score: number
+}
+
+const NO_ERRORS = 0
+const ELSEWHERE = 1
+const IN_PATH_RULES = 2
+
+/** The rules a path runs through: its top-level rule and each rule it enters through a Rule Call. */
+function rulesOf(path: TreePath): { has(ruleId: string): boolean } {
+  let rules: Set<string> | undefined
+  // Worked out only when a run reports an error, which most runs do not.
+  return { has: (ruleId) => (rules ??= new Set([path.ruleId, ...path.nodes.map((node) => node.ruleId)])).has(ruleId) }
+}
+
+/** How bad a run's errors are for a path: none, only in rules off the path, or in a rule the path runs through. */
+function errorScore(result: EngineResult, pathRules: { has(ruleId: string): boolean }): number {
+  if (result.errors.length === 0) return NO_ERRORS
+  return result.errors.some((error) => pathRules.has(error.ruleId)) ? IN_PATH_RULES : ELSEWHERE
+}
+
+/** The picks a search tries, in order: the base, each variable's other candidates alone, then pairs of changes. */
+function* pickOrder(choices: Choice[], base: number[]): Generator<number[]> {
+  yield base
+  for (let i = 0; i < choices.length; i++) {
+    for (let c = 1; c < choices[i]!.candidates.length; c++) {
+      const picks = [...base]
+      picks[i] = c
+      yield picks
+    }
+  }
+  for (let i = 0; i < choices.length; i++) {
+    for (let j = i + 1; j < choices.length; j++) {
+      for (let ci = 1; ci < choices[i]!.candidates.length; ci++) {
+        for (let cj = 1; cj < choices[j]!.candidates.length; cj++) {
+          const picks = [...base]
+          picks[i] = ci
+          picks[j] = cj
+          yield picks
+        }
+      }
+    }
+  }
 }

@@ -3,6 +3,8 @@
 // produces it, found by coercing the raw answer exactly as a run will.
 import { RESERVED_SLOTS } from '../tree/slots.ts'
 import type { CompiledAdviceSet, VariableSlot } from '../tree/compiled.ts'
+import type { Expr } from '../expr/ast.ts'
+import { references } from '../expr/references.ts'
 import { candidateValues, holds } from '../checks/constraints.ts'
 import type { Atom, AtomValue } from '../checks/constraints.ts'
 import { coerceInput } from '../types/index.ts'
@@ -72,12 +74,16 @@ function keyed(candidate: Candidate | undefined): KeyedCandidate | undefined {
   return candidate && { ...candidate, key: JSON.stringify(candidate.raw) }
 }
 
-/** A variable's candidates from every comparison in the set and its type's plain values, coerced once, each once. */
+/**
+ * A variable's candidates from every comparison in the set and its type's plain values, coerced once, each once. A
+ * variable the set divides by (`divisor`) tries 0 last: an answer that makes a run divide by zero is rarely the one
+ * wanted, and a run that reaches a path without an error is preferred anyway.
+ */
 export class GeneralCandidates {
   readonly list: KeyedCandidate[] = []
   private readonly prefixes = new Map<number, Candidate[]>()
 
-  constructor(slot: VariableSlot, allAtoms: readonly Atom[], now: Date) {
+  constructor(slot: VariableSlot, allAtoms: readonly Atom[], now: Date, divisor = false) {
     const seen = new Set<string>()
     for (const value of [...candidateValues(allAtoms), ...typeDefaults(slot, now)]) {
       const candidate = keyed(toCandidate(slot, value))
@@ -85,6 +91,8 @@ export class GeneralCandidates {
       seen.add(candidate.key)
       this.list.push(candidate)
     }
+    const zero = divisor ? this.list.findIndex((candidate) => candidate.value === 0) : -1
+    if (zero >= 0) this.list.push(...this.list.splice(zero, 1))
   }
 
   /** The first `limit` candidates, for a path that says nothing about the variable (the same for every such path). */
@@ -96,6 +104,54 @@ export class GeneralCandidates {
     }
     return prefix
   }
+}
+
+/**
+ * Variables some expression of the set divides by: read, directly or through formulas, by the right side of a `/`
+ * in a condition, an assignment, a Formula node or a dictionary formula.
+ */
+export function divisorVariables(compiled: CompiledAdviceSet): Set<string> {
+  const divisors = new Set<string>()
+  const formulaVariables = new Map<string, Set<string>>()
+  const variablesOf = (expr: Expr, seen: Set<string> = new Set()): Set<string> => {
+    const refs = references(expr)
+    const out = new Set([...refs.variables, ...refs.bare.filter((name) => !compiled.bareFormulas.has(name))])
+    for (const name of [...refs.formulas, ...refs.bare.filter((name) => compiled.bareFormulas.has(name))]) {
+      if (seen.has(name)) continue
+      seen.add(name)
+      let known = formulaVariables.get(name)
+      if (known === undefined) {
+        const ast = compiled.formulas[compiled.formulaIndex.get(name) ?? -1]?.ast
+        known = ast ? variablesOf(ast, seen) : new Set()
+        formulaVariables.set(name, known)
+      }
+      for (const variable of known) out.add(variable)
+    }
+    return out
+  }
+  const visit = (expr: Expr): void => {
+    switch (expr.type) {
+      case 'binary':
+        if (expr.op === '/') for (const name of variablesOf(expr.right)) divisors.add(name)
+        visit(expr.left)
+        visit(expr.right)
+        return
+      case 'unary':
+        return visit(expr.operand)
+      case 'array':
+        return expr.items.forEach(visit)
+      case 'call':
+        return expr.args.forEach(visit)
+      case 'method':
+        visit(expr.target)
+        return expr.args.forEach(visit)
+      default:
+        return
+    }
+  }
+  for (const node of compiled.nodeById.values()) if (node.ast) visit(node.ast)
+  for (const formula of compiled.formulas) if (formula.ast) visit(formula.ast)
+  return divisors
 }
 
 function typeDefaults(slot: VariableSlot, now: Date): AtomValue[] {
@@ -127,7 +183,7 @@ function toRaw(slot: VariableSlot, value: AtomValue): unknown {
   return value
 }
 
-function toCandidate(slot: VariableSlot, value: AtomValue): Candidate | undefined {
+export function toCandidate(slot: VariableSlot, value: AtomValue): Candidate | undefined {
   const raw = toRaw(slot, value)
   if (slot.dataType === undefined) return { raw, value }
   const coerced = coerceInput(slot.dataType, raw, slot.options ? { options: slot.options } : undefined)

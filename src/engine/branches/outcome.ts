@@ -1,18 +1,29 @@
 // What a run says about branches: whether its trace walked a path, and its outcome in the terms an advice scenario
-// expects (the advice items that appear, by node, and the final current focus or "complete").
+// expects (the advice items that appear, by node, and the final current focus or "complete") and the debugger shows
+// (the errors of the run).
 import type { EngineResult, TraceEntry } from '../tree/result.ts'
+
+export interface OutcomeError {
+  nodeId: string
+  ruleId: string
+  code: string
+  message: string
+}
 
 export interface RunOutcome {
   /** Node ids of the items the run emitted, in run order within each group: advice, then assumptions, then examples. */
   advice: string[]
   /** The input request the run stopped at, or null when nothing was left to ask. */
   focus: string | null
+  /** The run's errors (a rule that could not finish, a text's tag without a value), in run order. */
+  errors: OutcomeError[]
 }
 
 export function outcomeOf(result: EngineResult): RunOutcome {
   const advice: string[] = []
   for (const group of [result.advice, result.assumptions, result.examples]) for (const item of group) advice.push(item.nodeId)
-  return { advice, focus: result.currentFocus?.nodeId ?? null }
+  const errors = result.errors.map(({ nodeId, ruleId, code, message }) => ({ nodeId, ruleId, code, message }))
+  return { advice, focus: result.currentFocus?.nodeId ?? null, errors }
 }
 
 /** Node id → the value it had on its first visit, or true if any visit found it true. */

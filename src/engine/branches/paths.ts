@@ -19,6 +19,13 @@ function enterable(node: CompiledNode, calls: readonly string[]): CompiledRule |
   return calls.includes(node.called.id) ? null : node.called
 }
 
+const STEP_TYPES: ReadonlySet<string> = new Set(['inputRequest', 'formula', 'variableAssignment', 'apiCall', 'conditionAlways'])
+
+/** A leaf that decides nothing: after it the run goes on (a question answered, a value set, an empty "Always"). */
+export function isStep(leaf: CompiledNode): boolean {
+  return STEP_TYPES.has(leaf.type) && leaf.children.length === 0
+}
+
 function exitsAfter(node: CompiledNode): boolean {
   return node.type === 'ruleExit' || (node.type === 'conditionAlways' && alwaysExits(node.children))
 }

@@ -6,13 +6,15 @@ import { checkNames } from './names.ts'
 import { checkReachability } from './reachability.ts'
 import { checkReadBeforeSet } from './read-before-set.ts'
 import { checkRuleCalls } from './rule-calls.ts'
+import { checkRulesRunningTwice } from './runs-twice.ts'
 import type { CheckIssue } from './types.ts'
 
 export type { CheckIssue, CheckSeverity } from './types.ts'
 
 /**
  * Everything worth telling an author about the advice set without running it: parse errors and other compile
- * problems, unknown and unused names, reads before any set, unreachable nodes, rule-call and formula cycles.
+ * problems, unknown and unused names, reads before any set, unreachable nodes, rule-call and formula cycles, rules that
+ * run on their own and are called too.
  * Pass `compiled` when it is at hand to skip compiling again.
  */
 export function staticChecks(model: AdviceSetModel, compiled: CompiledAdviceSet = compileAdviceSet(model)): CheckIssue[] {
@@ -31,6 +33,7 @@ export function staticChecks(model: AdviceSetModel, compiled: CompiledAdviceSet 
     ...checkNames(compiled),
     ...checkFormulaCycles(compiled),
     ...checkRuleCalls(compiled),
+    ...checkRulesRunningTwice(compiled),
     ...checkReachability(compiled),
     ...checkReadBeforeSet(compiled),
   )

@@ -7,6 +7,8 @@ export interface CheckIssue {
   nodeId: string
   /** Null for issues about dictionary entries. */
   ruleId: string | null
+  /** The rule the issue is about when that is not the rule it is reported in (a called rule, reported at the call). */
+  aboutRuleId?: string
   code: string
   severity: CheckSeverity
   message: string

@@ -56,3 +56,49 @@ export function addDays(date: Date, days: number, span: SourceSpan): Date {
   }
   return moved
 }
+
+function daysInMonth(year: number, monthIndex: number): number {
+  const last = new Date(0)
+  // Day 0 of the next month is the last day of this one; setUTCFullYear keeps years 0-99 as written.
+  last.setUTCFullYear(year, monthIndex + 1, 0)
+  return last.getUTCDate()
+}
+
+/**
+ * The same day `months` calendar months later (earlier when negative), at the same time of day. A day the target
+ * month does not have becomes its last day: Jan 31 + 1 month is Feb 28 (Feb 29 in a leap year), and Feb 29 + 12
+ * months is Feb 28 of a non-leap year.
+ */
+export function addMonths(date: Date, months: number, span: SourceSpan): Date {
+  const total = date.getUTCMonth() + months
+  const year = date.getUTCFullYear() + Math.floor(total / 12)
+  const month = ((total % 12) + 12) % 12
+  const moved = new Date(date.getTime())
+  moved.setUTCFullYear(year, month, Math.min(date.getUTCDate(), daysInMonth(year, month)))
+  if (Number.isNaN(moved.getTime())) {
+    throw new EngineError(ExprErrorCode.InvalidDate, `Moving a date by ${months} months goes beyond the calendar.`, { span })
+  }
+  return moved
+}
+
+/**
+ * Whole calendar months completed from `from` to `to`, counted between calendar days: the most months n with
+ * addMonths(from, n) on or before `to` (so Jan 31 to Feb 28 is one month, as Jan 31 + 1 month is Feb 28). When `to`
+ * is earlier the count is the same with a minus sign.
+ */
+export function monthsBetween(from: Date, to: Date): number {
+  const a = startOfUtcDay(from)
+  const b = startOfUtcDay(to)
+  // `|| 0`: less than a month back is 0, not -0.
+  if (b.getTime() < a.getTime()) return -monthsBetween(b, a) || 0
+  let months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + (b.getUTCMonth() - a.getUTCMonth())
+  // The target month is b's; a day of the month past b's (after clamping) has not completed that month yet.
+  if (Math.min(a.getUTCDate(), daysInMonth(b.getUTCFullYear(), b.getUTCMonth())) > b.getUTCDate()) months--
+  return months
+}
+
+/** Whole years completed from `from` to `to`: whole months ÷ 12, rounded toward zero (negative when `to` is earlier). */
+export function yearsBetween(from: Date, to: Date): number {
+  const months = monthsBetween(from, to)
+  return months < 0 ? -Math.floor(-months / 12) || 0 : Math.floor(months / 12)
+}

@@ -1,6 +1,6 @@
 import { EngineError, type SourceSpan } from '../errors.ts'
 import { describeType, isBlank, valueToText, type Value } from '../value.ts'
-import { daysBetween, parseIsoDate, startOfUtcDay } from './dates.ts'
+import { addDays, addMonths, daysBetween, monthsBetween, parseIsoDate, startOfUtcDay, yearsBetween } from './dates.ts'
 import { ExprErrorCode } from './error-codes.ts'
 import { finite, truth } from './operators.ts'
 import type { CompiledExpr, Scope } from './scope.ts'
@@ -129,6 +129,48 @@ function roundTo(x: number, digits: number): number {
   return Math.sign(x) * (digits >= 0 ? rounded / scale : rounded * scale) || 0
 }
 
+/** A count of whole days, months or years from the first date to the second (negative when the second is earlier). */
+function between2(name: string, count: (from: Date, to: Date) => number): FunctionDef {
+  return {
+    name,
+    accepts: between(2, 2),
+    arityText: 'two dates',
+    pure: true,
+    build: ([fromArg, toArg], span) => {
+      const from = fromArg!
+      const to = toArg!
+      return (scope) => {
+        const a = dateOrNull(name, from(scope), span)
+        const b = dateOrNull(name, to(scope), span)
+        return a === null || b === null ? null : count(a, b)
+      }
+    },
+  }
+}
+
+/** A date moved by a whole number of days, months or years (back when negative). */
+function moveDate(name: string, unit: string, move: (date: Date, n: number, span: SourceSpan) => Date): FunctionDef {
+  return {
+    name,
+    accepts: between(2, 2),
+    arityText: `a date and a whole number of ${unit}`,
+    pure: true,
+    build: ([dateArg, countArg], span) => {
+      const date = dateArg!
+      const count = countArg!
+      return (scope) => {
+        const d = dateOrNull(name, date(scope), span)
+        const n = numberOrNull(name, count(scope), span)
+        if (d === null || n === null) return null
+        if (!Number.isSafeInteger(n)) {
+          throw new EngineError(ExprErrorCode.InvalidArgument, `${name}() needs a whole number of ${unit}, but got ${valueToText(n)}.`, { span })
+        }
+        return move(d, n, span)
+      }
+    },
+  }
+}
+
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 const FUNCTIONS: FunctionDef[] = [
@@ -188,21 +230,27 @@ const FUNCTIONS: FunctionDef[] = [
   datePart('year', (d) => d.getUTCFullYear()),
   datePart('month', (d) => d.getUTCMonth() + 1),
   datePart('day', (d) => d.getUTCDate()),
+  between2('daysBetween', daysBetween),
+  between2('monthsBetween', monthsBetween),
+  between2('yearsBetween', yearsBetween),
   {
-    name: 'daysBetween',
-    accepts: between(2, 2),
-    arityText: 'two dates',
-    pure: true,
-    build: ([fromArg, toArg], span) => {
-      const from = fromArg!
-      const to = toArg!
+    // age(date) is as of the run's today(), so it is never folded at compile time; age(date, asOf) as of asOf.
+    name: 'age',
+    accepts: between(1, 2),
+    arityText: 'a date and optionally the date to count to',
+    pure: false,
+    build: ([dateArg, asOfArg], span) => {
+      const date = dateArg!
       return (scope) => {
-        const a = dateOrNull('daysBetween', from(scope), span)
-        const b = dateOrNull('daysBetween', to(scope), span)
-        return a === null || b === null ? null : daysBetween(a, b)
+        const born = dateOrNull('age', date(scope), span)
+        const asOf = asOfArg === undefined ? startOfUtcDay(scope.now) : dateOrNull('age', asOfArg(scope), span)
+        return born === null || asOf === null ? null : yearsBetween(born, asOf)
       }
     },
   },
+  moveDate('addYears', 'years', (date, n, span) => addMonths(date, n * 12, span)),
+  moveDate('addMonths', 'months', addMonths),
+  moveDate('addDays', 'days', addDays),
   {
     name: 'date',
     accepts: (count) => count === 1 || count === 3,

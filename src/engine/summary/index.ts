@@ -181,7 +181,9 @@ function describeNode(node: NodeModel, rules: Map<string, RuleModel>): string {
     case 'variableAssignment':
       return `**Set** ${code(node.expression ?? '')}`
     case 'formula':
-      return `**From here on** [[${node.variable ?? '?'}]] = ${code(node.expression ?? '')}`
+      return node.expression
+        ? `**From here on** [[${node.variable ?? '?'}]] = ${code(node.expression)}`
+        : `**Work out** [[${node.variable ?? '?'}]] _(defined in the dictionary)_`
     case 'advice': {
       const tags = node.tags && node.tags.length > 0 ? ` _(${node.tags.join(', ')})_` : ''
       return `**Advice:** ${inline(node.headline ?? '') || '_untitled_'}${tags}`

@@ -56,11 +56,13 @@ class Compiler {
     for (const entity of this.dictionaryVariables.values()) this.variableSlot(entity.name)
     for (const entity of this.dictionaryFormulas.values()) this.formulaSlot(entity.name)
 
-    const rules = this.model.rules.map((rule) => this.compileRule(rule, false))
+    const setRules = this.model.rules.map((rule) => this.compileRule(rule, false))
     for (const rule of this.model.externalRules ?? []) {
       if (!this.ruleById.has(rule.id)) this.compileRule(rule, true)
     }
     this.resolveCalls()
+    // A rule marked to run only when called is compiled (calls reach it) but left out of the set's own run.
+    const rules = setRules.filter((_rule, index) => this.model.rules[index]!.onlyWhenCalled !== true)
     const main = mainProgram(rules)
     return {
       program: main.program,
@@ -257,9 +259,13 @@ class Compiler {
         return
       }
       case 'formula': {
-        const name = required(model.variable, model, 'the name of the formula it defines')
+        // The formula is defined once, in the dictionary; the node marks where its value is worked out (the trace
+        // shows it). Nodes saved before that (and versions holding them) may carry an expression of their own,
+        // which redefines the formula from the node on.
+        const name = required(model.variable, model, 'the name of the formula it computes')
         node.slot = this.formulaSlot(name)
-        const ast = parseExpression(required(model.expression, model, 'an expression'), { mode: 'value' })
+        if (model.expression === undefined || model.expression.trim() === '') return
+        const ast = parseExpression(model.expression, { mode: 'value' })
         node.ast = ast
         node.expr = this.compile(ast)
         return
@@ -300,8 +306,10 @@ class Compiler {
     for (const node of this.calls) {
       const calledId = node.model.calledRuleId!
       const called = this.ruleById.get(calledId)
-      if (called) node.called = called
-      else this.fail(node, new EngineError('UNKNOWN_RULE', `The called rule ${calledId} does not exist.`))
+      if (called) {
+        node.called = called
+        markMayRepeat(called.nodes)
+      } else this.fail(node, new EngineError('UNKNOWN_RULE', `The called rule ${calledId} does not exist.`))
     }
   }
 
@@ -317,12 +325,21 @@ class Compiler {
   }
 }
 
+/** The advice nodes of a called rule (the rules it calls in turn are marked through their own calls). */
+function markMayRepeat(nodes: readonly CompiledNode[]): void {
+  for (const node of nodes) {
+    if (node.advice !== null) node.advice.mayRepeat = true
+    markMayRepeat(node.children)
+  }
+}
+
 function compileAdvice(node: CompiledNode, model: NodeModel): CompiledNode['advice'] {
   const tags = Object.freeze([...(model.tags ?? [])])
   return {
     group: adviceGroupOf(tags),
     headline: model.headline ?? '',
     text: model.text ?? '',
+    mayRepeat: false,
     decisionItem: Object.freeze({
       nodeId: node.id,
       ruleId: node.ruleId,

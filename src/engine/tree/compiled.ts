@@ -59,6 +59,11 @@ export interface CompiledAdvice {
   readonly headline: string
   readonly text: string
   readonly decisionItem: AdviceItem
+  /**
+   * The node lies in a rule that a Rule Call calls, so one run may reach it more than once (the rule also runs on its
+   * own, or is called twice); the runner then emits it only the first time.
+   */
+  mayRepeat: boolean
   /** headline and text prepared for rendering on the first full-response run (compiling for checks needs neither). */
   boundHeadline?: BoundText
   boundText?: BoundText
@@ -153,7 +158,7 @@ export interface CompiledAdviceSet {
   /** `{ id, name }`, shared by every result. */
   readonly identity: { readonly id: string; readonly name: string }
   readonly model: AdviceSetModel
-  /** Top-level rules in run order. */
+  /** The rules that run on their own, in run order (not those that run only when called). */
   readonly rules: CompiledRule[]
   /** The top-level rules laid out for the runner (program.ts). */
   readonly program: Program

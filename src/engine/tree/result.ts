@@ -46,6 +46,16 @@ export interface TraceEntry {
   durationNs: number
 }
 
+export interface FormulaSource {
+  peekFormula(index: number): Value | undefined
+}
+
+/** A formula's value at the end of a run. */
+export interface FormulaResult {
+  value: Value
+  valueFormatted: string
+}
+
 export interface VariableResult {
   value: Value
   valueFormatted: string
@@ -103,6 +113,12 @@ export class EngineResult {
   pendingApiCalls: readonly PendingApiCall[] = NONE
   trace: TraceEntry[] | undefined = undefined
   private variableMap: Record<string, VariableResult> | undefined
+  private formulaMap: Record<string, FormulaResult> | undefined
+  /**
+   * Set by the run (itself: no allocation per run): a formula's value as the run ended, computed when asked (most
+   * callers never ask), without changing the run's values; undefined when it cannot be computed.
+   */
+  formulaSource: FormulaSource | undefined = undefined
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
@@ -167,6 +183,24 @@ export class EngineResult {
     if (index === undefined) return undefined
     const slot = this.compiled.variables[index]!
     return this.values[index] ?? (slot.isConstant ? slot.defaultValue : undefined)
+  }
+
+  /** One formula's value as the run ended; undefined when the set has no such formula or it cannot be computed. */
+  formulaValueOf(name: string): Value | undefined {
+    const index = this.compiled.formulaIndex.get(name)
+    return index === undefined ? undefined : this.formulaSource?.peekFormula(index)
+  }
+
+  /** Every formula of the set that has a value at the end of the run, formatted as its dictionary entry says. */
+  get formulas(): Record<string, FormulaResult> {
+    if (this.formulaMap) return this.formulaMap
+    const map: Record<string, FormulaResult> = {}
+    this.compiled.formulas.forEach((slot, index) => {
+      const value = this.formulaSource?.peekFormula(index)
+      if (value !== undefined) map[slot.name] = { value, valueFormatted: formatSlot(value, slot) }
+    })
+    this.formulaMap = map
+    return map
   }
 
   /**

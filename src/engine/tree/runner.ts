@@ -134,6 +134,8 @@ export class Run implements SlotScope {
   private callStack: string[] | null = null
   private readonly tracer: Tracer | null
   private currentNode: CompiledNode | null = null
+  /** Advice nodes of called rules emitted so far (CompiledAdvice.mayRepeat); made on the first such emit. */
+  private emitted: Set<CompiledNode> | null = null
   private unsetName = ''
   private readonly result: EngineResult
 
@@ -161,6 +163,7 @@ export class Run implements SlotScope {
     if (options.apiKeyOwnerId !== undefined) this.values[API_KEY_OWNER_SLOT] = options.apiKeyOwnerId
     this.values[DATA_API_SOURCES_SLOT] = options.dataApiSources ? [...options.dataApiSources] : NO_SOURCES
     this.result = new EngineResult(compiled, this.values, context, this.content?.resolvedOf)
+    this.result.formulaSource = this
     if (this.tracer) this.result.trace = this.tracer.entries
   }
 
@@ -258,6 +261,21 @@ export class Run implements SlotScope {
     memo.reads[index] = reads
     memo.resolved[index] = undefined
     return value
+  }
+
+  /**
+   * A formula's value as the run stands, for reports (the trace, the result's formulas), or undefined when it cannot
+   * be computed. Reporting must not change the run: answers the formula coerces on the way are put back unread (the
+   * memo may keep the value: those answers give the same values when the run reads them itself).
+   */
+  peekFormula(index: number): Value | undefined {
+    const values = this.values
+    const before = values.slice()
+    try {
+      return this.valueOrMissing(true, index)
+    } finally {
+      for (let slot = 0; slot < before.length; slot++) values[slot] = before[slot]
+    }
   }
 
   /**
@@ -359,9 +377,13 @@ export class Run implements SlotScope {
           break
         }
         case formula: {
-          const memo = (this.formulas ??= this.newFormulaMemo())
-          memo.overrides[node.slot] = node.expr!
-          memo.overriddenAt = ++this.epoch
+          // A node of its own expression (saved before formulas lived only in the dictionary) redefines the formula.
+          if (node.expr !== null) {
+            const memo = (this.formulas ??= this.newFormulaMemo())
+            memo.overrides[node.slot] = node.expr
+            memo.overriddenAt = ++this.epoch
+          }
+          if (tracer !== null) this.report(this.peekFormula(node.slot) ?? null)
           break
         }
         case advice:
@@ -493,6 +515,12 @@ export class Run implements SlotScope {
       // Headline_Custom replaces the headline of the next advice only, so one rule's override cannot leak.
       custom = valueToText(headline)
       this.write(HEADLINE_SLOT, undefined)
+    }
+    if (advice.mayRepeat) {
+      // One run gives each advice once, however often its rule runs (on its own and called, or called twice).
+      const emitted = (this.emitted ??= new Set())
+      if (emitted.has(node)) return
+      emitted.add(node)
     }
     let item: AdviceItem = advice.decisionItem
     if (this.content !== null) {

@@ -8,6 +8,7 @@ import { coerceNumber, coercePercent } from './coerce-number.ts'
 import { coerceFreetext } from './coerce-text.ts'
 import { accepted, isBlankInput } from './result.ts'
 
+export { typedNumber } from './coerce-number.ts'
 export { DATA_TYPES, INPUT_TYPES, isDataType, type DataType, type InputTypeInfo } from './data-types.ts'
 
 /**

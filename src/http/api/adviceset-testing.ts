@@ -7,6 +7,7 @@ import { generateSetBranches } from '../../services/scenarios/branches.ts'
 import { compareSources } from '../../services/scenarios/branch-compare.ts'
 import { setSummary } from '../../services/scenarios/set-summary.ts'
 import { branchTaskResult, branchTaskStatus, cancelBranchTask } from '../../services/scenarios/task-access.ts'
+import { dispositionHeader } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, AnyObject, IdString, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -52,7 +53,7 @@ export const adviceSetTestingApi: FastifyPluginAsyncTypebox = async (app) => {
   const summary = async (actor: Actor, fields: { adviceSetId: unknown; source?: string | undefined; format?: 'json' | 'markdown' | undefined }, reply: FastifyReply) => {
     const result = await setSummary(deps, actor, { adviceSetId: itemId(fields.adviceSetId, 'adviceSetId'), source: fields.source })
     if (fields.format !== 'markdown') return { data: result }
-    reply.header('content-disposition', `attachment; filename="${result.filename}"`)
+    reply.header('content-disposition', dispositionHeader(result.filename, 'attachment'))
     reply.type('text/markdown; charset=utf-8')
     return result.markdown
   }

@@ -7,6 +7,7 @@ import { getJob } from '../../services/operations/jobs.ts'
 import {
   auditExport, CONTENT_TYPES, EXPORT_FORMATS, EXPORT_INLINE_LIMIT, exportStream, planExport, startExportJob, type ExportFormat, type ExportKind,
 } from '../../services/operations/export.ts'
+import { dispositionHeader, sameOriginPath } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { StringEnum } from '../schemas.ts'
 
@@ -27,11 +28,11 @@ export const exportApi: FastifyPluginAsyncTypebox = async (app) => {
     const plan = await planExport(deps, actor, kind, format, query.ownerId)
     if (query.job === '1' || plan.rows > EXPORT_INLINE_LIMIT) {
       const job = await startExportJob(deps, actor, plan)
-      reply.code(202).header('location', `/api/job/${job.id}`)
+      reply.code(202).header('location', sameOriginPath(`/api/job/${job.id}`, deps.config.baseUrl) ?? '/api/job')
       return { data: await getJob(deps, actor, job.id) }
     }
     await auditExport(deps, actor, plan)
-    reply.type(CONTENT_TYPES[format]).header('content-disposition', `attachment; filename="${plan.fileName}"`)
+    reply.type(CONTENT_TYPES[format]).header('content-disposition', dispositionHeader(plan.fileName, 'attachment'))
     return reply.send(exportStream(deps, plan))
   }
 

@@ -2,6 +2,7 @@
 // job made (an export's download).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { cancelJob, getJob, jobDownload, listMyJobs } from '../../services/operations/jobs.ts'
+import { dispositionHeader } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdParams, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -30,7 +31,7 @@ export const jobApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/:id/download', { schema: { params: IdParams } }, async (request, reply) => {
     const file = await jobDownload(deps, actorOf(request), itemId(request.params.id))
-    reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`)
+    reply.type(file.contentType).header('content-disposition', dispositionHeader(file.name, 'attachment'))
     return file.bytes
   })
 }

@@ -13,7 +13,8 @@ export const markdownPreviewApi: FastifyPluginAsyncTypebox = async (app) => {
   const { requireApiKey } = app.partner
 
   // A key, or the session of a signed-in author; only the session needs the CSRF token (csrf: false opts the
-  // route out of the app-wide check, which runs before it is known which of the two the request uses).
+  // route out of the app-wide check, which runs before it is known which of the two the request uses). With a key it
+  // may be called from any site (keyAuth: the origin guard lets it through); with the session, only from the app.
   function keyOrUser(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     if (request.headers.authorization !== undefined) return requireApiKey(request, reply, done)
     done(request.user ? undefined : new UnauthorizedError('Send an API key as "Authorization: Bearer <key>", or sign in.'))
@@ -24,6 +25,6 @@ export const markdownPreviewApi: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.post('/markdown/preview', {
-    schema: markdownPreviewSchema, config: { csrf: false }, onRequest: keyOrUser, preHandler: csrfForSession,
+    schema: markdownPreviewSchema, config: { csrf: false, keyAuth: true }, onRequest: keyOrUser, preHandler: csrfForSession,
   }, async (request) => ({ data: markdownPreview(request.body.markdown, { links: request.body.links ?? true }) }))
 }

@@ -1,6 +1,7 @@
-// /api/owner (SPEC §7 owner {id}, {id}/audience, {id}/audience/{audienceId}): an owner and its audiences.
+// /api/owner (SPEC §7 owner {id}, {id}/audience, {id}/audience/{audienceId}): an owner, its settings and its audiences.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createAudience, deleteAudience, getAudience, getOwner, listAudiences, updateAudience } from '../../services/publishing/audiences.ts'
+import { setSelfApproval } from '../../services/publishing/approval-policy.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdString } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -15,6 +16,10 @@ export const ownerApi: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
 
   app.get('/:id', { schema: { params: OwnerParams } }, async (request) => ({ data: await getOwner(deps, actorOf(request), request.params.id) }))
+  /** The owner's settings: whether its admins may approve versions they submitted (self-approval). */
+  app.patch('/:id', {
+    schema: { params: OwnerParams, body: Type.Object({ selfApprovalAllowed: Type.Boolean() }, { additionalProperties: false }) },
+  }, async (request) => ({ data: await setSelfApproval(deps, actorOf(request), request.params.id, request.body.selfApprovalAllowed) }))
   app.get('/:id/audience', { schema: { params: OwnerParams } }, async (request) => ({ data: await listAudiences(deps, actorOf(request), request.params.id) }))
   app.post('/:id/audience', {
     schema: { params: OwnerParams, body: Type.Object({ ...audienceFields, name: Type.String() }, { additionalProperties: false }) },

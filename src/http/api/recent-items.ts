@@ -1,7 +1,7 @@
 // /api/recentitem (SPEC §7): what the user opened lately.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ENTITY_ADVICE_SET, getAdviceSet } from '../../services/library/advice-sets.ts'
-import { forgetRecent, listRecent, recordRecentItem } from '../../services/library/recent-items.ts'
+import { ENTITY_ADVICE_SET } from '../../services/library/advice-sets.ts'
+import { forgetRecent, listRecent, recordRecentSet } from '../../services/library/recent-items.ts'
 import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams } from '../schemas.ts'
@@ -18,8 +18,7 @@ export const recentItemsApi: FastifyPluginAsyncTypebox = async (app) => {
     const body = request.body
     if (body.entityType !== ENTITY_ADVICE_SET) throw new ValidationError('entityType', `entityType must be ${ENTITY_ADVICE_SET}.`)
     const actor = actorOf(request)
-    const set = await getAdviceSet(deps, actor, itemId(body.entityId, 'entityId'))
-    await recordRecentItem(deps, actor, ENTITY_ADVICE_SET, set.id)
+    await recordRecentSet(deps, actor, itemId(body.entityId, 'entityId'))
     reply.code(201)
     return { data: await listRecent(deps, actor) }
   })

@@ -28,7 +28,10 @@ export const ruleNodeApi: FastifyPluginAsyncTypebox = async (app) => {
     return { data: await createNode(deps, actorOf(request), itemId(request.params.id), request.body) }
   })
   app.post('/new-call', {
-    schema: { params: IdParams, body: Type.Object({ calledRuleId: AnyId, ...placement }, { additionalProperties: false }) },
+    schema: {
+      params: IdParams,
+      body: Type.Object({ calledRuleId: Type.Optional(AnyId), newRuleName: Type.Optional(Type.String()), ...placement }, { additionalProperties: false }),
+    },
   }, async (request, reply) => {
     reply.code(201)
     return { data: await createCallNode(deps, actorOf(request), itemId(request.params.id), request.body) }

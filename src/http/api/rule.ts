@@ -16,11 +16,13 @@ export const ruleApi: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
 
   app.post('/', {
-    schema: { body: Type.Object({ adviceSetId: AnyId, name: Type.String(), position: Type.Optional(Type.Integer()) }, { additionalProperties: false }) },
+    schema: {
+      body: Type.Object({ adviceSetId: AnyId, name: Type.String(), position: Type.Optional(Type.Integer()), onlyWhenCalled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    },
   }, async (request, reply) => {
-    const { adviceSetId, name, position } = request.body
+    const { adviceSetId, ...fields } = request.body
     reply.code(201)
-    return { data: await createRule(deps, actorOf(request), { adviceSetId: itemId(adviceSetId, 'adviceSetId'), name, position }) }
+    return { data: await createRule(deps, actorOf(request), { adviceSetId: itemId(adviceSetId, 'adviceSetId'), ...fields }) }
   })
   app.get('/stats', { schema: { querystring: IdQuery } }, async (request) => ({ data: await ruleStats(deps, actorOf(request), itemId(request.query.id)) }))
   app.get('/called-by', { schema: { querystring: IdQuery } }, async (request) => ({ data: await rulesCallingRule(deps, actorOf(request), itemId(request.query.id)) }))
@@ -63,7 +65,10 @@ export const ruleApi: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/:id', { schema: { params: IdParams } }, async (request) => ({ data: await getRule(deps, actorOf(request), itemId(request.params.id)) }))
   app.get('/:id/checks', { schema: { params: IdParams } }, async (request) => ({ data: await ruleCheckIssues(deps, actorOf(request), itemId(request.params.id)) }))
   app.patch('/:id', {
-    schema: { params: IdParams, body: Type.Object({ name: Type.Optional(Type.String()), position: Type.Optional(Type.Integer()) }, { additionalProperties: false }) },
+    schema: {
+      params: IdParams,
+      body: Type.Object({ name: Type.Optional(Type.String()), position: Type.Optional(Type.Integer()), onlyWhenCalled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    },
   }, async (request) => ({ data: await updateRule(deps, actorOf(request), itemId(request.params.id), request.body) }))
   app.delete('/:id', { schema: { params: IdParams } }, async (request) => {
     await deleteRule(deps, actorOf(request), itemId(request.params.id))

@@ -9,11 +9,12 @@ import {
 } from '../../services/files/supplements.ts'
 import { uploadSupplement } from '../../services/files/uploads.ts'
 import type { Viewer } from '../../services/files/access.ts'
-import { UnauthorizedError } from '../../services/errors.ts'
+import { NotFoundError, UnauthorizedError } from '../../services/errors.ts'
 import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
+import { externalLocation } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, StringEnum } from '../schemas.ts'
-import { registerMultipart, uploadParts } from '../uploads.ts'
+import { receiveUpload, registerMultipart, UPLOAD_BODY_LIMIT } from '../uploads.ts'
 import { itemId } from './ids.ts'
 
 const ListQuery = Type.Object({
@@ -56,7 +57,12 @@ export const supplementsApi: FastifyPluginAsyncTypebox = async (app) => {
     const { format, thumbnail, token } = request.query
     const answer = await viewSupplement(deps, viewerOf(request, token), itemId(request.params.id), { format, thumbnail })
     if (answer.kind === 'link') return { data: { url: answer.url } }
-    if (answer.kind === 'redirect') return reply.redirect(answer.url, 302)
+    if (answer.kind === 'redirect') {
+      // A link supplement's page is on another site by design; its address was checked when saved and is again here.
+      const location = externalLocation(answer.url)
+      if (location === null) throw new NotFoundError('This link has no address that can be opened.')
+      return reply.redirect(location, 302)
+    }
     return sendServedFile(reply, answer, { frame: false })
   })
 
@@ -67,8 +73,9 @@ const signedInRoutes: FastifyPluginAsyncTypebox = async (signedIn) => {
   const deps = signedIn.deps
   signedIn.addHook('preHandler', requireUser)
 
-  signedIn.post('/upload', { schema: { querystring: UploadQuery } }, async (request, reply) => {
-    const row = await uploadSupplement(deps, actorOf(request), uploadParts(request), { onlyVisualizations: request.query.library === 'visualizations' })
+  signedIn.post('/upload', { bodyLimit: UPLOAD_BODY_LIMIT, schema: { querystring: UploadQuery } }, async (request, reply) => {
+    const onlyVisualizations = request.query.library === 'visualizations'
+    const row = await receiveUpload(request, (parts) => uploadSupplement(deps, actorOf(request), parts, { onlyVisualizations }))
     reply.code(201)
     return { data: listedView(row) }
   })

@@ -9,6 +9,7 @@ import { ENTITY_DICTIONARY } from '../../services/authoring/entities.ts'
 import { ConflictError, DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../../services/authoring/rules.ts'
 import { ENTITY_VERSION } from '../../services/publishing/versions.ts'
+import { ENTITY_OWNER } from '../../services/publishing/approval-policy.ts'
 import { ENTITY_SCENARIO } from '../../services/scenarios/scenarios.ts'
 import { ENTITY_SUPPLEMENT } from '../../services/files/supplements.ts'
 import { ENTITY_SUPPLEMENT_LINK } from '../../services/files/links.ts'
@@ -17,7 +18,7 @@ import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
-import { safeNext } from './forms.ts'
+import { redirectWithin, sameOriginPath } from '../header-values.ts'
 
 const ActivityQuery = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
@@ -27,7 +28,7 @@ const ENTITY_LABELS: Record<string, string> = {
   adviceset: 'advice set', category: 'category', tag: 'tag', user: 'user',
   [ENTITY_RULE]: 'rule', [ENTITY_RULE_NODE]: 'rule node', [ENTITY_DICTIONARY]: 'dictionary entry', [ENTITY_COMMENT]: 'comment',
   [ENTITY_VERSION]: 'version', audience: 'audience', [ENTITY_SCENARIO]: 'advice scenario', [ENTITY_KEYWORD_MAP]: 'keyword map',
-  [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link',
+  [ENTITY_SUPPLEMENT]: 'supplement', [ENTITY_SUPPLEMENT_LINK]: 'supplement link', [ENTITY_OWNER]: 'team',
 }
 
 async function activityPage(app: FastifyInstance, request: FastifyRequest, query: Static<typeof ActivityQuery>, scope: { base: string; setId?: number }) {
@@ -35,7 +36,7 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, query
   const days = timeframeOf(query.days)
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
-  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id, ownerId: set.ownerId } : {}) })
+  const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id } : {}) })
   const formatDate = dateFormatter(request.user!.preferences.tz)
   return {
     title: set ? `Activity · ${set.name}` : 'Activity',
@@ -56,7 +57,8 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/activity/:id/restore', { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
-    const next = safeNext(body.next) === '/' ? '/activity' : safeNext(body.next)
+    // Where to go back to, kept through the question: a path of this app, else the activity page.
+    const next = sameOriginPath(body.next, app.deps.config.baseUrl) ?? '/activity'
     const id = itemId(request.params.id)
     // Restoring a create takes the thing away again: that asks first, naming what goes.
     const { entry, removes } = await restorePreview(app.deps, actorOf(request), id)
@@ -73,6 +75,6 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
       const uses = error instanceof DeleteNotAllowedError ? ` ${error.dependents.map((d) => d.name).join('; ')}.` : ''
       reply.flash({ type: 'error', heading: 'Not restored', text: `${error.message}${uses}` })
     }
-    return reply.redirect(next, 303)
+    return redirectWithin(reply, next, '/activity', { code: 303 })
   })
 }

@@ -74,7 +74,10 @@ async function formPage(reply: FastifyReply, request: FastifyRequest, form: Scen
     adviceNodes: form.adviceNodes, questions: form.questions,
     staleAdvice: known(p.values.advice, form.adviceNodes),
     staleFocus: p.values.focus !== FOCUS_COMPLETE && !form.questions.some((q) => q.id === p.values.focus) ? p.values.focus : null,
-    variables: [...form.variables.map((v) => v.name), ...Object.keys(p.values.variables).filter((n) => !form.variables.some((v) => v.name === n))],
+    variables: [
+      ...form.variables.map((v) => ({ name: v.name, kind: v.kind })),
+      ...Object.keys(p.values.variables).filter((n) => !form.variables.some((v) => v.name === n)).map((name) => ({ name, kind: 'variable' })),
+    ],
     apis: form.apis, values: p.values, filled: p.filled ?? false, recorded: p.recorded ?? null,
     ...(p.errors ? { errors: p.errors, formError: p.formError } : {}),
   })

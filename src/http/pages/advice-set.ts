@@ -10,7 +10,7 @@ import { listVisibleCategories } from '../../services/library/categories.ts'
 import { isProviderAdmin, type Actor } from '../../services/context.ts'
 import { findDependents } from '../../services/authoring/dependents.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
-import { recordRecentItem } from '../../services/library/recent-items.ts'
+import { noteSetOpened } from '../../services/library/recent-items.ts'
 import { deletedRuleOf, setRuleList } from '../../services/authoring/rule-page.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
@@ -65,7 +65,7 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
     setRuleList(app.deps, set.id),
     scenarioCounts(app.deps, actor, set.id),
-    linkedTo(app.deps, actor, { targetType: 'adviceSet', targetId: set.id }),
+    set.canCollaborate ? linkedTo(app.deps, actor, { targetType: 'adviceSet', targetId: set.id }) : Promise.resolve([]),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
   return {
@@ -155,7 +155,7 @@ export const adviceSetPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/adviceset/:id/show', { preHandler: requireUser, schema: { params: IdParams, querystring: ShowQuery } }, async (request, reply) => {
     const data = await showData(app, request, idOf(request.params))
-    await recordRecentItem(app.deps, actorOf(request), ENTITY_ADVICE_SET, data.set.id)
+    await noteSetOpened(app.deps, actorOf(request), data.set)
     // Right after a rule's delete (rule pages), the Rules section offers its Undo.
     const deletedRuleId = request.query.deletedRule
     const deletedRule = deletedRuleId === undefined ? null : await deletedRuleOf(app.deps, actorOf(request), data.set.id, deletedRuleId)

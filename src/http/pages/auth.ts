@@ -8,11 +8,12 @@ import { actorOf, requireUser } from '../plugins/auth.ts'
 import { accountLimiter } from '../plugins/account-limiter.ts'
 import { createRateLimiter } from '../../services/delivery/rate-limit.ts'
 import { FormBody } from '../schemas.ts'
-import { keptValues, renderFormError, safeNext } from './forms.ts'
+import { redirectWithin } from '../header-values.ts'
+import { keptValues, renderFormError } from './forms.ts'
 
 const FORM_LIMIT = { max: 10, timeWindow: 60_000 }
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
-/** `?next=` is checked where it is read (safeNext); any other query parameter is ignored. */
+/** `?next=` is checked where it is used (redirectWithin); any other query parameter is ignored. */
 const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown()) })
 
 /** The account named by a posted form (the limiter hands the request over untyped). */
@@ -34,7 +35,7 @@ export const authPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/login', { schema: { querystring: NextQuery } }, async (request, reply) => {
     const next = request.query.next
-    if (request.user) return reply.redirect(safeNext(next))
+    if (request.user) return redirectWithin(reply, next, '/')
     return reply.page('auth/sign-in', { title: 'Sign in', next: typeof next === 'string' ? next : '' })
   })
 
@@ -48,7 +49,7 @@ export const authPages: FastifyPluginAsyncTypebox = async (app) => {
         formError: 'The e-mail address or password is not correct.' })
     }
     await signIn(request, user.id)
-    return reply.redirect(safeNext(next), 303)
+    return redirectWithin(reply, next, '/', { code: 303 })
   })
 
   app.get('/signup', async (request, reply) => {

@@ -10,12 +10,13 @@ import { ConflictError, ValidationError } from '../../services/errors.ts'
 import { compareSources, comparisonTask, type CompareView } from '../../services/scenarios/branch-compare.ts'
 import { MAX_BRANCH_LIMIT } from '../../services/scenarios/branch-requests.ts'
 import type { TaskStatus } from '../../services/scenarios/branch-task.ts'
-import { DIRECT_PATHS, generateSetBranches, generationTask, type BranchesView } from '../../services/scenarios/branches.ts'
+import { DIRECT_PATHS, coverageOfBranches, generateSetBranches, generationTask, sourceCoverage, type BranchesView } from '../../services/scenarios/branches.ts'
 import { scenarioStartingAnswers } from '../../services/scenarios/scenario-answers.ts'
 import { setSummary } from '../../services/scenarios/set-summary.ts'
 import { publishedKey, readableSet, seesVersions, sourceChoices } from '../../services/scenarios/sources.ts'
 import { cancelBranchTask } from '../../services/scenarios/task-access.ts'
 import { itemId } from '../api/ids.ts'
+import { redirectWithin } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 
@@ -91,8 +92,8 @@ function taskPanel(toolBase: string, page: string, status: TaskStatus) {
   }
 }
 
-function branchResults(view: BranchesView, page: number, pageHref: (page: number) => string) {
-  return { view, rows: paged(view.branches, page), pageHref }
+async function branchResults(app: FastifyInstance, actor: Actor, view: BranchesView, page: number, pageHref: (page: number) => string) {
+  return { view, rows: paged(view.branches, page), pageHref, coverage: await coverageOfBranches(app.deps, actor, view) }
 }
 
 async function renderFragment(reply: FastifyReply, template: string, data: Record<string, unknown>) {
@@ -125,7 +126,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await generateSetBranches(deps, actor, { adviceSetId: setId, ...values, directOnly: true })
       if (outcome.pending) return reply.page('advicescenario/gen-branches', { ...data, pending: outcome.pending })
       const pageHref = (page: number) => href(`${tools.base}/gen-branches${scenario ? `/${scenario.id}` : ''}`, { ...values, page })
-      return reply.page('advicescenario/gen-branches', { ...data, view: outcome.view, results: branchResults(outcome.view!, pageNumber(query.page), pageHref) })
+      return reply.page('advicescenario/gen-branches', { ...data, view: outcome.view, results: await branchResults(app, actor, outcome.view!, pageNumber(query.page), pageHref) })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       reply.code(status)
@@ -138,7 +139,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const { status, context, view } = await generationTask(deps, actorOf(request), query.task!)
     if (status.adviceSetId !== tools.set.id) return reply.callNotFound()
     const pageHref = (page: number) => href(`${tools.base}/gen-branches`, { task: status.id, page })
-    const results = view ? branchResults(view, pageNumber(query.page), pageHref) : null
+    const results = view ? await branchResults(app, actorOf(request), view, pageNumber(query.page), pageHref) : null
     if (query.fragment) return renderFragment(reply, 'advicescenario/_branch-results', { results, base: tools.base })
     const values = { source: context.source.key, inputs: Object.keys(context.startingInputs).length ? JSON.stringify(context.startingInputs) : '', limit: String(context.limit), runAsOf: context.runAsOf ?? '' }
     return reply.page('advicescenario/gen-branches', {
@@ -169,7 +170,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       // A small generation is simply done again by its permalink (a few milliseconds); a large one is a task.
       const outcome = await generateSetBranches(deps, actorOf(request), { adviceSetId: setId, ...values })
       const target = outcome.task ? { task: outcome.task.id } : values
-      return reply.redirect(href(`${base(setId)}/gen-branches`, target), 303)
+      return redirectWithin(reply, href(`${base(setId)}/gen-branches`, target), `${base(setId)}/gen-branches`, { code: 303 })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       const tools = await toolPage(app, actorOf(request), setId)
@@ -185,7 +186,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const setId = setIdOf(request.params)
     const status = await cancelBranchTask(deps, actorOf(request), request.params.taskId)
     const page = status.kind === 'compare' ? 'gen-branches/compare' : 'gen-branches'
-    return reply.redirect(href(`${base(setId)}/${page}`, { task: status.id }), 303)
+    return redirectWithin(reply, href(`${base(setId)}/${page}`, { task: status.id }), `${base(setId)}/${page}`, { code: 303 })
   })
 
   app.get('/adviceset/:ruleSetId/advicescenario/gen-branches/compare', { preHandler: requireUser, schema: { params: SetParams, querystring: CompareQuery } }, async (request, reply) => {
@@ -228,7 +229,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     try {
       const outcome = await compareSources(deps, actorOf(request), { adviceSetId: setId, ...values })
       const target = outcome.task ? { task: outcome.task.id } : values
-      return reply.redirect(href(`${base(setId)}/gen-branches/compare`, target), 303)
+      return redirectWithin(reply, href(`${base(setId)}/gen-branches/compare`, target), `${base(setId)}/gen-branches/compare`, { code: 303 })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       const tools = await toolPage(app, actorOf(request), setId)
@@ -243,11 +244,12 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const actor = actorOf(request)
     const tools = await toolPage(app, actor, setIdOf(request.params))
     const source = request.query.source ?? 'draft'
-    const data = { ...tools, title: `Summary · ${tools.set.name}`, values: { source }, errors: {}, summary: null, download: null }
+    const data = { ...tools, title: `Summary · ${tools.set.name}`, values: { source }, errors: {}, summary: null, download: null, coverage: null }
     try {
       const summary = await setSummary(deps, actor, { adviceSetId: tools.set.id, source })
+      const coverage = await sourceCoverage(deps, actor, { adviceSetId: tools.set.id, source: summary.source.key })
       const download = href('/api/adviceset/generate-summary', { adviceSetId: tools.set.id, source: summary.source.key, format: 'markdown' })
-      return reply.page('advicescenario/gen-summary', { ...data, summary, download })
+      return reply.page('advicescenario/gen-summary', { ...data, summary, download, coverage })
     } catch (error) {
       const { status, errors, formError } = refusal(error)
       reply.code(status)

@@ -6,6 +6,7 @@ import { isProviderAdmin } from '../../services/context.ts'
 import { EXPORT_FORMATS, EXPORT_INLINE_LIMIT, EXPORT_JOB_SUBJECT, EXPORT_KINDS, planExport, startExportJob } from '../../services/operations/export.ts'
 import { jobsPanel } from '../../services/operations/jobs.ts'
 import { requireOneOf } from '../../services/validate.ts'
+import { redirectWithin } from '../header-values.ts'
 import { actorOf, requireRole } from '../plugins/auth.ts'
 import { FormBody } from '../schemas.ts'
 
@@ -34,6 +35,6 @@ export const exportPages: FastifyPluginAsyncTypebox = async (app) => {
     const plan = await planExport(deps, actor, kind, format, typeof body.ownerId === 'string' && body.ownerId ? body.ownerId : undefined)
     await startExportJob(deps, actor, plan)
     reply.flash({ type: 'info', text: 'Preparing the export. Its download appears below when it is ready.' })
-    return reply.redirect(`/admin/export${plan.ownerId === actor.ownerId ? '' : `?ownerId=${encodeURIComponent(plan.ownerId)}`}`, 303)
+    return redirectWithin(reply, `/admin/export${plan.ownerId === actor.ownerId ? '' : `?ownerId=${encodeURIComponent(plan.ownerId)}`}`, '/admin/export', { code: 303 })
   })
 }

@@ -20,8 +20,3 @@ export async function renderFormError(reply: FastifyReply, error: unknown, templ
   }
   throw error
 }
-
-/** Only same-site relative paths, so ?next= cannot send people elsewhere. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/'
-}

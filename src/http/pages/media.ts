@@ -15,7 +15,7 @@ import { itemId } from '../api/ids.ts'
 import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
-import { registerMultipart, uploadParts } from '../uploads.ts'
+import { receiveUpload, registerMultipart, UPLOAD_BODY_LIMIT } from '../uploads.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 const IndexQuery = Type.Object({
@@ -66,11 +66,13 @@ export const mediaPages: FastifyPluginAsyncTypebox = async (app) => {
     })
 
     // A multipart upload (the plain form; the island uses /api/supplements/upload) or, for media, a link form.
-    app.post(`${base}/new`, { preHandler: [requireUser, csrfOfUploadForm], config: { csrf: false }, schema: { querystring: NewQuery, body: FormBody } }, async (request, reply) => {
+    app.post(`${base}/new`, {
+      bodyLimit: UPLOAD_BODY_LIMIT, preHandler: [requireUser, csrfOfUploadForm], config: { csrf: false }, schema: { querystring: NewQuery, body: FormBody },
+    }, async (request, reply) => {
       const actor = actorOf(request)
       try {
         const row = request.isMultipart()
-          ? await uploadSupplement(deps, actor, uploadParts(request), { onlyVisualizations: library === 'visualizations' })
+          ? await receiveUpload(request, (parts) => uploadSupplement(deps, actor, parts, { onlyVisualizations: library === 'visualizations' }))
           : await createLinkSupplement(deps, actor, request.body ?? {})
         reply.flash({ type: 'success', text: `“${row.name}” was added.` })
         return reply.redirect(supplementHref(row), 303)

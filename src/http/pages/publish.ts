@@ -21,7 +21,7 @@ import { itemId } from '../api/ids.ts'
 import { countOf, dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams, IdString } from '../schemas.ts'
-import { safeNext } from './forms.ts'
+import { redirectWithin } from '../header-values.ts'
 
 const VersionParams = Type.Object({ id: IdString, versionId: IdString })
 const AudienceParams = Type.Object({ id: IdString, audienceId: IdString })
@@ -175,7 +175,6 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/adviceset/:id/publish/versions/:versionId/action', { preHandler: requireUser, schema: { params: VersionParams, body: FormBody } }, async (request, reply) => {
     const id = setIdOf(request.params)
     const body = request.body ?? {}
-    const back = safeNext(body.next).startsWith(`/adviceset/${id}/publish`) ? safeNext(body.next) : `/adviceset/${id}/publish/versions`
     const action = isVersionAction(body.action) ? body.action : null
     if (!action) throw new ValidationError('action', `action: must be one of ${VERSION_ACTIONS.join(', ')}.`)
     const acknowledgeRisks = ['true', '1', 'on'].includes(String(body.acknowledgeRisks ?? ''))
@@ -192,7 +191,8 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
       reply.code(400)
       return versionPage(request, reply, request.params, { acknowledgeRisks: error.message })
     }
-    return reply.redirect(back, 303)
+    // Back to the page the form was on, when that is one of this set's publishing pages.
+    return redirectWithin(reply, body.next, `/adviceset/${id}/publish/versions`, { code: 303, under: `/adviceset/${id}/publish` })
   })
 
   app.post('/adviceset/:id/publish/versions/:versionId/restore', { preHandler: requireUser, schema: { params: VersionParams } }, async (request, reply) => {

@@ -129,7 +129,7 @@ async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor
     tree: paintedTrees(scope, output),
     islandProps: {
       adviceSetId: scope.set.id, ruleId: scope.rule?.id ?? null, base, fields, values: debug.values,
-      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null, newScenario,
+      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null, formulas: output?.formulas ?? null, newScenario,
     },
     currentAdviceSet: { id: scope.set.id, name: setName, ownerId: scope.set.ownerId },
     currentRule: scope.rule,

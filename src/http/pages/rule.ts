@@ -11,7 +11,7 @@ import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
 } from '../../services/authoring/rule-page.ts'
 import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
-import { canWriteOwned } from '../../services/accounts/visibility.ts'
+import { canCollaborateOnSet, canWriteOwned } from '../../services/accounts/visibility.ts'
 import { apiChoicesForSet } from '../../services/integrations/external-apis.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -43,9 +43,10 @@ async function showData(app: FastifyInstance, actor: Actor, params: Static<typeo
   const canWrite = canWriteOwned(actor, rule.set.ownerId)
   return {
     title: `${rule.name} · ${rule.set.name}`,
-    rule: { id: rule.id, name: rule.name },
+    rule: { id: rule.id, name: rule.name, onlyWhenCalled: rule.onlyWhenCalled },
     set: { id: rule.set.id, name: rule.set.name },
     canWrite,
+    canCollaborate: canCollaborateOnSet(actor, rule.set),
     ...header,
     treeProps: tree.props,
     tree: tree.tree,
@@ -118,6 +119,17 @@ export const rulePages: FastifyPluginAsyncTypebox = async (app) => {
       return renderFormError(reply, error, 'rule/show', { ...(await showData(app, actor, request.params)), values: keptValues(body) })
     }
     reply.flash({ type: 'info', text: 'Rule renamed.' })
+    return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
+  })
+
+  // The header's run-mode button: the rule runs only where a Rule Call calls it, or on its own too.
+  app.post('/adviceset/:id/rule/:ruleId/only-when-called', ruleFormRoute, async (request, reply) => {
+    const actor = actorOf(request)
+    const rule = await ruleOfSet(app.deps, actor, itemId(request.params.id), ruleIdOf(request.params))
+    const value = request.body?.onlyWhenCalled
+    if (value !== 'true' && value !== 'false') throw new ValidationError('onlyWhenCalled', 'onlyWhenCalled: true or false.')
+    const updated = await updateRule(app.deps, actor, rule.id, { onlyWhenCalled: value === 'true' })
+    reply.flash({ type: 'info', text: updated.onlyWhenCalled ? `“${rule.name}” now runs only when called.` : `“${rule.name}” now runs on its own too.` })
     return reply.redirect(ruleHref(rule.adviceSetId, rule.id), 303)
   })
 

@@ -4,7 +4,9 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import {
   getProfile, inviteUser, listEveryUser, listOwnersForAdmin, listTeam, ownerName, updateProfile,
 } from '../../services/accounts/users.ts'
+import { canAdministerOwned } from '../../services/accounts/visibility.ts'
 import { isProviderAdmin } from '../../services/context.ts'
+import { readApprovalPolicy, setSelfApproval } from '../../services/publishing/approval-policy.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
 import { FormBody } from '../schemas.ts'
@@ -51,7 +53,20 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/user/team', { preHandler: requireUser }, async (request, reply) => {
     const actor = actorOf(request)
-    return reply.page('user/team', { title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId) })
+    return reply.page('user/team', {
+      title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId),
+      policy: await readApprovalPolicy(app.deps, actor, actor.ownerId), canAdminister: canAdministerOwned(actor, actor.ownerId),
+      formatDate: dateFormatter(request.user!.preferences.tz),
+    })
+  })
+
+  /** The team's settings (its admins): whether an admin may approve a version they submitted. */
+  app.post('/user/team/settings', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const allowed = request.body?.selfApprovalAllowed === 'true'
+    const policy = await setSelfApproval(app.deps, actor, actor.ownerId, allowed)
+    reply.flash({ type: 'info', text: policy.selfApprovalAllowed ? 'Self-approval allowed: an admin may approve a version they submitted.' : 'Self-approval is off: approving needs a second admin.' })
+    return reply.redirect('/user/team#publishing', 303)
   })
 
   const invitePage = { pageName: 'user-page', heading: 'Invite a team member', action: '/user/new', cancel: '/user/team' }

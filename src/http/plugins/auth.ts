@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { actorForUser, getCurrentUser, type UserRow } from '../../services/accounts/users.ts'
 import { isProviderAdmin, type Actor, type Deps, type UserRole } from '../../services/context.ts'
 import { ForbiddenError, UnauthorizedError } from '../../services/errors.ts'
+import { redirectWithin } from '../header-values.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,7 +56,7 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
 export const requireUser: preHandlerAsyncHookHandler = async function (request: FastifyRequest, reply: FastifyReply) {
   if (request.user) return
   if (isApiRequest(request) || request.method !== 'GET') throw new UnauthorizedError()
-  return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`)
+  return redirectWithin(reply, `/login?next=${encodeURIComponent(request.url)}`, '/login')
 }
 
 export function requireRole(...roles: UserRole[]): preHandlerAsyncHookHandler {

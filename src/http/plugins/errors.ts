@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, UpstreamError } from '../../services/errors.ts'
 import { isApiRequest } from './auth.ts'
+import { dropRestOfBody } from './input-guard.ts'
 
 const STATUS_NAMES: Record<number, string> = {
   221: 'Delete Not Allowed', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 406: 'Not Acceptable', 409: 'Conflict',
@@ -52,6 +53,8 @@ function detailsOf(error: FastifyError): Record<string, unknown> | undefined {
 export async function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string, details?: Record<string, unknown>) {
   const name = STATUS_NAMES[status] ?? 'Error'
   reply.code(status)
+  // A body refused for its size was not read to its end: the rest is not read beyond a bound.
+  if (status === 413) dropRestOfBody(request.raw)
   if (isApiRequest(request) || !request.headers.accept?.includes('text/html') && request.method !== 'GET') {
     return reply.send({ error: { status, name, message, ...details } })
   }

@@ -1,10 +1,13 @@
 // Input no handler should ever see, refused with a 400 that names the problem: JSON bodies that are not UTF-8, nest
 // deeper than any form of ours, or carry prototype keys; text anywhere (params, query, bodies) holding NUL characters
-// or lone UTF-16 surrogates; whole numbers beyond PostgreSQL's integer. Each would otherwise fail as a 500.
+// or lone UTF-16 surrogates; whole numbers beyond PostgreSQL's integer. Each would otherwise fail as a 500. And a body
+// that declares more bytes than its route accepts, refused with a 413 before any of it is read. (Multipart bodies are
+// read by their handlers: http/uploads.ts applies the same checks to their parts.)
 import fp from 'fastify-plugin'
 import secureJson from 'secure-json-parse'
 import type { FastifyRequest } from 'fastify'
-import { ValidationError } from '../../services/errors.ts'
+import type { IncomingMessage } from 'node:http'
+import { DomainError, ValidationError } from '../../services/errors.ts'
 
 /** Deeper than any body the app reads (scenario inputs and pinned answers are a few levels); keeps every walk short. */
 export const MAX_JSON_DEPTH = 64
@@ -15,6 +18,36 @@ class BadBodyError extends ValidationError {
   constructor(message: string) {
     super('body', message)
   }
+}
+
+/** A body larger than its route accepts: refused unread when its length is declared, cut off when it is streamed. */
+export class BodyTooLargeError extends DomainError {
+  constructor(limit: number) {
+    super('BODY_TOO_LARGE', `The request body is larger than this address accepts (at most ${megabytes(limit)}).`, 413)
+  }
+}
+
+/** How much more of a refused body is read (and dropped) before the connection is closed. */
+const LINGER_BYTES = 8 * 1024 * 1024
+
+/**
+ * After a body is refused: whatever read it stops, the rest is read and dropped up to LINGER_BYTES, then the
+ * connection is closed. Closing at once would reset it while the client is still sending, and a client often loses
+ * the answer then; reading on without a bound would let a body of any size (or a chunked one without end) through.
+ */
+export function dropRestOfBody(raw: IncomingMessage): void {
+  if (raw.complete || raw.destroyed) return
+  raw.unpipe()
+  let dropped = 0
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > LINGER_BYTES) raw.destroy()
+  })
+  raw.resume()
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`
 }
 
 /** Deepest nesting of `[`/`{` in JSON text, counted outside strings; stops counting once over the limit. */
@@ -122,6 +155,13 @@ export function boundIntegers(schema: unknown, seen = new Set<object>()): void {
 }
 
 export default fp(async function inputGuardPlugin(app) {
+  // First of all: a declared length over the route's limit is answered before the session, the user or any of the
+  // body is read (an upload declaring 10 GB used to wait for its bytes).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const declared = request.headers['content-length']
+    const limit = request.routeOptions.bodyLimit
+    done(declared !== undefined && Number(declared) > limit ? new BodyTooLargeError(limit) : undefined)
+  })
   app.addHook('onRoute', (route) => {
     const schema = route.schema as Record<string, unknown> | undefined
     if (schema) for (const part of ['params', 'querystring', 'body']) boundIntegers(schema[part])

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import {
   consumePasswordToken, findOwner, findPublicUser, findUsablePasswordToken, findUserByEmail, findUserById,
-  insertOwner, insertPasswordToken, insertUser, listAllUsers, listOwners, listUsersOfOwner, updateUser,
+  insertOwner, insertPasswordToken, insertUser, listAllUsers, listOwners, listUsersOfOwner, revokePasswordTokens, updateUser,
   type PublicUser, type UserRow,
 } from '../../db/queries/users.ts'
 import { deleteUserSessions } from '../../db/queries/sessions.ts'
@@ -36,7 +36,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
   const name = requireText('name', input.name, 'Name', 120)
   const email = requireEmail('email', input.email)
   const company = optionalText('company', input.company, 'Organisation', 120) || `${name}'s team`
-  const password = requireText('password', input.password, 'Password', 256)
+  const password = requireText('password', input.password, 'Password', 256, 'secret')
   checkPasswordRules(password)
   const passwordHash = await hashPassword(password)
   return deps.db.transaction(async (tx) => {
@@ -67,7 +67,7 @@ export async function getCurrentUser(deps: Deps, userId: number): Promise<UserRo
   return findUserById(deps.db, userId)
 }
 
-/** Changing a password ends every other session of the user; the current one continues. */
+/** Changing a password ends every other session of the user (the current one continues) and every mailed link. */
 export async function changePassword(deps: Deps, actor: Actor, input: { current: unknown; password: unknown; confirm: unknown }, keepSid: string) {
   const user = await findUserById(deps.db, actor.userId)
   if (!user) throw new NotFoundError('User not found')
@@ -76,6 +76,7 @@ export async function changePassword(deps: Deps, actor: Actor, input: { current:
   const password = await newPasswordFrom(input)
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, user.id, { passwordHash: password })
+    await revokePasswordTokens(tx, { userId: user.id, now: new Date() })
     await deleteUserSessions(tx, user.id, keepSid)
     await audit(tx, actor, { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, before: { password: 'set' }, after: { password: 'changed' } })
   })
@@ -111,7 +112,7 @@ export async function isLinkTokenUsable(deps: Deps, purpose: 'reset' | 'setup', 
   return Boolean(await findUsablePasswordToken(deps.db, { tokenHash: hashLinkToken(token), purpose, now: new Date() }))
 }
 
-/** Sets the password from a mailed link (reset or invitation set-up); ends all of the user's sessions. */
+/** Sets the password from a mailed link (reset or invitation set-up); ends all of the user's sessions and other links. */
 export async function setPasswordWithToken(deps: Deps, purpose: 'reset' | 'setup', token: string, input: { password: unknown; confirm: unknown }): Promise<UserRow> {
   const passwordHash = await newPasswordFrom(input)
   return deps.db.transaction(async (tx) => {
@@ -119,6 +120,7 @@ export async function setPasswordWithToken(deps: Deps, purpose: 'reset' | 'setup
     if (!used) throw new ValidationError('token', 'This link has expired or was already used. Ask for a new one.')
     const user = await updateUser(tx, used.userId, { passwordHash })
     if (!user) throw new NotFoundError('User not found')
+    await revokePasswordTokens(tx, { userId: user.id, now: new Date() })
     await deleteUserSessions(tx, user.id)
     await audit(tx, actorForUser(user), { ownerId: user.ownerId, action: 'update', entityType: 'user', entityId: user.id, after: { password: purpose === 'reset' ? 'reset' : 'set up' } })
     return user
@@ -168,7 +170,7 @@ export async function updateProfile(deps: Deps, actor: Actor, userId: number, in
   }
   const changes: { name?: string; title?: string } = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 120)
-  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000)
+  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000, 'multiline')
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or title.')
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, userId, changes)

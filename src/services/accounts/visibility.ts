@@ -1,5 +1,8 @@
 // DESIGN "Owners, roles and visibility" for advice sets: read own, provider, public and starter sets;
-// write only the own owner's (provider admins: any); viewers never write.
+// write only the own owner's (provider admins: any); viewers never write. Reading a set of another team gives its
+// content (rules, nodes, dictionary entries, scenarios, the supplements linked to its nodes) to read and copy; its
+// collaboration data (comments, activity, recent items, requests for advice, versions in the making, analytics, the
+// supplements linked to the set itself) stays with the set's own team and provider admins: canCollaborateOnSet.
 import type { SetVisibility } from '../../db/queries/advice-sets.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor } from '../context.ts'
 import { ForbiddenError, NotFoundError } from '../errors.ts'
@@ -12,6 +15,11 @@ export function setVisibility(actor: Actor): SetVisibility {
 
 export function canReadSet(actor: Actor, set: OwnedShared): boolean {
   return isProviderAdmin(actor) || set.ownerId === actor.ownerId || set.ownerId === PROVIDER_OWNER_ID || set.isPublic || set.isStarter
+}
+
+/** The set's own team (its owner's users) and provider admins: who sees and adds the set's collaboration data. */
+export function canCollaborateOnSet(actor: Actor, set: { ownerId: string }): boolean {
+  return isProviderAdmin(actor) || set.ownerId === actor.ownerId
 }
 
 /** Things an owner keeps for itself (dictionary entries, supplements): its own team's, the provider's, and everything for provider admins. */

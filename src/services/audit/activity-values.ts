@@ -32,7 +32,8 @@ const FIELD_LABELS: Record<string, string> = {
   rateLimit: 'Requests per minute', adviceRequests: 'Requests for advice in the embed', audienceId: 'Audience',
   method: 'Method', urlTemplate: 'Address', headers: 'Headers', bodyTemplate: 'Body', timeoutMs: 'Timeout (ms)', responseMapping: 'Response mapping',
   cacheTtlSeconds: 'Cache (seconds)', sampleResponse: 'Sample response', status: 'Status', answeredByRuleId: 'Answered by rule', source: 'Source',
-  apiKeyId: 'API key', sets: 'Advice sets', versionId: 'Version', kind: 'Kind',
+  apiKeyId: 'API key', sets: 'Advice sets', versionId: 'Version', kind: 'Kind', onlyWhenCalled: 'Runs only when called',
+  selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',
 }
 
 /** Ids and bookkeeping, and what the sentence tells already. */
@@ -142,6 +143,7 @@ const READERS: Record<string, Reader> = {
     return `${countsInWords({ scenarios: scenarios.total })} (${plainWords(scenarios.pass)} passing), ${risks}`
   },
   inputs: (v) => answersText(snapshotOf(v)),
+  selfApproval: (v) => `by its submitter, as allowed by ${plainWords(snapshotOf(v).allowedByName)}`,
   expected: (v, book) => {
     const { advice = [], focus = 'complete', variables = {} } = snapshotOf(v) as { advice?: unknown[]; focus?: unknown; variables?: Record<string, unknown> }
     const checked = Object.keys(variables).length ? `; ${answersText(variables)}` : ''

@@ -12,7 +12,11 @@ import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot }
 import { ENTITY_SCENARIO, type ScenarioSnapshot } from '../scenarios/access.ts'
 import { restoreScenarioSnapshot } from '../scenarios/scenarios.ts'
 import { ENTITY_KEYWORD_MAP, restoreKeywordMapSnapshot, type KeywordMapSnapshot } from '../library/keyword-maps.ts'
-import { canCreate } from '../accounts/visibility.ts'
+import { canCollaborateOnSet, canCreate } from '../accounts/visibility.ts'
+import { findAdviceSet } from '../../db/queries/advice-sets.ts'
+import { findNode } from '../../db/queries/rule-nodes.ts'
+import { findRule } from '../../db/queries/rules.ts'
+import type { Db } from '../../db/client.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
 import { ENTITY_SUPPLEMENT, restoreSupplementSnapshot, type SupplementSnapshot } from '../files/supplements.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
@@ -55,16 +59,27 @@ export interface ActivityFilter {
   action?: AuditAction
   /** Whose log to read: only provider admins may read another owner's; everyone else reads their own. */
   ownerId?: string
-  /** Only what concerns this advice set: the set, its rules and their nodes, comments on them, its dictionary entries. */
+  /**
+   * Only what concerns this advice set: the set, its rules and their nodes, comments on them, its dictionary entries.
+   * The set's log is its team's (404 for a reader of another team's public or starter set), kept under its owner.
+   */
   adviceSetId?: number
 }
 
+/** The owner of a set whose collaboration data the actor may see; 404 for anyone else, as for a missing set. */
+async function collaborationOwner(db: Db, actor: Actor, set: { ownerId: string } | undefined): Promise<string> {
+  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
+  return set.ownerId
+}
+
 export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFilter) {
-  const ownerId = opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId
   const since = new Date(Date.now() - opts.days * DAY_MS)
   const rows = opts.adviceSetId !== undefined
-    ? await listSetActivity(deps.db, { ownerId, adviceSetId: opts.adviceSetId, since, limit: opts.limit + 1 })
-    : await listActivity(deps.db, { ownerId, since, limit: opts.limit + 1, entityType: opts.entityType, entityId: opts.entityId, action: opts.action })
+    ? await listSetActivity(deps.db, { ownerId: await collaborationOwner(deps.db, actor, await findAdviceSet(deps.db, opts.adviceSetId)), adviceSetId: opts.adviceSetId, since, limit: opts.limit + 1 })
+    : await listActivity(deps.db, {
+      ownerId: opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId,
+      since, limit: opts.limit + 1, entityType: opts.entityType, entityId: opts.entityId, action: opts.action,
+    })
   const shown = rows.slice(0, opts.limit)
   const book = await activityBook(deps, actor, shown)
   return { hasMore: rows.length > opts.limit, items: shown.map((row) => describeRow(actor, row, book)) }
@@ -129,9 +144,17 @@ export async function restoreFromActivity(deps: Deps, actor: Actor, activityId: 
  * comments; a rule's top level and an advice set's rule list have no node id, so they are scopes of their own.
  */
 export async function deletedUnder(deps: Deps, actor: Actor, scope: DeletedScope) {
-  const rows = await listDeletedIn(deps.db, { ownerId: actor.ownerId, since: new Date(Date.now() - 90 * DAY_MS), scope, limit: 500 })
+  const ownerId = await collaborationOwner(deps.db, actor, await setOfPlace(deps.db, scope))
+  const rows = await listDeletedIn(deps.db, { ownerId, since: new Date(Date.now() - 90 * DAY_MS), scope, limit: 500 })
   return rows.map((r) => ({
     activityId: r.id, entityType: r.entityType, entityId: r.entityId, name: labelOf(r.before) ?? `#${r.entityId}`,
     deletedAt: r.createdAt, deletedBy: r.actorName ?? 'Advice Studio', canRestore: canCreate(actor),
   }))
+}
+
+/** The advice set a place of the deleted lists belongs to (its node or rule may be deleted itself). */
+async function setOfPlace(db: Db, scope: DeletedScope): Promise<{ ownerId: string } | undefined> {
+  if ('adviceSetId' in scope) return findAdviceSet(db, scope.adviceSetId)
+  const ruleId = 'ruleId' in scope ? scope.ruleId : (await findNode(db, scope.nodeId, { includeDeleted: true }))?.ruleId
+  return ruleId === undefined ? undefined : (await findRule(db, ruleId, { includeDeleted: true }))?.set
 }

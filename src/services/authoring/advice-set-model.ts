@@ -1,5 +1,5 @@
 // From stored rows to the engine's authoring model (engine/model.ts): what debug, static checks and the list
-// routes run the engine on; and the deep part of an advice set copy, which walks the same rows.
+// routes run the engine on; and the names a node or formula uses (set-copy.ts walks them too).
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findEntityByName, insertEntity, listEntities, type EntityRow } from '../../db/queries/entities.ts'
@@ -21,7 +21,7 @@ const MAX_CALL_HOPS = 16
 
 /** `linked`: the supplements linked to the node, which follow its own sources (services/files/sources.ts). */
 export function nodeModelOf(row: RuleNodeRow, children: NodeModel[], linked?: SupplementRow[]): NodeModel {
-  const node: NodeModel = { id: String(row.id), type: row.type as NodeType, children }
+  const node: NodeModel = { id: String(row.id), key: row.key, type: row.type as NodeType, children }
   if (row.expression !== null) node.expression = row.expression
   if (row.variable !== null) node.variable = row.variable
   if (row.headline !== null) node.headline = row.headline
@@ -100,7 +100,8 @@ function entriesNamedIn(rows: EntityRow[], content: string): EntityRow[] {
 }
 
 function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
-  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), nodes: trees.get(r.id) ?? [] }))
+  // The flag is left out when false, so a set without such rules snapshots as it did before the flag existed.
+  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), ...(r.onlyWhenCalled ? { onlyWhenCalled: true } : {}), nodes: trees.get(r.id) ?? [] }))
 }
 
 function calledIds(models: RuleModel[]): number[] {
@@ -154,12 +155,16 @@ export async function buildAdviceSetModel(db: Db, adviceSetId: number, opts: { o
   return opts.onlyRuleId === undefined ? model : focusOnRule(model, opts.onlyRuleId)
 }
 
-/** The whole set's model with one rule left to run; the set's other rules stay callable as external rules. */
+/**
+ * The whole set's model with one rule left to run; the set's other rules stay callable as external rules. The rule
+ * runs even when it runs only when called: debugging it alone is calling it.
+ */
 export function focusOnRule(model: AdviceSetModel, ruleId: number): AdviceSetModel {
   const id = String(ruleId)
   const external = [...model.rules.filter((r) => r.id !== id), ...(model.externalRules ?? [])]
   const { externalRules: _all, ...rest } = model
-  return { ...rest, rules: model.rules.filter((r) => r.id === id), ...(external.length > 0 ? { externalRules: external } : {}) }
+  const focused = model.rules.filter((r) => r.id === id).map(({ onlyWhenCalled: _called, ...rule }) => rule)
+  return { ...rest, rules: focused, ...(external.length > 0 ? { externalRules: external } : {}) }
 }
 
 /** Names a node reads or sets: expression references, template tags and its own variable. */
@@ -199,50 +204,4 @@ export function namesOfExpression(source: string): string[] {
   } catch {
     return []
   }
-}
-
-/**
- * The deep part of copying an advice set: its live rules in order with their trees (Rule Calls between its own rules
- * point to the copies), its set-specific dictionary entries, and, when the copy goes to another owner, the owner-wide
- * entries its content uses (directly or through formulas) that the new owner does not have by that name. Returns what
- * was copied and each copied node's new id by its old one (what points at nodes, such as scenarios, follows them).
- */
-export async function copyAdviceSetContent(tx: Db, actor: Actor, source: AdviceSetRow, copy: AdviceSetRow) {
-  const rules = await listRules(tx, source.id)
-  const ruleIds = new Map<number, number>()
-  for (const rule of rules) ruleIds.set(rule.id, (await insertRule(tx, { adviceSetId: copy.id, name: rule.name, position: rule.position, createdBy: actor.userId })).id)
-  const nodes = await listNodes(tx, rules.map((r) => r.id))
-  const nodeIds = new Map<number, number>()
-  for (const rule of rules) {
-    const rows = parentsFirst(nodes.filter((n) => n.ruleId === rule.id))
-    const copied = await copyNodeRows(tx, rows, ruleIds.get(rule.id)!, { createdBy: actor.userId, mapCalledRule: (id) => ruleIds.get(id) ?? id })
-    for (const [from, to] of copied) nodeIds.set(from, to)
-  }
-  const dictionary = await dictionaryFor(tx, source, actor)
-  const byName = new Map(dictionary.map((e) => [e.reservedName, e]))
-  const wanted = new Set(dictionary.filter((e) => e.adviceSetId === source.id).map((e) => e.reservedName))
-  if (copy.ownerId !== source.ownerId) {
-    const pending = nodes.flatMap((n) => { const u = namesOfNode(n); return [...u.variables, ...u.formulas, ...u.sets] })
-    while (pending.length > 0) {
-      const entry = byName.get(pending.pop()!)
-      if (!entry || wanted.has(entry.reservedName) || entry.ownerId === PROVIDER_OWNER_ID) continue
-      wanted.add(entry.reservedName)
-      if (entry.expression) pending.push(...namesOfExpression(entry.expression))
-    }
-  }
-  let entityCount = 0
-  for (const name of wanted) {
-    const entry = byName.get(name)!
-    // Names are unique per owner: an owner that already has this name keeps its own entry.
-    if (await findEntityByName(tx, copy.ownerId, name)) continue
-    const created = await insertEntity(tx, {
-      ownerId: copy.ownerId, adviceSetId: entry.adviceSetId === null ? null : copy.id, entityTypeId: entry.entityTypeId, reservedName: entry.reservedName,
-      dataType: entry.dataType, validOptions: entry.validOptions, isClosedSet: entry.isClosedSet, displayFormat: entry.displayFormat,
-      defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, description: entry.description, createdBy: actor.userId,
-    })
-    // 'entity' is the dictionary's audit name (authoring/entities.ts imports this module, so it is spelled out here).
-    await audit(tx, actor, { ownerId: copy.ownerId, action: 'create', entityType: 'entity', entityId: created.id, after: { id: created.id, name: created.reservedName, reservedName: created.reservedName, parentId: created.adviceSetId, copiedFrom: entry.id } })
-    entityCount += 1
-  }
-  return { counts: { rules: rules.length, nodes: nodeIds.size, entities: entityCount }, nodeIds }
 }

@@ -1,5 +1,6 @@
-// Comments on rule nodes. Readers of the rule read them; writers of the rule add them; a comment is changed or
-// deleted by its author (or an admin of the owner). Deleted comments can be restored; every write is audited.
+// Comments on rule nodes. They are the set's team's conversation (canCollaborateOnSet): its readers read them, its
+// writers add them; a reader of another team's public or starter set does not see that any exist (404). A comment is
+// changed or deleted by its author (or an admin of the owner). Deleted comments can be restored; every write is audited.
 import type { Db } from '../../db/client.ts'
 import { countComments, findComment, insertComment, listComments, updateComment as updateCommentRow, type CommentRow } from '../../db/queries/comments.ts'
 import { findNode } from '../../db/queries/rule-nodes.ts'
@@ -8,7 +9,7 @@ import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { readableRule } from './rules.ts'
 import { requireText } from '../validate.ts'
-import { assertWritable } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet } from '../accounts/visibility.ts'
 
 export const ENTITY_COMMENT = 'comment'
 
@@ -20,6 +21,7 @@ async function nodeContext(db: Db, actor: Actor, ruleNodeId: number) {
   const node = await findNode(db, ruleNodeId)
   if (!node) throw new NotFoundError('No rule node with this id')
   const rule = await readableRule(db, actor, node.ruleId)
+  if (!canCollaborateOnSet(actor, rule.set)) throw new NotFoundError('No rule node with this id')
   return { node, rule }
 }
 
@@ -52,7 +54,7 @@ export async function getComment(deps: Deps, actor: Actor, ruleNodeId: number, i
 export async function addComment(deps: Deps, actor: Actor, ruleNodeId: number, input: { body?: unknown }): Promise<CommentRow> {
   const { rule } = await nodeContext(deps.db, actor, ruleNodeId)
   assertWritable(actor, rule.set, 'rule')
-  const body = requireText('body', input.body, 'body: the comment', 5000)
+  const body = requireText('body', input.body, 'body: the comment', 5000, 'multiline')
   return deps.db.transaction(async (tx) => {
     const comment = await insertComment(tx, { ruleNodeId, userId: actor.userId, body })
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_COMMENT, entityId: comment.id, after: snapshot(comment) })
@@ -65,7 +67,7 @@ export async function editComment(deps: Deps, actor: Actor, ruleNodeId: number, 
   assertWritable(actor, rule.set, 'rule')
   const comment = await commentOf(deps.db, ruleNodeId, id)
   assertOwnComment(actor, comment)
-  const body = requireText('body', input.body, 'body: the comment', 5000)
+  const body = requireText('body', input.body, 'body: the comment', 5000, 'multiline')
   if (body === comment.body) return comment
   return deps.db.transaction(async (tx) => {
     const updated = await updateCommentRow(tx, id, { body })
@@ -112,7 +114,7 @@ export async function restoreCommentSnapshot(deps: Deps, actor: Actor, id: numbe
   assertOwnComment(actor, comment)
   const deleteIt = target === null || target.deleted
   if (deleteIt && comment.deletedAt) throw new ValidationError('id', 'This comment is already deleted.')
-  const body = deleteIt ? comment.body : requireText('body', target!.body, 'body: the comment', 5000)
+  const body = deleteIt ? comment.body : requireText('body', target!.body, 'body: the comment', 5000, 'multiline')
   return deps.db.transaction(async (tx) => {
     const restored = await updateCommentRow(tx, id, { body, deletedAt: deleteIt ? new Date() : null })
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'restore', entityType: ENTITY_COMMENT, entityId: id, before: snapshot(comment), after: snapshot(restored) })

@@ -3,7 +3,7 @@
 // formula) rewrites every stored expression and text that refers to it, in one transaction, each change audited.
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
-import { findEntity, findEntityByName, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
+import { findEntity, findEntityByName, findEntitySeenBy, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
 import { listOwnedNodes, updateNode, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import {
   ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, coerceInput, isDataType, parseAssignment, parseExpression,
@@ -110,10 +110,10 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
     out[flag] = input[flag]
   }
   if (input.displayFormat !== undefined) out.displayFormat = input.displayFormat === null ? null : optionalText('displayFormat', input.displayFormat, 'displayFormat', 100) || null
-  if (input.description !== undefined) out.description = optionalText('description', input.description, 'description', 5000)
+  if (input.description !== undefined) out.description = optionalText('description', input.description, 'description', 5000, 'multiline')
   if (input.defaultValue !== undefined) out.defaultValue = input.defaultValue
   if (input.expression !== undefined) {
-    const expression = input.expression === null ? null : optionalText('expression', input.expression, 'expression', 10_000) || null
+    const expression = input.expression === null ? null : optionalText('expression', input.expression, 'expression', 10_000, 'multiline') || null
     if (expression !== null) checkExpression('expression', expression, 'value')
     out.expression = expression
   }
@@ -139,9 +139,14 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
   return out
 }
 
-async function assertNameFree(db: Db, ownerId: string, name: string, exceptId?: number): Promise<void> {
-  const taken = await findEntityByName(db, ownerId, name)
-  if (taken && taken.id !== exceptId) throw new ConflictError('reservedName', `reservedName: ${name} is already in the dictionary.`)
+/**
+ * An owner-wide name must be free in the whole owner (every set of it would see the entry); a name of one set only
+ * among the owner-wide entries and that set's own. So a set sees each name once, and copies of a set may each hold
+ * their own entries under the same names.
+ */
+async function assertNameFree(db: Db, ownerId: string, name: string, adviceSetId: number | null, exceptId?: number): Promise<void> {
+  const taken = adviceSetId === null ? await findEntityByName(db, ownerId, name, exceptId) : await findEntitySeenBy(db, ownerId, name, adviceSetId, exceptId)
+  if (taken) throw new ConflictError('reservedName', `reservedName: ${name} is already in the dictionary.`)
 }
 
 // Finding and rewriting references ------------------------------------------------------------------------------------
@@ -230,15 +235,16 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
 }
 
 /**
- * Where an entry could be used: nodes of its owner's sets and its owner's formulas. A provider entry is used by every
- * owner except those with their own entry of that name (theirs shadows it, so their references are not to this one).
+ * Where an entry could be used: nodes of its owner's sets and its owner's formulas (for an entry of one set: that set's
+ * nodes, and the formulas it sees). A provider entry is used by every owner except those with their own entry of that
+ * name (theirs shadows it, so their references are not to this one).
  */
 async function scopeOf(db: Db, entity: EntityRow): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
   const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
   const ownerIds = shadowing ? undefined : [entity.ownerId]
   const nodes = (await listOwnedNodes(db, { ...(ownerIds ? { ownerIds } : {}), ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
     .filter((n) => !shadowing?.has(n.ownerId))
-  const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id] }))
+  const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
     .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
   return { nodes, formulas }
 }
@@ -389,8 +395,11 @@ export async function parseAndMatch(deps: Deps, actor: Actor, content: string, m
 export async function expandFormula(deps: Deps, actor: Actor, id: number) {
   const entity = await readableEntity(deps.db, actor, id)
   if (kindOf(entity) !== 'formula' || !entity.expression) throw new ValidationError('id', 'Only formulas can be expanded.')
-  const formulas = new Map((await listEntities(deps.db, { ownerIds: [...new Set([entity.ownerId, PROVIDER_OWNER_ID])], entityTypeIds: [ENTITY_TYPES.formula.id] }))
-    .map((f) => [f.reservedName, f.expression ?? '']))
+  // The formulas the entry's set sees (all owner-wide ones for an owner-wide entry): sets may hold formulas of one name.
+  const seen = await listEntities(deps.db, {
+    ownerIds: [...new Set([entity.ownerId, PROVIDER_OWNER_ID])], entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}),
+  })
+  const formulas = new Map(seen.filter((f) => entity.adviceSetId !== null || f.adviceSetId === null || f.id === entity.id).map((f) => [f.reservedName, f.expression ?? '']))
   const expand = (source: string, seen: Set<string>): string => {
     let expr: Expr
     try { expr = parseExpression(source) } catch { return source }
@@ -416,7 +425,7 @@ export async function createEntity(deps: Deps, actor: Actor, input: EntityInput)
   if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot add to the dictionary.')
   if (input.reservedName === undefined) throw new ValidationError('reservedName', 'reservedName: a name is required.')
   const fields = await parseEntityInput(deps.db, actor, actor.ownerId, { entityTypeId: ENTITY_TYPES.variable.id, ...input })
-  await assertNameFree(deps.db, actor.ownerId, fields.reservedName!)
+  await assertNameFree(deps.db, actor.ownerId, fields.reservedName!, fields.adviceSetId ?? null)
   return deps.db.transaction(async (tx) => {
     const entity = await insertEntity(tx, {
       ownerId: actor.ownerId, adviceSetId: fields.adviceSetId ?? null, entityTypeId: fields.entityTypeId!, reservedName: fields.reservedName!,
@@ -438,7 +447,10 @@ export async function updateEntity(deps: Deps, actor: Actor, id: number, input: 
   const fields = await parseEntityInput(deps.db, actor, entity.ownerId, input, entity)
   const changed = (Object.keys(fields) as Array<keyof EntityFields>).filter((k) => JSON.stringify(fields[k]) !== JSON.stringify(entity[k]))
   if (changed.length === 0) return { entity, rewritten: { nodes: [], entities: [] }, typeChanged: false }
-  if (fields.reservedName !== undefined && fields.reservedName !== entity.reservedName) await assertNameFree(deps.db, entity.ownerId, fields.reservedName, id)
+  const scope = fields.adviceSetId !== undefined ? fields.adviceSetId : entity.adviceSetId
+  if ((fields.reservedName !== undefined && fields.reservedName !== entity.reservedName) || scope !== entity.adviceSetId) {
+    await assertNameFree(deps.db, entity.ownerId, fields.reservedName ?? entity.reservedName, scope, id)
+  }
   const from: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
   const to: NameRef = { name: fields.reservedName ?? entity.reservedName, kind: kindOf({ entityTypeId: fields.entityTypeId ?? entity.entityTypeId }) }
   return deps.db.transaction(async (tx) => {
@@ -499,7 +511,10 @@ export async function restoreEntitySnapshot(deps: Deps, actor: Actor, id: number
     isClosedSet: target!.isClosedSet, displayFormat: target!.displayFormat, defaultValue: target!.defaultValue, expression: target!.expression,
     isConstant: target!.isConstant, description: target!.description, adviceSetId: target!.adviceSetId,
   }, entity)
-  if (fields.reservedName !== undefined && (entity.deletedAt || fields.reservedName !== entity.reservedName)) await assertNameFree(deps.db, entity.ownerId, fields.reservedName, id)
+  const scope = fields.adviceSetId !== undefined ? fields.adviceSetId : entity.adviceSetId
+  if (fields.reservedName !== undefined && (entity.deletedAt || fields.reservedName !== entity.reservedName || scope !== entity.adviceSetId)) {
+    await assertNameFree(deps.db, entity.ownerId, fields.reservedName, scope, id)
+  }
   const from: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
   const to: NameRef = { name: fields.reservedName ?? entity.reservedName, kind: kindOf({ entityTypeId: fields.entityTypeId ?? entity.entityTypeId }) }
   return deps.db.transaction(async (tx) => {

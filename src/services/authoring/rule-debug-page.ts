@@ -7,7 +7,7 @@ import { findRule, listRules } from '../../db/queries/rules.ts'
 import {
   ENTITY_TYPES, INPUT_TYPES, compileAdviceSet, nodeSummary, staticChecks, valueToText,
   type AdviceItem, type AdviceSetModel, type CompiledAdviceSet, type ContentBody, type ContentType, type DataType,
-  type EngineResult, type NodeModel, type NodeType, type RuleModel, type TraceEntry, type Value,
+  type EngineResult, type NodeModel, type NodeType, type ResultError, type RuleModel, type TraceEntry, type Value,
 } from '../../engine/index.ts'
 import { buildAdviceSetModel } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -76,11 +76,14 @@ async function ruleOfSet(db: Db, set: AdviceSetRow, ruleId: number) {
   return { id: rule.id, name: rule.name }
 }
 
-/** Rules a run of the scope can enter: its own, then the ones their Rule Calls reach, each once, in call order. */
+/**
+ * Rules a run of the scope can enter: those that run on their own, then the ones their Rule Calls reach (a rule that
+ * runs only when called among them), each once, in call order.
+ */
 function reachableRules(model: AdviceSetModel): Array<{ rule: RuleModel; called: boolean }> {
   const byId = new Map([...model.rules, ...(model.externalRules ?? [])].map((r) => [r.id, r]))
-  const seen = new Set(model.rules.map((r) => r.id))
-  const reached = model.rules.map((rule) => ({ rule, called: false }))
+  const reached = model.rules.filter((rule) => rule.onlyWhenCalled !== true).map((rule) => ({ rule, called: false }))
+  const seen = new Set(reached.map(({ rule }) => rule.id))
   for (let i = 0; i < reached.length; i++) {
     walk(reached[i]!.rule.nodes, (node) => {
       const called = node.calledRuleId === undefined ? undefined : byId.get(node.calledRuleId)
@@ -161,7 +164,8 @@ export interface RunView {
   examples: ItemView[]
   focus: { nodeId: string; variable: string; question: BodyView; error: string | null } | null
   answered: Array<{ nodeId: string; variable: string; question: BodyView; valueFormatted: string }>
-  variables: Array<{ name: string; value: string; valueFormatted: string; isSystem: boolean }>
+  /** Variables that hold a value at the end of the run, then formulas that have one. */
+  variables: Array<{ name: string; kind: 'variable' | 'formula'; value: string; valueFormatted: string; isSystem: boolean }>
   errors: Array<{ nodeId: string; ruleId: string; code: string; message: string }>
 }
 
@@ -179,7 +183,10 @@ export function runView(result: EngineResult, contentType: ContentType): RunView
     examples: result.examples.map(item),
     focus: focus ? { nodeId: focus.nodeId, variable: focus.variable, question: bodyView(focus.question, contentType), error: focus.error?.message ?? null } : null,
     answered: result.inputRequests.map((a) => ({ nodeId: a.nodeId, variable: a.variable, question: bodyView(a.question, contentType), valueFormatted: a.valueFormatted })),
-    variables: Object.entries(result.variables).map(([name, v]) => ({ name, value: JSON.stringify(v.value), valueFormatted: v.valueFormatted, isSystem: v.isSystem })),
+    variables: [
+      ...Object.entries(result.variables).map(([name, v]) => ({ name, kind: 'variable' as const, value: JSON.stringify(v.value), valueFormatted: v.valueFormatted, isSystem: v.isSystem })),
+      ...Object.entries(result.formulas).map(([name, f]) => ({ name, kind: 'formula' as const, value: JSON.stringify(f.value), valueFormatted: f.valueFormatted, isSystem: false })),
+    ],
     errors: result.errors.map((e) => ({ nodeId: e.nodeId, ruleId: e.ruleId, code: e.code, message: e.message })),
   }
 }
@@ -201,6 +208,8 @@ export interface DebugNodeView {
   unreachable: boolean
   /** The input request the run stopped at. */
   focus: boolean
+  /** Why the node's evaluation failed in the run (its rule could not finish there), or a text naming a missing value. */
+  error: string | null
   /** An API Call node's request and response in the run. */
   api: ApiCallView | null
   editHref: string
@@ -243,6 +252,17 @@ function nodeHref(adviceSetId: string, ruleId: string, nodeId: string): string {
   return `/adviceset/${adviceSetId}/rule/${ruleId}/part/${nodeId}`
 }
 
+/** Each failing node's problem in its own words (the cause, not the rule-level "incomplete advice" around it). */
+function errorsByNode(errors: readonly ResultError[]): Map<string, string> {
+  const byNode = new Map<string, string>()
+  for (const error of errors) {
+    const message = error.cause?.message ?? error.message
+    const before = byNode.get(error.nodeId)
+    byNode.set(error.nodeId, before === undefined ? message : `${before} ${message}`)
+  }
+  return byNode
+}
+
 /** The trees of every rule the run could enter, with the trace (when there was a run) and the unreachable nodes. */
 export function paintedTrees(scope: DebugScope, output: DebugOutput | null): DebugTreeView {
   const reached = reachableRules(scope.model)
@@ -251,6 +271,7 @@ export function paintedTrees(scope: DebugScope, output: DebugOutput | null): Deb
   const visits = output?.result.trace ? visitsOf(output.result.trace) : new Map<string, Visit>()
   const focusId = output?.result.currentFocus?.nodeId
   const apiCalls = new Map((output?.apiCalls ?? []).map((call) => [call.nodeId, call]))
+  const errors = errorsByNode(output?.result.errors ?? [])
   const apiName = (id: string) => scope.apiNames.get(id)
   const unreachable: DebugTreeView['unreachable'] = []
   const paint = (rule: RuleModel) => (node: NodeModel): DebugNodeView => {
@@ -258,7 +279,7 @@ export function paintedTrees(scope: DebugScope, output: DebugOutput | null): Deb
     const view: DebugNodeView = {
       id: node.id, type: node.type, typeLabel: ENTITY_TYPES[node.type].displayName, summary: nodeSummary(node, (id) => ruleNames.get(id), apiName),
       visited: visit !== undefined, visits: visit?.visits ?? 0, value: visit ? traceValue(visit.value) : null,
-      time: visit ? formatDuration(visit.ns) : null, unreachable: unreachableIds.has(node.id), focus: node.id === focusId, api: apiCalls.get(node.id) ?? null,
+      time: visit ? formatDuration(visit.ns) : null, unreachable: unreachableIds.has(node.id), focus: node.id === focusId, error: errors.get(node.id) ?? null, api: apiCalls.get(node.id) ?? null,
       editHref: nodeHref(rule.adviceSetId, rule.id, node.id), children: [],
     }
     if (view.unreachable) unreachable.push({ nodeId: node.id, ruleName: rule.name, typeLabel: view.typeLabel, summary: view.summary, editHref: view.editHref })

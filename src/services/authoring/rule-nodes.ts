@@ -5,17 +5,17 @@ import {
   copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
   updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
 } from '../../db/queries/rule-nodes.ts'
-import { findRule } from '../../db/queries/rules.ts'
+import { findRule, type RuleWithSet } from '../../db/queries/rules.ts'
 import {
-  EngineError, NAME_PATTERN, NODE_TYPES, TAG_SLUGS, parseAssignment, parseExpression, type NodeType, type ParseMode,
+  ENTITY_TYPES, EngineError, NAME_PATTERN, NODE_TYPES, TAG_SLUGS, parseAssignment, parseExpression, printExpression, type NodeType, type ParseMode,
 } from '../../engine/index.ts'
 import type { NodeSource } from '../../db/schema/index.ts'
-import { treesOf } from './advice-set-model.ts'
+import { dictionaryFor, treesOf } from './advice-set-model.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
-import { optionalText } from '../validate.ts'
-import { ENTITY_RULE_NODE, placeAt, readableRule, writableRule } from './rules.ts'
+import { optionalText, requireText } from '../validate.ts'
+import { ENTITY_RULE_NODE, insertPlacedRule, placeAt, readableRule, writableRule } from './rules.ts'
 import { canReadSet } from '../accounts/visibility.ts'
 
 /** Tag slugs a node may carry: the advice tags of SPEC §3 and the Needs Work label. */
@@ -53,14 +53,47 @@ export interface NodeInput {
   calledRuleId?: unknown; apiId?: unknown; tags?: unknown; sources?: unknown
 }
 
-/** The stored content of a node of `type`, from the input merged over what it had; every field the type uses is checked. */
-async function nodeContent(db: Db, actor: Actor, input: NodeInput, current?: NodeContent): Promise<NodeContent> {
+/** Two expressions that read the same once parsed (spacing and redundant brackets aside). */
+function sameExpression(a: string, b: string): boolean {
+  try {
+    return printExpression(parseExpression(a, { mode: 'value' })) === printExpression(parseExpression(b, { mode: 'value' }))
+  } catch {
+    return a.trim() === b.trim()
+  }
+}
+
+/**
+ * A Formula node's own expression: none. The formula it names is defined once, in the dictionary (the node editor
+ * edits it there), so an expression sent must be the dictionary's, and is not kept. A node saved before that keeps
+ * the expression it has until one is sent (or null, to use the dictionary's); restoring a snapshot puts back its own.
+ */
+async function formulaNodeExpression(db: Db, set: { id: number; ownerId: string }, name: string, sent: unknown, kept: string | null, restoring: boolean): Promise<string | null> {
+  if (sent === undefined) return kept
+  if (sent === null || (typeof sent === 'string' && sent.trim() === '')) return null
+  if (typeof sent !== 'string') throw new ValidationError('expression', 'expression: must be text.')
+  checkExpression('expression', sent, 'value')
+  if (restoring) return sent.trim()
+  const formula = (await dictionaryFor(db, set)).find((e) => e.entityTypeId === ENTITY_TYPES.formula.id && e.reservedName === name)
+  if (!formula) {
+    throw new ValidationError('expression', `expression: [[${name}]] is not in the dictionary. Create it there with this expression (POST /api/entity); the Formula node then names it.`)
+  }
+  if (!sameExpression(formula.expression ?? '', sent)) {
+    throw new ValidationError('expression', `expression: [[${name}]] is defined in the dictionary as ${formula.expression ?? 'nothing yet'}; change it there (PATCH /api/entity/${formula.id}). A Formula node has no expression of its own.`)
+  }
+  return null
+}
+
+/**
+ * The stored content of a node of `type` in a rule of `set`, from the input merged over what it had; every field the
+ * type uses is checked. `restoring`: the input is a snapshot the node had (from the activity log).
+ */
+async function nodeContent(db: Db, actor: Actor, set: { id: number; ownerId: string }, input: NodeInput, current?: NodeContent, restoring = false): Promise<NodeContent> {
   const type = (input.type ?? current?.type) as NodeType
   if (!(NODE_TYPES as readonly string[]).includes(type)) throw new ValidationError('type', `type: must be one of ${NODE_TYPES.join(', ')}.`)
   const pick = <K extends keyof NodeInput>(key: K): unknown => (input[key] !== undefined ? input[key] : current?.type === type ? current?.[key as keyof NodeContent] : undefined)
   const template = (key: 'headline' | 'text' | 'question') => {
     const raw = pick(key)
-    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT)
+    return raw === undefined || raw === null ? null : optionalText(key, raw, key, TEMPLATE_LIMIT, 'multiline')
   }
   const content: NodeContent = {
     type, expression: null, variable: null, headline: null, text: null, question: null, calledRuleId: null, apiId: null,
@@ -82,8 +115,7 @@ async function nodeContent(db: Db, actor: Actor, input: NodeInput, current?: Nod
       break
     case 'formula':
       content.variable = requireName('variable', pick('variable'), 'The formula name')
-      content.expression = expression()
-      checkExpression('expression', content.expression, 'value')
+      content.expression = await formulaNodeExpression(db, set, content.variable, input.expression, current?.type === 'formula' ? current.expression : null, restoring)
       break
     case 'inputRequest':
       content.variable = requireName('variable', pick('variable'), 'The variable asked for')
@@ -189,29 +221,44 @@ export async function getNode(deps: Deps, actor: Actor, ruleId: number, nodeId: 
 
 export async function createNode(deps: Deps, actor: Actor, ruleId: number, input: NodeInput & { parentId?: unknown; position?: unknown }): Promise<RuleNodeRow> {
   const rule = await writableRule(deps.db, actor, ruleId)
-  const content = await nodeContent(deps.db, actor, input)
+  const content = await nodeContent(deps.db, actor, rule.set, input)
   const position = positionOf(input.position)
-  return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
-    const parentId = await parentIn(tx, ruleId, input.parentId)
-    const siblings = (await listChildren(tx, ruleId, parentId)).map((n) => n.id)
-    const node = await insertNode(tx, { ...content, ruleId, parentId, position: siblings.length, createdBy: actor.userId })
-    await renumberNodes(tx, placeAt(siblings, node.id, position))
-    const placed = (await findNode(tx, node.id))!
-    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
-    return placed
-  })
+  return deps.db.transaction((tx) => insertPlacedNode(tx, actor, rule, content, input.parentId, position))
 }
 
-/** SPEC §7 new-call: a Rule Call node to `calledRuleId`. */
-export async function createCallNode(deps: Deps, actor: Actor, ruleId: number, input: { calledRuleId?: unknown; parentId?: unknown; position?: unknown }) {
-  return createNode(deps, actor, ruleId, { type: 'ruleCall', calledRuleId: input.calledRuleId, parentId: input.parentId, position: input.position })
+/** Inserts a node under `rawParentId` (null: a root) at `position` (default last), audited; the caller holds a transaction. */
+async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content: NodeContent, rawParentId: unknown, position: number | undefined): Promise<RuleNodeRow> {
+  await lockRuleRow(tx, rule.id)
+  const parentId = await parentIn(tx, rule.id, rawParentId)
+  const siblings = (await listChildren(tx, rule.id, parentId)).map((n) => n.id)
+  const node = await insertNode(tx, { ...content, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId })
+  await renumberNodes(tx, placeAt(siblings, node.id, position))
+  const placed = (await findNode(tx, node.id))!
+  await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
+  return placed
+}
+
+/**
+ * SPEC §7 new-call: a Rule Call node to `calledRuleId`, or to a new rule of this set named `newRuleName`. A rule made
+ * for a call runs only when called (a rule that also ran on its own would give its advice twice).
+ */
+export async function createCallNode(deps: Deps, actor: Actor, ruleId: number, input: { calledRuleId?: unknown; newRuleName?: unknown; parentId?: unknown; position?: unknown }) {
+  if (input.newRuleName === undefined) return createNode(deps, actor, ruleId, { type: 'ruleCall', calledRuleId: input.calledRuleId, parentId: input.parentId, position: input.position })
+  if (input.calledRuleId !== undefined) throw new ValidationError('newRuleName', 'newRuleName: send either calledRuleId or newRuleName, not both.')
+  const rule = await writableRule(deps.db, actor, ruleId)
+  const name = requireText('newRuleName', input.newRuleName, 'The new rule’s name', 200)
+  const position = positionOf(input.position)
+  return deps.db.transaction(async (tx) => {
+    const called = await insertPlacedRule(tx, actor, rule.set, { name, onlyWhenCalled: true })
+    const content = await nodeContent(tx, actor, rule.set, { type: 'ruleCall', calledRuleId: called.id })
+    return insertPlacedNode(tx, actor, rule, content, input.parentId, position)
+  })
 }
 
 export async function updateNodeContent(deps: Deps, actor: Actor, ruleId: number, nodeId: number, input: NodeInput): Promise<RuleNodeRow> {
   const rule = await writableRule(deps.db, actor, ruleId)
   const node = await nodeOfRule(deps.db, ruleId, nodeId)
-  const content = await nodeContent(deps.db, actor, input, node)
+  const content = await nodeContent(deps.db, actor, rule.set, input, node)
   const changed = (Object.keys(content) as Array<keyof NodeContent>).some((k) => JSON.stringify(content[k]) !== JSON.stringify(node[k]))
   if (!changed) return node
   return deps.db.transaction(async (tx) => {
@@ -323,7 +370,7 @@ export async function restoreNodeSnapshot(deps: Deps, actor: Actor, nodeId: numb
   if (rule.deletedAt) throw new ValidationError('ruleId', 'Its rule is deleted: recover the rule first.')
   const deleteIt = target === null || target.deleted
   if (deleteIt && node.deletedAt) throw new ValidationError('id', 'This node is already deleted.')
-  const content = deleteIt ? undefined : await nodeContent(deps.db, actor, target!)
+  const content = deleteIt ? undefined : await nodeContent(deps.db, actor, rule.set, target!, undefined, true)
   return deps.db.transaction(async (tx) => {
     await lockRuleRow(tx, node.ruleId)
     const current = (await findNode(tx, nodeId, { includeDeleted: true }))!

@@ -1,17 +1,17 @@
 // Read models of the rule pages: the rule-tree island's props (the rules contract's RuleTreeProps), the
 // server-rendered tree the island replaces, the header's facts, the pick-dialog lists and the advice set's rule list.
 import { listAdviceSets } from '../../db/queries/advice-sets.ts'
-import { countCommentsByRule } from '../../db/queries/comments.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
-import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
+import { ENTITY_TYPES, TAG_LABEL_NEEDS_WORK, staticChecks, type AdviceSetModel, type NodeType } from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
 import { kindOf } from './entities.ts'
 import { NotFoundError } from '../errors.ts'
 import { readableRule, ruleStats, rulesCallingRule, statsOfRule } from './rules.ts'
-import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { canCollaborateOnSet, canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { visibleCommentCounts } from './comment-counts.ts'
 import { apiChoicesForSet } from '../integrations/external-apis.ts'
 import { MAX_NODE_SUPPLEMENTS } from '../files/links.ts'
 import { supplementHref } from '../files/supplements.ts'
@@ -32,14 +32,17 @@ export type CompactNodeProps = Pick<TreeNodeProps, 'id' | 'type' | 'position'> &
  */
 export interface RuleTreeProps {
   mode: 'edit' | 'read'
+  /** The set's own team opens the nodes' comments; another team's reader of a public or starter set does not. */
+  comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
   adviceSet: { id: number; name: string }
   nodes: CompactNodeProps[]
   rules: Array<{ id: number; name: string; adviceSetId: number; adviceSetName: string }>
-  entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null }>
+  /** Formulas with their expression: a Formula node shows and edits its dictionary formula's. */
+  entities: Array<{ id: number; name: string; kind: 'variable' | 'formula'; dataType: string | null; expression: string | null }>
   activeNodeId: number | null
-  /** The set owner's external APIs, for API Call nodes (their names, and the editor's picker). */
-  apis: Array<{ id: string; name: string; variables: string[] }>
+  /** The set owner's external APIs, for API Call nodes (their names, the editor's picker, the mapped variables' types). */
+  apis: Array<{ id: string; name: string; variables: string[]; dataTypes: Record<string, string> }>
   sourceCounts: Record<number, number>
   maxSourcesPerNode: number
   maxUploadBytes: number
@@ -52,6 +55,8 @@ export interface TreeNodeView {
   typeName: string
   active: boolean
   expression: string | null
+  /** A Formula node without an expression of its own: its dictionary formula's (the one definition). */
+  dictionaryExpression: string | null
   variable: { name: string; entityId: number | null } | null
   headline: string | null
   text: string | null
@@ -113,6 +118,7 @@ interface TreeContext {
   sources: Map<number, Array<{ name: string; href: string }>>
   calledRules: Map<number, { name: string; href: string }>
   entityIds: Map<string, number>
+  formulaExpressions: Map<string, string | null>
   apiNames: Map<string, string>
 }
 
@@ -130,6 +136,7 @@ function treeViews(nodes: TreeNodeProps[], context: TreeContext): TreeNodeView[]
     typeName: ENTITY_TYPES[node.type]?.displayName ?? node.type,
     active: node.id === context.activeNodeId,
     expression: node.expression,
+    dictionaryExpression: node.type === 'formula' && !node.expression && node.variable !== null ? context.formulaExpressions.get(node.variable) ?? null : null,
     variable: node.variable === null ? null : { name: node.variable, entityId: context.entityIds.get(node.variable.toLowerCase()) ?? null },
     headline: node.headline,
     text: node.text,
@@ -156,7 +163,7 @@ export function ruleHref(adviceSetId: number, ruleId: number): string {
 export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet, activeNodeId: number | null = null) {
   const [rows, commentCounts, linked, setRules, called, dictionary, apiChoices] = await Promise.all([
     listNodes(deps.db, [rule.id]),
-    countCommentsByRule(deps.db, rule.id),
+    visibleCommentCounts(deps.db, actor, rule),
     nodeSupplements(deps.db, [rule.id]),
     listRules(deps.db, rule.adviceSetId),
     callsFrom(deps.db, rule.id),
@@ -172,13 +179,16 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
   for (const c of called) callable.set(c.ruleId, { id: c.ruleId, name: c.ruleName, adviceSetId: c.adviceSetId, adviceSetName: c.adviceSetName })
   const props: RuleTreeProps = {
     mode: canWriteOwned(actor, rule.set.ownerId) ? 'edit' : 'read',
+    comments: canCollaborateOnSet(actor, rule.set),
     rule: { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId },
     adviceSet: { id: rule.set.id, name: rule.set.name },
     nodes: nodes.map(compactNode),
     rules: [...callable.values()],
-    entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType })),
+    entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType, expression: kindOf(e) === 'formula' ? e.expression : null })),
     activeNodeId,
-    apis: apiChoices.map((api) => ({ id: String(api.id), name: api.name, variables: api.variables })),
+    apis: apiChoices.map((api) => ({
+      id: String(api.id), name: api.name, variables: api.variables, dataTypes: Object.fromEntries(api.mapped.map((m) => [m.variable, m.dataType])),
+    })),
     sourceCounts: Object.fromEntries([...linked].map(([nodeId, list]) => [nodeId, list.length])),
     maxSourcesPerNode: MAX_NODE_SUPPLEMENTS,
     maxUploadBytes: MAX_UPLOAD_BYTES,
@@ -186,8 +196,9 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
   const sources = new Map([...linked].map(([nodeId, list]) => [nodeId, list.map((s) => ({ name: s.name, href: supplementHref(s) }))]))
   const calledRules = new Map(called.map((c) => [c.ruleId, { name: c.adviceSetId === rule.adviceSetId ? c.ruleName : `${c.adviceSetName} › ${c.ruleName}`, href: ruleHref(c.adviceSetId, c.ruleId) }]))
   const entityIds = new Map(dictionary.map((e) => [e.reservedName.toLowerCase(), e.id]))
+  const formulaExpressions = new Map(props.entities.filter((e) => e.kind === 'formula').map((e) => [e.name, e.expression]))
   const apiNames = new Map(props.apis.map((api) => [api.id, api.name]))
-  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds, apiNames }), loaded: { rows, model } }
+  return { props, tree: treeViews(nodes, { activeNodeId, sources, calledRules, entityIds, formulaExpressions, apiNames }), loaded: { rows, model } }
 }
 
 /**
@@ -203,10 +214,16 @@ export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSe
   const seen = new Set<number>()
   return {
     stats,
+    runsTwice: loaded ? runsTwiceWarnings(loaded.model, rule.id) : [],
     calledBy: callers.filter((c) => c.ruleId !== rule.id && !seen.has(c.ruleId) && seen.add(c.ruleId))
       .map((c) => ({ id: c.ruleId, name: c.ruleName, adviceSetName: c.adviceSetName, href: ruleHref(c.adviceSetId, c.ruleId) })),
     copyTargets,
   }
+}
+
+/** What the static checks say when this rule runs on its own and is called too: shown beside the run-mode button. */
+function runsTwiceWarnings(model: AdviceSetModel, ruleId: number): string[] {
+  return staticChecks(model).filter((issue) => issue.code === 'RULE_RUNS_TWICE' && issue.aboutRuleId === String(ruleId)).map((issue) => issue.message)
 }
 
 /** Advice sets of the actor's owner that a rule may be copied into (none for viewers). */

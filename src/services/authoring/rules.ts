@@ -2,7 +2,7 @@
 // views over calls, variables, statistics and debugging. Every write is audited; rights come from the advice set.
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet, insertAdviceSet } from '../../db/queries/advice-sets.ts'
-import { countCommentsByRule } from '../../db/queries/comments.ts'
+import { visibleCommentCounts } from './comment-counts.ts'
 import { copyNodeRows, insertNode, listNodes, listOwnedNodes, lockRuleRow, parentsFirst, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
@@ -38,10 +38,14 @@ registerDependentCheck(ENTITY_ADVICE_SET, async (db, id) => {
   }))
 })
 
-export interface RuleSnapshot { id: number; name: string; adviceSetId: number; parentId: number; position: number; deleted: boolean }
+/** `onlyWhenCalled` is absent in activity rows written before the flag existed. */
+export interface RuleSnapshot { id: number; name: string; adviceSetId: number; parentId: number; position: number; onlyWhenCalled?: boolean; deleted: boolean }
 
 export function ruleSnapshot(rule: RuleRow): RuleSnapshot {
-  return { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId, parentId: rule.adviceSetId, position: rule.position, deleted: rule.deletedAt !== null }
+  return {
+    id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId, parentId: rule.adviceSetId, position: rule.position,
+    onlyWhenCalled: rule.onlyWhenCalled, deleted: rule.deletedAt !== null,
+  }
 }
 
 // Access ------------------------------------------------------------------------------------------------------------
@@ -86,7 +90,7 @@ export async function getRule(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
   const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor })
   const issues = checksOfRule(model, id)
-  const commentCounts = await countCommentsByRule(deps.db, id)
+  const commentCounts = await visibleCommentCounts(deps.db, actor, rule)
   return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules.find((r) => r.id === String(id))?.nodes ?? [], issues, commentCounts }
 }
 
@@ -138,8 +142,9 @@ export async function ruleStats(deps: Deps, actor: Actor, id: number) {
 }
 
 /**
- * The whole set's static checks that concern this rule's nodes: what the rule page paints on its tree, loaded after
- * the page and again after each change (so a page never carries the whole set's model).
+ * The whole set's static checks that concern this rule's nodes, or the rule itself (RULE_RUNS_TWICE, reported at a
+ * call in another rule): what the rule page paints on its tree, loaded after the page and again after each change (so
+ * a page never carries the whole set's model).
  */
 export async function ruleCheckIssues(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
@@ -147,12 +152,13 @@ export async function ruleCheckIssues(deps: Deps, actor: Actor, id: number) {
 }
 
 /**
- * The one source of a rule's static problems: the whole set's checks on this rule's nodes. The tree paints these and
- * the header counts them; checking the rule alone would warn about answers an earlier rule asks for.
+ * The one source of a rule's static problems: the whole set's checks on this rule's nodes, and those about this rule
+ * found elsewhere (it runs twice: called where it also runs on its own). The tree paints the first, the page notes the
+ * second, the header counts both; checking the rule alone would warn about answers an earlier rule asks for.
  */
 function checksOfRule(model: AdviceSetModel, id: number) {
   const ruleId = String(id)
-  return staticChecks(model).filter((issue) => issue.ruleId === ruleId)
+  return staticChecks(model).filter((issue) => issue.ruleId === ruleId || issue.aboutRuleId === ruleId)
 }
 
 /** A rule's size and shape, and the counts of its static problems (`model`: its whole set's model). */
@@ -202,8 +208,8 @@ export function runMoment(raw: string | undefined): Date | undefined {
 
 /**
  * A run with the trace on (its API Call nodes answered through the set owner's external APIs, each call's request and
- * response put on its trace entries as `api`), plus the static checks the debug views show, of a model already built
- * and compiled.
+ * response put on its trace entries as `api`), the formulas' values as it ended, plus the static checks the debug
+ * views show, of a model already built and compiled.
  */
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
@@ -217,38 +223,53 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
     if (call) Object.assign(entry, { api: call })
   }
   const issues = staticChecks(model, compiled)
-  return { result, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
+  return { result, formulas: result.formulas, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
 }
 
 // Writing -------------------------------------------------------------------------------------------------------------
 
-export async function createRule(deps: Deps, actor: Actor, input: { adviceSetId: number; name: unknown; position?: unknown }): Promise<RuleRow> {
+function parseFlag(raw: unknown, field: string): boolean | undefined {
+  if (raw === undefined) return undefined
+  if (typeof raw !== 'boolean') throw new ValidationError(field, `${field}: true or false.`)
+  return raw
+}
+
+/** A new rule, last in the set or at `position`; `onlyWhenCalled` (default false): see RuleModel. */
+export async function createRule(deps: Deps, actor: Actor, input: { adviceSetId: number; name: unknown; position?: unknown; onlyWhenCalled?: unknown }): Promise<RuleRow> {
   const set = await writableSetFor(deps.db, actor, input.adviceSetId)
   const name = requireText('name', input.name, 'Name', 200)
   const position = parsePosition(input.position)
-  return deps.db.transaction(async (tx) => {
-    await lockAdviceSetRow(tx, set.id)
-    const siblings = await listRules(tx, set.id)
-    const rule = await insertRule(tx, { adviceSetId: set.id, name, position: siblings.length, createdBy: actor.userId })
-    await renumberRules(tx, placeAt(siblings.map((r) => r.id), rule.id, position))
-    const placed = (await findRule(tx, rule.id))!
-    await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_RULE, entityId: rule.id, after: ruleSnapshot(placed) })
-    return placed
-  })
+  const onlyWhenCalled = parseFlag(input.onlyWhenCalled, 'onlyWhenCalled') ?? false
+  return deps.db.transaction((tx) => insertPlacedRule(tx, actor, set, { name, position, onlyWhenCalled }))
 }
 
-export async function updateRule(deps: Deps, actor: Actor, id: number, input: { name?: unknown; position?: unknown }): Promise<RuleRow> {
+/** Inserts a rule at `position` (default last) among the set's live rules, audited; the caller holds a transaction. */
+export async function insertPlacedRule(tx: Db, actor: Actor, set: { id: number; ownerId: string }, input: { name: string; position?: number; onlyWhenCalled: boolean }): Promise<RuleRow> {
+  await lockAdviceSetRow(tx, set.id)
+  const siblings = await listRules(tx, set.id)
+  const rule = await insertRule(tx, { adviceSetId: set.id, name: input.name, position: siblings.length, onlyWhenCalled: input.onlyWhenCalled, createdBy: actor.userId })
+  await renumberRules(tx, placeAt(siblings.map((r) => r.id), rule.id, input.position))
+  const placed = (await findRule(tx, rule.id))!
+  await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_RULE, entityId: rule.id, after: ruleSnapshot(placed) })
+  return placed
+}
+
+export async function updateRule(deps: Deps, actor: Actor, id: number, input: { name?: unknown; position?: unknown; onlyWhenCalled?: unknown }): Promise<RuleRow> {
   const rule = await writableRule(deps.db, actor, id)
   const name = input.name === undefined ? undefined : requireText('name', input.name, 'Name', 200)
   const position = parsePosition(input.position)
-  if (name === undefined && position === undefined) throw new ValidationError('name', 'Nothing to change: send name or position.')
+  const onlyWhenCalled = parseFlag(input.onlyWhenCalled, 'onlyWhenCalled')
+  if (name === undefined && position === undefined && onlyWhenCalled === undefined) {
+    throw new ValidationError('name', 'Nothing to change: send name, position or onlyWhenCalled.')
+  }
   return deps.db.transaction(async (tx) => {
     await lockAdviceSetRow(tx, rule.adviceSetId)
     const current = (await findRule(tx, id))!
     if (name !== undefined && name !== current.name) await updateRuleRow(tx, id, { name, updatedBy: actor.userId })
+    if (onlyWhenCalled !== undefined && onlyWhenCalled !== current.onlyWhenCalled) await updateRuleRow(tx, id, { onlyWhenCalled, updatedBy: actor.userId })
     if (position !== undefined) await renumberRules(tx, placeAt((await listRules(tx, rule.adviceSetId)).map((r) => r.id), id, position))
     const after = (await findRule(tx, id))!
-    if (after.name !== current.name || after.position !== current.position) {
+    if (after.name !== current.name || after.position !== current.position || after.onlyWhenCalled !== current.onlyWhenCalled) {
       await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE, entityId: id, before: ruleSnapshot(current), after: ruleSnapshot(after) })
     }
     return after
@@ -291,7 +312,7 @@ export async function copyRule(deps: Deps, actor: Actor, input: { id: number; ad
   return deps.db.transaction(async (tx) => {
     await lockAdviceSetRow(tx, target.id)
     const siblings = await listRules(tx, target.id)
-    const copy = await insertRule(tx, { adviceSetId: target.id, name, position: siblings.length, createdBy: actor.userId })
+    const copy = await insertRule(tx, { adviceSetId: target.id, name, position: siblings.length, onlyWhenCalled: source.onlyWhenCalled, createdBy: actor.userId })
     const ids = await copyNodeRows(tx, rows, copy.id, { createdBy: actor.userId })
     await audit(tx, actor, { ownerId: target.ownerId, action: 'create', entityType: ENTITY_RULE, entityId: copy.id, after: { ...ruleSnapshot(copy), copiedFrom: source.id, nodes: ids.size } })
     return copy
@@ -300,7 +321,8 @@ export async function copyRule(deps: Deps, actor: Actor, input: { id: number; ad
 
 /**
  * SPEC §4 promote: the rule moves (same id, with its tree) into a new advice set of the same owner; in its old place a
- * new rule of the same name holds one Rule Call to it, so the old set behaves as before.
+ * new rule of the same name holds one Rule Call to it, so the old set behaves as before. The moved rule runs only when
+ * called: the new set holds it to be called, and a rule both called and running on its own gives its advice twice.
  */
 export async function promoteRule(deps: Deps, actor: Actor, input: { id: number; name?: unknown }) {
   const rule = await writableRule(deps.db, actor, input.id)
@@ -312,7 +334,7 @@ export async function promoteRule(deps: Deps, actor: Actor, input: { id: number;
     })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_ADVICE_SET, entityId: set.id, after: { ...adviceSetSnapshot(set, []), promotedRuleId: rule.id } })
     await lockRuleRow(tx, rule.id)
-    const moved = await updateRuleRow(tx, rule.id, { adviceSetId: set.id, position: 0, updatedBy: actor.userId })
+    const moved = await updateRuleRow(tx, rule.id, { adviceSetId: set.id, position: 0, onlyWhenCalled: true, updatedBy: actor.userId })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'update', entityType: ENTITY_RULE, entityId: rule.id, before: ruleSnapshot(rule), after: ruleSnapshot(moved) })
     const stub = await insertRule(tx, { adviceSetId: rule.adviceSetId, name: rule.name, position: rule.position, createdBy: actor.userId })
     const call = await insertNode(tx, {
@@ -421,7 +443,10 @@ export async function restoreRuleSnapshot(deps: Deps, actor: Actor, id: number, 
       const siblings = (await listRules(tx, setId)).map((r) => r.id).filter((r) => r !== id)
       // A rule coming back or changing set is parked after its new siblings first: live positions stay unique.
       const parked = current.deletedAt !== null || current.adviceSetId !== setId
-      await updateRuleRow(tx, id, { name: target!.name, ...(parked ? { adviceSetId: setId, position: siblings.length, deletedAt: null } : {}), updatedBy: actor.userId })
+      await updateRuleRow(tx, id, {
+        name: target!.name, ...(target!.onlyWhenCalled === undefined ? {} : { onlyWhenCalled: target!.onlyWhenCalled }),
+        ...(parked ? { adviceSetId: setId, position: siblings.length, deletedAt: null } : {}), updatedBy: actor.userId,
+      })
       if (current.adviceSetId !== setId && !current.deletedAt) await renumberRules(tx, (await listRules(tx, current.adviceSetId)).map((r) => r.id))
       await renumberRules(tx, placeAt(siblings, id, target!.position))
     }

@@ -4,7 +4,8 @@
 // partners' Advice API runs (interview-events.ts says why they are not interviews). The set's team reads it.
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { eventCountsSince } from '../../db/queries/interview-events.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import type { Actor, Deps } from '../context.ts'
+import { canCollaborateOnSet } from '../accounts/visibility.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 
 export const ANALYTICS_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
@@ -35,7 +36,7 @@ export function analyticsDays(raw: unknown): number {
 
 export async function interviewAnalytics(deps: Deps, actor: Actor, adviceSetId: number, days: number, now = new Date()): Promise<InterviewAnalytics> {
   const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !(set.ownerId === actor.ownerId || isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
+  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
   const today = Math.floor(now.getTime() / DAY_MS)
   const perDay = Array.from({ length: days }, (_, i) => ({ day: new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10), started: 0, completed: 0, apiRuns: 0 }))
   const byDay = new Map(perDay.map((d) => [d.day, d]))

@@ -1,11 +1,12 @@
 // Who may see and change a supplement. Its owner's team reads it, everyone reads the provider's, and readers of an
-// advice set it is linked to read it too (it is one of that set's sources); its owner's authors and admins change it.
+// advice set read the supplements linked to its nodes (they are the set's content: its advice's sources); those linked
+// to the set itself are its team's reference material (canCollaborateOnSet). Its owner's authors and admins change it.
 // A token (the supplement's own random capability) opens the file without signing in: that is how the sources of
 // published advice reach a partner's users.
 import { timingSafeEqual } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
-import { findSupplement, listLinkUses, type SupplementRow } from '../../db/queries/supplements.ts'
-import { canReadOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { findSupplement, listLinkUses, type LinkUse, type SupplementRow } from '../../db/queries/supplements.ts'
+import { canCollaborateOnSet, canReadOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
 import type { Actor } from '../context.ts'
 import { ForbiddenError, NotFoundError } from '../errors.ts'
 
@@ -14,9 +15,14 @@ export type Viewer = { actor: Actor } | { token: string }
 
 const notFound = () => new NotFoundError('No supplement with this id')
 
+/** Whether a link is one the actor sees: to a node of a set it reads, or to a set whose team it is in. */
+export function canSeeUse(actor: Actor, use: LinkUse): boolean {
+  return use.targetType === 'ruleNode' ? canReadSet(actor, use.adviceSet) : canCollaborateOnSet(actor, use.adviceSet)
+}
+
 export async function canReadSupplement(db: Db, actor: Actor, row: SupplementRow): Promise<boolean> {
   if (canReadOwned(actor, row.ownerId)) return true
-  return (await listLinkUses(db, [row.id])).some((use) => (use.node?.live ?? use.adviceSet.live) && canReadSet(actor, use.adviceSet))
+  return (await listLinkUses(db, [row.id])).some((use) => (use.node?.live ?? use.adviceSet.live) && canSeeUse(actor, use))
 }
 
 export async function readableSupplement(db: Db, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<SupplementRow> {

@@ -4,6 +4,7 @@ import { SUPPLEMENT_TYPES } from '../../db/schema/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import { readableSupplement } from './access.ts'
+import { canReadOwned } from '../accounts/visibility.ts'
 import { isActiveContent, isRasterImage, SVG_TYPE } from './kinds.ts'
 import { MAX_NODE_SUPPLEMENTS } from './links.ts'
 import { absoluteLink } from './serve.ts'
@@ -60,7 +61,8 @@ export async function supplementPage(deps: Deps, actor: Actor, library: Library,
     viewUrl: `/api/supplements/${id}/view`,
     downloadUrl: `/api/supplements/${id}/view?format=download`,
     frameUrl: `${base}/${id}/iframe`,
-    shareLink: absoluteLink(deps, row),
+    // The link that opens it without signing in is its owner's to hand out (and the provider's shared ones').
+    shareLink: canReadOwned(actor, row.ownerId) ? absoluteLink(deps, row) : null,
   }
 }
 

@@ -6,7 +6,7 @@ import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findNode } from '../../db/queries/rule-nodes.ts'
 import { deleteLink, findLink, findSupplement, insertLink, listLinkedSupplements, type SupplementRow } from '../../db/queries/supplements.ts'
 import { SUPPLEMENT_TARGETS, type SupplementTarget } from '../../db/schema/index.ts'
-import { assertWritable, canReadSet } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet, canReadSet } from '../accounts/visibility.ts'
 import { readableRule } from '../authoring/rules.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -68,7 +68,7 @@ export async function prepareLink(db: Db, actor: Actor, target: LinkTarget): Pro
   return resolved
 }
 
-function linkAudit(row: SupplementRow, target: ResolvedTarget) {
+function linkAudit(row: SupplementRow, target: Pick<ResolvedTarget, 'targetType' | 'targetId' | 'label'>) {
   return { id: row.id, name: row.name, supplementId: row.id, targetType: target.targetType, targetId: target.targetId, linkedTo: target.label }
 }
 
@@ -109,17 +109,34 @@ export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: L
   })
 }
 
-/** The supplements linked to a target the actor may read, in link order, with their pages. */
+/**
+ * The supplements linked to a target the actor may read, in link order, with their pages. A node's are its advice's
+ * sources, for every reader; a set's own are its team's (a reader of another team's public or starter set gets 404).
+ */
 export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
-  await readableTarget(deps.db, actor, target)
+  const resolved = await readableTarget(deps.db, actor, target)
+  if (target.targetType === 'adviceSet' && !canCollaborateOnSet(actor, resolved.set)) throw new NotFoundError('No advice set with this id')
   return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map(listedView)
 }
 
-/** A node written back from a version (publishing/restore.ts) gets back the links to the supplements that still exist. */
-export async function relinkSupplements(tx: Db, actor: Actor, nodeId: number, supplementIds: number[]): Promise<void> {
-  for (const supplementId of supplementIds) {
+/**
+ * A node written back from a version (publishing/restore-trees.ts) gets the version's links: back to the supplements
+ * that still exist, and without those the draft added since (each removal audited as an unlink, so Activity can
+ * bring it back). `label` names the node in that audit row.
+ */
+export async function relinkSupplements(tx: Db, actor: Actor, node: { id: number; ownerId: string; label: string }, supplementIds: number[]): Promise<void> {
+  const wanted = new Set(supplementIds)
+  for (const linked of await listLinkedSupplements(tx, 'ruleNode', node.id)) {
+    if (wanted.delete(linked.id)) continue
+    await deleteLink(tx, linked.linkId)
+    await audit(tx, actor, {
+      ownerId: node.ownerId, action: 'delete', entityType: ENTITY_SUPPLEMENT_LINK, entityId: linked.id,
+      before: linkAudit(linked, { targetType: 'ruleNode', targetId: node.id, label: node.label }),
+    })
+  }
+  for (const supplementId of wanted) {
     if (await findSupplement(tx, supplementId, { includeDeleted: true })) {
-      await insertLink(tx, { supplementId, targetType: 'ruleNode', targetId: nodeId, createdBy: actor.userId })
+      await insertLink(tx, { supplementId, targetType: 'ruleNode', targetId: node.id, createdBy: actor.userId })
     }
   }
 }

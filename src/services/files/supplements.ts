@@ -6,11 +6,11 @@ import {
   insertSupplement, listLinkUses, listSupplements, updateSupplement, type LinkUse, type SupplementRow,
 } from '../../db/queries/supplements.ts'
 import { SUPPLEMENT_FORMATS, type SupplementFormat } from '../../db/schema/index.ts'
-import { canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { canCreate, canWriteOwned } from '../accounts/visibility.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { DeleteNotAllowedError, ForbiddenError, ValidationError, type Dependent } from '../errors.ts'
-import { readableSupplement, writableSupplement } from './access.ts'
+import { canSeeUse, readableSupplement, writableSupplement } from './access.ts'
 import { isRasterImage, LINK_TYPE } from './kinds.ts'
 import { THUMBNAIL_SIZES } from './thumbnails.ts'
 import { nameFromUrl, supplementDescription, supplementName, supplementType, webAddress } from './validate.ts'
@@ -88,7 +88,7 @@ export async function usesOf(db: Db, actor: Actor, ids: number[]): Promise<Map<n
   for (const use of await listLinkUses(db, ids)) {
     if (!isLive(use)) continue
     const entry = uses.get(use.supplementId)!
-    if (canReadSet(actor, use.adviceSet)) entry.shown.push(useView(use))
+    if (canSeeUse(actor, use)) entry.shown.push(useView(use))
     else entry.hidden += 1
   }
   return uses

@@ -26,7 +26,7 @@ export function defaultTypeFor(targetType: SupplementTarget | undefined): Supple
 }
 
 export function supplementDescription(raw: unknown): string {
-  return optionalText('description', raw, 'description', DESCRIPTION_MAX)
+  return optionalText('description', raw, 'description', DESCRIPTION_MAX, 'multiline')
 }
 
 /** An absolute http(s) address without a user name or password, at most URL_MAX characters. */
@@ -52,8 +52,8 @@ export function webAddress(field: string, raw: unknown, opts: { required: boolea
 export function nameFromFilename(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? ''
   const stem = base.replace(/\.[^.]{1,10}$/, '')
-  const clean = stem.replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  return (clean || base.trim() || 'Untitled file').slice(0, NAME_MAX)
+  const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return (visible(stem) || visible(base) || 'Untitled file').slice(0, NAME_MAX)
 }
 
 /** A link's name when the author gave none: its host and path. */

@@ -121,7 +121,7 @@ function mappingOf(raw: unknown): ResponseMappingEntry[] {
 }
 
 function sampleOf(raw: unknown): string {
-  const text = optionalText('sampleResponse', raw, 'Sample response', TEMPLATE_LIMIT)
+  const text = optionalText('sampleResponse', raw, 'Sample response', TEMPLATE_LIMIT, 'multiline')
   if (text === '') return text
   try { JSON.parse(text) } catch { throw new ValidationError('sampleResponse', 'Sample response: must be JSON, as the API answers.') }
   return text
@@ -135,7 +135,7 @@ export interface CheckedDefinition extends Omit<ExternalApiSettings, 'headers'> 
 export function checkDefinition(input: ExternalApiInput): CheckedDefinition {
   const method = input.method === undefined || input.method === null || input.method === '' ? 'GET' : String(input.method).toUpperCase()
   if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new ValidationError('method', `Method: one of ${HTTP_METHODS.join(', ')}.`)
-  const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT)
+  const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT, 'multiline')
   checkTemplate('bodyTemplate', 'Body', bodyTemplate)
   return {
     name: requireText('name', input.name, 'Name', 120),

@@ -9,7 +9,7 @@ import {
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError, type Dependent } from '../errors.ts'
-import { canWriteOwned } from '../accounts/visibility.ts'
+import { canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
 import { assertNoDependents, registerDependentCheck } from '../authoring/dependents.ts'
 import {
   HTTP_METHODS, checkDefinition, externalApiView, resolveSecrets, sealHeaders, type CheckedDefinition, type ExternalApiInput, type ExternalApiView,
@@ -235,8 +235,9 @@ export function placeholdersOf(definition: { urlTemplate?: unknown; bodyTemplate
 
 /** The definitions an advice set's API Call nodes may name (its owner's), with what each maps, for the rule pages' picker. */
 export async function apiChoicesForSet(deps: Deps, actor: Actor, set: { ownerId: string }) {
-  if (set.ownerId !== actor.ownerId && !isProviderAdmin(actor)) return []
+  if (!canCollaborateOnSet(actor, set)) return []
   return (await listExternalApis(deps.db, set.ownerId)).map((row) => ({
     id: row.id, name: row.name, method: row.method, urlTemplate: row.urlTemplate, variables: row.responseMapping.map((m) => m.variable),
+    mapped: row.responseMapping.map((m) => ({ variable: m.variable, dataType: m.dataType })),
   }))
 }

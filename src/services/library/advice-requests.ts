@@ -4,13 +4,13 @@
 // authors and admins of the team change them. End users' text is never shown outside the set's team.
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import {
-  countOpenAdviceRequests, findAdviceRequest, insertAdviceRequest, listAdviceRequests, updateAdviceRequest, type AdviceRequestRow,
+  findAdviceRequest, insertAdviceRequest, listAdviceRequests, updateAdviceRequest, type AdviceRequestRow,
 } from '../../db/queries/advice-requests.ts'
 import { findRule } from '../../db/queries/rules.ts'
 import type { AdviceRequestStatus } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
-import { canWriteOwned } from '../accounts/visibility.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
+import type { Actor, Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireOneOf, requireText } from '../validate.ts'
 
@@ -20,7 +20,7 @@ export const MAX_REQUEST_LENGTH = 2000
 
 async function teamSetOf(deps: Deps, actor: Actor, adviceSetId: number) {
   const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !(set.ownerId === actor.ownerId || isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
+  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
   return set
 }
 
@@ -52,7 +52,7 @@ export async function getAdviceRequest(deps: Deps, actor: Actor, adviceSetId: nu
 export async function recordAdviceRequest(deps: Deps, actor: Actor, adviceSetId: number, input: { text: unknown }) {
   const set = await teamSetOf(deps, actor, adviceSetId)
   if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError('Viewers cannot record requests for advice.')
-  const text = requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH)
+  const text = requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH, 'multiline')
   return deps.db.transaction(async (tx) => {
     const row = await insertAdviceRequest(tx, { adviceSetId, text, source: 'author', apiKeyId: null, createdBy: actor.userId })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: ENTITY_ADVICE_REQUEST, entityId: row.id, after: snapshot(row) })
@@ -62,7 +62,7 @@ export async function recordAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
 
 /** From the embed, through a key the route already checked for this set; audited as the server's. */
 export async function submitEmbedRequest(deps: Deps, p: { adviceSetId: number; apiKeyId: number; text: unknown }) {
-  const text = requireText('text', p.text, 'Your question', MAX_REQUEST_LENGTH)
+  const text = requireText('text', p.text, 'Your question', MAX_REQUEST_LENGTH, 'multiline')
   const set = await findAdviceSet(deps.db, p.adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   return deps.db.transaction(async (tx) => {
@@ -90,7 +90,7 @@ export async function changeAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
   }
   if (status === 'answered' && answeredByRuleId === null) throw new ValidationError('answeredByRuleId', 'Choose the rule that answers this request.')
   if (status !== 'answered') answeredByRuleId = null
-  const text = input.text === undefined ? request.text : requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH)
+  const text = input.text === undefined ? request.text : requireText('text', input.text, 'Request', MAX_REQUEST_LENGTH, 'multiline')
   return deps.db.transaction(async (tx) => {
     const row = await updateAdviceRequest(tx, id, { status, answeredByRuleId, text })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'update', entityType: ENTITY_ADVICE_REQUEST, entityId: id, before: snapshot(request), after: snapshot(row) })
@@ -104,9 +104,4 @@ export async function deleteAdviceRequest(deps: Deps, actor: Actor, adviceSetId:
     await updateAdviceRequest(tx, id, { deletedAt: new Date() })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'delete', entityType: ENTITY_ADVICE_REQUEST, entityId: id, before: snapshot(request) })
   })
-}
-
-/** Open requests per set, for the library's cards (only the viewer's own team's sets are counted). */
-export async function openRequestCounts(deps: Deps, actor: Actor, sets: Array<{ id: number; ownerId: string }>): Promise<Map<number, number>> {
-  return countOpenAdviceRequests(deps.db, sets.filter((s) => s.ownerId === actor.ownerId || isProviderAdmin(actor)).map((s) => s.id))
 }

@@ -6,7 +6,7 @@ import {
   type AdviceSetFields, type AdviceSetListRow, type AdviceSetRow, type ListAdviceSetsParams,
 } from '../../db/queries/advice-sets.ts'
 import { findOwner } from '../../db/queries/users.ts'
-import { copyAdviceSetContent } from '../authoring/advice-set-model.ts'
+import { copyAdviceSetContent, takeEntriesAlong } from '../authoring/set-copy.ts'
 import { copyScenariosOfSet } from '../scenarios/scenarios.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
@@ -15,7 +15,7 @@ import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { tagsById, visibleTagIds } from './tags.ts'
 import { optionalText, requireText } from '../validate.ts'
-import { assertWritable, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
 export const ENTITY_ADVICE_SET = 'adviceset'
 export const LIBRARY_PAGE_SIZE = 24
@@ -47,6 +47,8 @@ export type LibraryFilters = Partial<Omit<ListAdviceSetsParams, 'visibility' | '
 export interface LibraryEntry extends AdviceSetListRow {
   tags: Array<{ id: number; label: string; slug: string }>
   canWrite: boolean
+  /** The actor is of the set's team (or a provider admin): it sees the set's collaboration data (canCollaborateOnSet). */
+  canCollaborate: boolean
   /** Open requests for advice, counted for the set's own team only (0 for everyone else). */
   openRequests: number
 }
@@ -65,11 +67,12 @@ export async function listLibrary(deps: Deps, actor: Actor, f: LibraryFilters) {
 async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise<LibraryEntry[]> {
   const links = await tagIdsFor(db, ENTITY_ADVICE_SET, rows.map((r) => r.id))
   const tags = await tagsById(db, [...new Set([...links.values()].flat())])
-  const requests = await countOpenAdviceRequests(db, rows.filter((r) => r.ownerId === actor.ownerId || isProviderAdmin(actor)).map((r) => r.id))
+  const requests = await countOpenAdviceRequests(db, rows.filter((r) => canCollaborateOnSet(actor, r)).map((r) => r.id))
   return rows.map((row) => ({
     ...row,
     tags: (links.get(row.id) ?? []).map((id) => tags.get(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
     canWrite: canWriteOwned(actor, row.ownerId),
+    canCollaborate: canCollaborateOnSet(actor, row),
     openRequests: requests.get(row.id) ?? 0,
   }))
 }
@@ -129,7 +132,7 @@ async function parseChanges(db: Db, input: AdviceSetInput, ownerId: string): Pro
   const changes: Partial<AdviceSetFields> = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
   if (input.nameAlt !== undefined) changes.nameAlt = optionalText('nameAlt', input.nameAlt, 'Display name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
   if (input.categoryId !== undefined) changes.categoryId = await parseCategory(db, input.categoryId, ownerId)
   if (input.isPublic !== undefined) changes.isPublic = parseFlag('isPublic', input.isPublic)
   if (input.isStarter !== undefined) changes.isStarter = parseFlag('isStarter', input.isStarter)
@@ -226,7 +229,10 @@ export async function copyAdviceSet(deps: Deps, actor: Actor, id: number, input:
   })
 }
 
-/** Moves a set to another owner (provider admins only). Its category and the old owner's own tags stay behind. */
+/**
+ * Moves a set to another owner (provider admins only). Its category and the old owner's own tags stay behind; its
+ * dictionary entries come along (authoring/set-copy.ts).
+ */
 export async function transferAdviceSet(deps: Deps, actor: Actor, id: number, input: { ownerId: unknown }): Promise<AdviceSetRow> {
   if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can transfer advice sets.')
   const ownerId = requireText('ownerId', input.ownerId, 'Owner', 64)
@@ -236,6 +242,7 @@ export async function transferAdviceSet(deps: Deps, actor: Actor, id: number, in
   const keep = await visibleTagIds(deps.db, ownerId)
   return deps.db.transaction(async (tx) => {
     const tagIds = (await tagIdsOf(tx, id)).filter((t) => keep.has(t))
+    await takeEntriesAlong(tx, actor, set, ownerId)
     return (await applyChanges(tx, actor, set, { ownerId, categoryId: null }, tagIds)).set
   })
 }

@@ -40,7 +40,7 @@ async function writableCategory(deps: Deps, actor: Actor, id: number, includeDel
 export async function createCategory(deps: Deps, actor: Actor, input: { name: unknown; description?: unknown }): Promise<CategoryRow> {
   if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot create categories.')
   const name = requireText('name', input.name, 'Category name', 120)
-  const description = optionalText('description', input.description, 'Description', 2000)
+  const description = optionalText('description', input.description, 'Description', 2000, 'multiline')
   return deps.db.transaction(async (tx) => {
     const category = await insertCategory(tx, { ownerId: actor.ownerId, name, description })
     await audit(tx, actor, { ownerId: actor.ownerId, action: 'create', entityType: ENTITY_CATEGORY, entityId: category.id, after: snapshot(category) })
@@ -52,7 +52,7 @@ export async function updateCategory(deps: Deps, actor: Actor, id: number, input
   const category = await writableCategory(deps, actor, id)
   const changes: { name?: string; description?: string } = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Category name', 120)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 2000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 2000, 'multiline')
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or description.')
   return deps.db.transaction(async (tx) => {
     const updated = await updateCategoryRow(tx, id, changes)

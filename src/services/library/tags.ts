@@ -108,7 +108,7 @@ export async function updateTagAdmin(deps: Deps, actor: Actor, id: number, input
   const tag = await managedTag(deps, actor, id)
   const label = input.label === undefined ? tag.label : requireText('label', input.label, 'Tag', 60)
   const type = input.type === undefined ? tag.type : requireOneOf('type', input.type, TAG_TYPES, 'Tag type')
-  const description = input.description === undefined ? tag.description : optionalText('description', input.description, 'Description', 500)
+  const description = input.description === undefined ? tag.description : optionalText('description', input.description, 'Description', 500, 'multiline')
   if (isFixedTag(tag) && type !== tag.type) throw new ValidationError('type', `The type of “${tag.label}” is fixed: the advice relies on it.`)
   // The slug follows the label, except for fixed tags, whose slug rule nodes carry.
   const slug = isFixedTag(tag) ? tag.slug : slugify(label)

@@ -12,6 +12,7 @@ import { assertNoDependents, registerDependentCheck } from '../authoring/depende
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
 import { canAdministerOwned } from '../accounts/visibility.ts'
+import { approvalPolicy } from './approval-policy.ts'
 
 export const ENTITY_AUDIENCE = 'audience'
 
@@ -35,7 +36,8 @@ async function manageableOwner(db: Db, actor: Actor, ownerId: string) {
 
 export async function getOwner(deps: Deps, actor: Actor, ownerId: string) {
   const owner = await readableOwner(deps.db, actor, ownerId)
-  return { id: owner.id, name: owner.name, audiences: await listAudienceRows(deps.db, owner.id) }
+  const { ownerId: _id, ownerName: _name, ...policy } = await approvalPolicy(deps.db, owner.id)
+  return { id: owner.id, name: owner.name, ...policy, audiences: await listAudienceRows(deps.db, owner.id) }
 }
 
 export async function listAudiences(deps: Deps, actor: Actor, ownerId: string): Promise<AudienceRow[]> {
@@ -62,7 +64,7 @@ async function assertNameFree(db: Db, ownerId: string, name: string, exceptId?: 
 export async function createAudience(deps: Deps, actor: Actor, ownerId: string, input: { name?: unknown; description?: unknown }): Promise<AudienceRow> {
   await manageableOwner(deps.db, actor, ownerId)
   const name = requireText('name', input.name, 'Name', 200)
-  const description = optionalText('description', input.description, 'Description', 2000)
+  const description = optionalText('description', input.description, 'Description', 2000, 'multiline')
   await assertNameFree(deps.db, ownerId, name)
   return deps.db.transaction(async (tx) => {
     const audience = await insertAudience(tx, { ownerId, name, description })
@@ -76,7 +78,7 @@ export async function updateAudience(deps: Deps, actor: Actor, ownerId: string, 
   const audience = await audienceOf(deps.db, actor, ownerId, audienceId)
   const changes: Partial<Pick<AudienceRow, 'name' | 'description'>> = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 2000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 2000, 'multiline')
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or description.')
   if (changes.name !== undefined) await assertNameFree(deps.db, ownerId, changes.name, audienceId)
   return deps.db.transaction(async (tx) => {

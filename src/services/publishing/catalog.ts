@@ -3,16 +3,12 @@
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findVersionInState, listPublishedSets, listVersions, type VersionSummaryRow } from '../../db/queries/versions.ts'
 import type { NodeModel } from '../../engine/index.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
-import { canReadSet, setVisibility } from '../accounts/visibility.ts'
+import { canCollaborateOnSet, canReadSet, setVisibility } from '../accounts/visibility.ts'
 import { contentSummary } from './diff.ts'
 import type { VersionSnapshot } from './snapshot.ts'
 import { versionWithSet } from './workflow.ts'
-
-function isTeamOf(actor: Actor, ownerId: string): boolean {
-  return actor.ownerId === ownerId || isProviderAdmin(actor)
-}
 
 function publicView(v: VersionSummaryRow) {
   return { id: v.id, adviceSetId: v.adviceSetId, number: v.number, state: v.state, notes: v.notes, contentHash: v.contentHash, publishedAt: v.publishedAt, unpublishedAt: v.unpublishedAt, createdAt: v.createdAt }
@@ -36,7 +32,7 @@ export async function catalogVersions(deps: Deps, actor: Actor) {
 /** One version with what it holds; a version that was never published is only for the set's team. */
 export async function catalogVersion(deps: Deps, actor: Actor, versionId: number) {
   const { version, set } = await versionWithSet(deps.db, actor, versionId)
-  if (!isTeamOf(actor, set.ownerId) && version.publishedAt === null) throw new NotFoundError('No version with this id')
+  if (!canCollaborateOnSet(actor, set) && version.publishedAt === null) throw new NotFoundError('No version with this id')
   const { snapshot: _snapshot, ...summary } = version
   return { ...publicView(summary), content: contentSummary(version.snapshot as VersionSnapshot) }
 }
@@ -68,5 +64,5 @@ export async function catalogAdvice(deps: Deps, actor: Actor, adviceSetId: numbe
 export async function catalogAdviceVersions(deps: Deps, actor: Actor, adviceSetId: number) {
   const set = await readableSet(deps, actor, adviceSetId)
   const versions = await listVersions(deps.db, set.id)
-  return (isTeamOf(actor, set.ownerId) ? versions : versions.filter((v) => v.publishedAt !== null)).map(publicView)
+  return (canCollaborateOnSet(actor, set) ? versions : versions.filter((v) => v.publishedAt !== null)).map(publicView)
 }

@@ -8,6 +8,7 @@ import { NotFoundError } from '../errors.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { contentSummary, diffSnapshots } from './diff.ts'
 import type { VersionSnapshot } from './snapshot.ts'
+import { approvalPolicy, hasOtherApprover, type ApprovalPolicy } from './approval-policy.ts'
 import { actionsFor, versionWithSet } from './workflow.ts'
 import { teamSet } from './versions.ts'
 
@@ -16,13 +17,13 @@ type VersionListEntry = VersionSummaryRow & {
   actions: ReturnType<typeof actionsFor>
 }
 
-async function withNames(deps: Deps, actor: Actor, set: AdviceSetRow, versions: VersionSummaryRow[]): Promise<VersionListEntry[]> {
+async function withNames(deps: Deps, actor: Actor, set: AdviceSetRow, versions: VersionSummaryRow[], policy: ApprovalPolicy): Promise<VersionListEntry[]> {
   const ids = versions.flatMap((v) => [v.createdBy, v.submittedBy, v.approvedBy, v.publishedBy]).filter((id) => id !== null)
   const names = await userNames(deps.db, [...new Set(ids)])
   const name = (id: number | null) => (id === null ? null : names.get(id) ?? null)
   return versions.map((v) => ({
     ...v, createdByName: name(v.createdBy), submittedByName: name(v.submittedBy), approvedByName: name(v.approvedBy), publishedByName: name(v.publishedBy),
-    actions: actionsFor(actor, set, v),
+    actions: actionsFor(actor, set, v, policy),
   }))
 }
 
@@ -31,7 +32,21 @@ export async function listVersionsWithActions(deps: Deps, actor: Actor, adviceSe
   return {
     adviceSet: { id: set.id, name: set.name, ownerId: set.ownerId },
     canCreate: canWriteOwned(actor, set.ownerId),
-    versions: await withNames(deps, actor, set, await listVersions(deps.db, set.id)),
+    versions: await withNames(deps, actor, set, await listVersions(deps.db, set.id), await approvalPolicy(deps.db, set.ownerId)),
+  }
+}
+
+/**
+ * Who may approve, as the version page says it: the setting that allows its submitter to, or, when the team has no
+ * admin but the submitter and self-approval is off, that nobody else can (and how to get an approver).
+ */
+async function approvalView(deps: Deps, version: VersionSummaryRow, policy: ApprovalPolicy) {
+  const waiting = version.state === 'review'
+  return {
+    ownerName: policy.ownerName,
+    selfApprovalAllowed: policy.selfApprovalAllowed,
+    selfApproval: version.selfApproval,
+    noOtherApprover: waiting && !policy.selfApprovalAllowed && !(await hasOtherApprover(deps.db, policy.ownerId, version.submittedBy)),
   }
 }
 
@@ -42,9 +57,10 @@ export async function versionDetail(deps: Deps, actor: Actor, adviceSetId: numbe
   const snapshot = version.snapshot as VersionSnapshot
   const published = await findVersionInState(deps.db, set.id, 'published')
   const { snapshot: _snapshot, ...summary } = version
-  const [entry] = await withNames(deps, actor, set, [summary])
+  const policy = await approvalPolicy(deps.db, set.ownerId)
+  const [entry] = await withNames(deps, actor, set, [summary], policy)
   return {
-    set, version: entry!, content: contentSummary(snapshot),
+    set, version: entry!, content: contentSummary(snapshot), approval: await approvalView(deps, version, policy),
     published: published ? { id: published.id, number: published.number } : null,
     changes: published?.id === version.id ? null : diffSnapshots(published ? published.snapshot as VersionSnapshot : null, snapshot),
     history: await versionHistory(deps.db, version.id),

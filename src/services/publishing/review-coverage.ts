@@ -1,21 +1,20 @@
-// The review gate's coverage (issue 14 part 7): the share of the version's generated branches that the set's saved
-// scenarios reach, and the branches none reaches (each with "Save as scenario"). A version never changes, so its
-// branches are generated once and kept (per app, the last CACHED_VERSIONS versions); the scenarios are run again on
-// every look, as they change. A version with more paths than a request should walk (branches.ts DIRECT_PATHS) is
-// generated as a background task of the branch tools, started by the reviewer (a GET never starts work), with its
-// progress on the page; until then the page says how many paths there are to examine.
+// The review gate's coverage (issue 14 part 7, issue 23 defect 1): how much of the version's generated branches the
+// set's saved scenarios reach, told two ways (scenarios/coverage.ts: outcome branches and advice items), the branches
+// none reaches (each with "Save as scenario"), and the branches that end in an error (a problem the gate counts). A
+// version never changes, so its branches are generated once and kept (per app, the last CACHED_VERSIONS versions);
+// the scenarios are run again on every look, as they change. A version with more paths than a request should walk
+// (branches.ts DIRECT_PATHS) is generated as a background task of the branch tools, started by the reviewer (a GET
+// never starts work), with its progress on the page; until then the page says how many paths there are to examine.
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
-import { findScenariosOfSet } from '../../db/queries/scenarios.ts'
 import { findVersion } from '../../db/queries/versions.ts'
-import { branchCoverage, type CoverageRun } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
-import { apiIdsOf } from '../integrations/api-runtime.ts'
 import { MAX_BRANCH_LIMIT } from '../scenarios/branch-requests.ts'
 import type { TaskStatus } from '../scenarios/branch-task.ts'
 import type { BranchRow } from '../scenarios/branch-view.ts'
-import { generateSetBranches, generationTask, type BranchesView } from '../scenarios/branches.ts'
-import { compileSource, runAnswers, scenarioMoment } from '../scenarios/runs.ts'
+import { generateSetBranches, generationTask, type BranchesView, type GenerateOutcome } from '../scenarios/branches.ts'
+import { scenarioCoverage, type CoverageSummary } from '../scenarios/coverage.ts'
+import { compileSource } from '../scenarios/runs.ts'
 import { teamSet } from './versions.ts'
 
 const CACHED_VERSIONS = 20
@@ -41,12 +40,14 @@ function recall(versionId: number): BranchesView | undefined {
 export type CoverageView =
   | {
     state: 'ready'
-    /** Generated branches (up to the limit), and how many the scenarios reach. */
-    total: number; reached: number; percent: number
+    /** Outcome branches (up to the limit) and advice items, and how many the scenarios reach. */
+    coverage: Omit<CoverageSummary, 'reached'>
     /** Paths of the version, and a note when the generation stopped at the limit. */
     paths: number; truncated: string | null
-    scenarios: number
+    /** Outcome branches no scenario reaches (the first LISTED_UNREACHED), and how many there are. */
     unreached: BranchRow[]; unreachedCount: number
+    /** Branches that only end in an error: problems of the version. */
+    errorBranches: BranchRow[]
   }
   /** Too large to generate while the page waits: nothing started yet. */
   | { state: 'pending'; paths: number; examined: number }
@@ -62,6 +63,20 @@ async function readTask(deps: Deps, actor: Actor, taskId: string) {
 }
 
 /** The version's generated branches: kept, just generated, or the task that generates them (started only if `start`). */
+/** Direct generations under way, by version: the version page's gate and coverage ask at once and share one. */
+const generating = new Map<number, Promise<GenerateOutcome>>()
+
+function directGeneration(deps: Deps, actor: Actor, set: AdviceSetRow, versionId: number): Promise<GenerateOutcome> {
+  let outcome = generating.get(versionId)
+  if (outcome === undefined) {
+    outcome = generateSetBranches(deps, actor, { adviceSetId: set.id, source: String(versionId), limit: MAX_BRANCH_LIMIT, directOnly: true })
+    generating.set(versionId, outcome)
+    const forget = () => generating.delete(versionId)
+    outcome.then(forget, forget)
+  }
+  return outcome
+}
+
 async function branchesOf(deps: Deps, actor: Actor, set: AdviceSetRow, versionId: number, start: boolean): Promise<BranchesView | Exclude<CoverageView, { state: 'ready' }>> {
   const kept = recall(versionId)
   if (kept) return kept
@@ -79,7 +94,7 @@ async function branchesOf(deps: Deps, actor: Actor, set: AdviceSetRow, versionId
     if (task.status.state === 'running' || !start) return { state: task.status.state === 'done' ? 'failed' : task.status.state, task: task.status }
     running.delete(key)
   }
-  const outcome = await generateSetBranches(deps, actor, { adviceSetId: set.id, source: String(versionId), limit: MAX_BRANCH_LIMIT, directOnly: !start })
+  const outcome = await (start ? generateSetBranches(deps, actor, { adviceSetId: set.id, source: String(versionId), limit: MAX_BRANCH_LIMIT }) : directGeneration(deps, actor, set, versionId))
   if (outcome.view) {
     remember(versionId, outcome.view)
     return outcome.view
@@ -89,19 +104,6 @@ async function branchesOf(deps: Deps, actor: Actor, set: AdviceSetRow, versionId
   return { state: 'running', task: outcome.task }
 }
 
-/** How the set's live scenarios run on the version, as coverage reads them: their answers, or (with API calls) their traces. */
-async function scenarioRuns(deps: Deps, set: AdviceSetRow, versionId: number) {
-  const source = await compileSource(deps.db, set, versionId)
-  const scenarios = await findScenariosOfSet(deps.db, set.id)
-  const now = new Date()
-  if (apiIdsOf(source.compiled).length === 0) {
-    return { compiled: source.compiled, runs: scenarios.map((s): CoverageRun => ({ inputs: s.inputs, now: scenarioMoment(s, now) })) }
-  }
-  const runs: CoverageRun[] = []
-  for (const s of scenarios) runs.push({ trace: (await runAnswers(deps, set.ownerId, source.compiled, s, { now, trace: true })).trace ?? [] })
-  return { compiled: source.compiled, runs }
-}
-
 /** The version page's coverage; `start` starts the background generation of a large version. */
 export async function versionCoverage(deps: Deps, actor: Actor, adviceSetId: number, versionId: number, opts: { start?: boolean } = {}): Promise<CoverageView> {
   const set = await teamSet(deps.db, actor, adviceSetId)
@@ -109,12 +111,21 @@ export async function versionCoverage(deps: Deps, actor: Actor, adviceSetId: num
   if (!version || version.adviceSetId !== set.id) throw new NotFoundError('No version with this id in this advice set')
   const branches = await branchesOf(deps, actor, set, version.id, opts.start === true)
   if (!('branches' in branches)) return branches
-  const { compiled, runs } = await scenarioRuns(deps, set, version.id)
-  const coverage = branchCoverage(compiled, branches.branches, runs)
-  const unreached = branches.branches.filter((_, i) => coverage.reachedBy[i]!.length === 0)
+  const { compiled } = await compileSource(deps.db, set, version.id)
+  const { reached, ...coverage } = await scenarioCoverage(deps, set, compiled, branches.branches)
+  const unreached = branches.branches.filter((branch, i) => !reached[i] && branch.kind !== 'prefix')
   return {
-    state: 'ready', total: coverage.total, reached: coverage.reached, percent: Math.floor(coverage.ratio * 1000) / 10,
-    paths: branches.total, truncated: branches.truncated, scenarios: runs.length,
+    state: 'ready', coverage, paths: branches.total, truncated: branches.truncated,
     unreached: unreached.slice(0, LISTED_UNREACHED), unreachedCount: unreached.length,
+    errorBranches: branches.branches.filter((branch) => branch.kind === 'error'),
   }
+}
+
+/**
+ * How many of the version's generated branches end in an error, for the approval's review: from the generation kept
+ * or made now when the version is small enough; null when it is too large and nobody has generated it yet.
+ */
+export async function versionErrorBranches(deps: Deps, actor: Actor, set: AdviceSetRow, versionId: number): Promise<number | null> {
+  const branches = await branchesOf(deps, actor, set, versionId, false)
+  return 'branches' in branches ? branches.branches.filter((branch) => branch.kind === 'error').length : null
 }

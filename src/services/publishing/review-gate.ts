@@ -10,12 +10,14 @@
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findScenariosOfSet } from '../../db/queries/scenarios.ts'
 import { findVersion, findVersionInState, type VersionRow } from '../../db/queries/versions.ts'
-import { staticChecks, type CompiledAdviceSet } from '../../engine/index.ts'
+import { adviceText, staticChecks, type AdviceEdit, type CompiledAdviceSet } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { FOCUS_COMPLETE, type ScenarioDifferences, type ScenarioRunStatus } from '../scenarios/outcome.ts'
+import { valueTag } from '../scenarios/form.ts'
 import { differenceLines, type NodeLabels } from '../scenarios/pages.ts'
 import { compileSource, executePlan, type BatchResult, type CompiledSource, type ScenarioRunSummary } from '../scenarios/runs.ts'
 import { NotFoundError } from '../errors.ts'
+import { versionErrorBranches } from './review-coverage.ts'
 import { teamSet } from './versions.ts'
 
 /** The most static problems listed by message (all are counted). */
@@ -27,6 +29,7 @@ export function versionLabels(compiled: CompiledAdviceSet): NodeLabels {
   return {
     advice: (id) => (model(id)?.headline || model(id)?.text || '').trim() || `Advice ${id}`,
     focus: (id) => id === FOCUS_COMPLETE ? 'Complete: nothing left to ask' : (model(id)?.question || model(id)?.variable || '').trim() || `Question ${id}`,
+    value: (name) => valueTag(compiled, name),
   }
 }
 
@@ -39,8 +42,10 @@ export interface GateScenarioRow {
   onVersion: ScenarioResultView
   /** On the published version; null when nothing else is published. */
   onPublished: ScenarioResultView | null
-  /** Its outcome on this version differs from the one on the published version. */
+  /** Its outcome on this version differs from the one on the published version (advice, focus, or an advice's text). */
   changed: boolean
+  /** Advice both versions give it whose headline or text was edited, before (published) and after (this version). */
+  editedAdvice: AdviceEdit[]
 }
 
 export interface StaticCheckSummary {
@@ -55,7 +60,9 @@ export interface ApprovalReview {
   scenarios: { total: number; pass: number; fail: number; error: number }
   staticErrors: number
   staticWarnings: number
-  /** Failing scenarios (fail or error) or error-level static problems. */
+  /** Generated branches that only end in an error; null when the version is too large to generate while waiting. */
+  errorBranches: number | null
+  /** Failing scenarios (fail or error), error-level static problems or branches that end in an error. */
   risky: boolean
   /** The risks in words: "1 failing scenario and 2 static errors"; '' when there are none. */
   risks: string
@@ -68,6 +75,20 @@ function resultView(result: ScenarioRunSummary, labels: NodeLabels): ScenarioRes
     advice: result.actual?.advice.map((id) => labels.advice(id)) ?? [],
     focus: result.actual ? labels.focus(result.actual.focus) : null,
   }
+}
+
+/** Advice that both runs gave whose headline or text differs between the two versions (node ids stay across versions). */
+function editedAdvice(result: ScenarioRunSummary, previous: ScenarioRunSummary, compiled: CompiledAdviceSet, publishedCompiled: CompiledAdviceSet): AdviceEdit[] {
+  if (!result.actual || !previous.actual) return []
+  const givenBefore = new Set(previous.actual.advice)
+  return result.actual.advice.filter((id) => givenBefore.has(id)).flatMap((nodeId) => {
+    const now = compiled.nodeById.get(nodeId)?.model
+    const was = publishedCompiled.nodeById.get(nodeId)?.model
+    if (!now || !was) return []
+    const before = adviceText(was)
+    const after = adviceText(now)
+    return before.headline === after.headline && before.text === after.text ? [] : [{ nodeId, before, after }]
+  })
 }
 
 function sameOutcome(a: ScenarioRunSummary, b: ScenarioRunSummary): boolean {
@@ -97,22 +118,24 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`
 }
 
-function reviewOf(batch: BatchResult, checks: StaticCheckSummary): ApprovalReview {
+function reviewOf(batch: BatchResult, checks: StaticCheckSummary, errorBranches: number | null): ApprovalReview {
   const failing = batch.counts.fail + batch.counts.error
   const risks = [
     ...(failing ? [plural(failing, 'failing scenario')] : []),
     ...(checks.errors ? [plural(checks.errors, 'static error')] : []),
+    ...(errorBranches ? [plural(errorBranches, 'branch that ends in an error', 'branches that end in an error')] : []),
   ].join(' and ')
   return {
-    scenarios: { total: batch.results.length, ...batch.counts }, staticErrors: checks.errors, staticWarnings: checks.warnings,
-    risky: failing > 0 || checks.errors > 0, risks,
+    scenarios: { total: batch.results.length, ...batch.counts }, staticErrors: checks.errors, staticWarnings: checks.warnings, errorBranches,
+    risky: failing > 0 || checks.errors > 0 || (errorBranches ?? 0) > 0, risks,
   }
 }
 
-/** What approving `version` risks: its scenarios' results and its static errors (run now, nothing stored). */
-export async function approvalReview(deps: Deps, set: AdviceSetRow, version: Pick<VersionRow, 'id'>): Promise<ApprovalReview> {
+/** What approving `version` risks: its scenarios' results, its static errors and error branches (run now, nothing stored). */
+export async function approvalReview(deps: Deps, actor: Actor, set: AdviceSetRow, version: Pick<VersionRow, 'id'>): Promise<ApprovalReview> {
   const source = await compileSource(deps.db, set, version.id)
-  return reviewOf(await runOn(deps, set, source, new Date()), checksOf(source))
+  const [batch, errorBranches] = await Promise.all([runOn(deps, set, source, new Date()), versionErrorBranches(deps, actor, set, version.id)])
+  return reviewOf(batch, checksOf(source), errorBranches)
 }
 
 export interface ReviewGateView {
@@ -139,11 +162,13 @@ export async function reviewGate(deps: Deps, actor: Actor, adviceSetId: number, 
   const before = new Map((onPublished?.results ?? []).map((r) => [r.scenarioId, r]))
   const rows = onVersion.results.map((result): GateScenarioRow => {
     const previous = before.get(result.scenarioId)
+    const edits = previous && other ? editedAdvice(result, previous, source.compiled, other.compiled) : []
     return {
       scenarioId: result.scenarioId, name: result.name, href: `/adviceset/${set.id}/advicescenario/${result.scenarioId}/show`,
       onVersion: resultView(result, labels),
       onPublished: previous ? resultView(previous, publishedLabels) : null,
-      changed: previous !== undefined && !sameOutcome(result, previous),
+      changed: previous !== undefined && (!sameOutcome(result, previous) || edits.length > 0),
+      editedAdvice: edits,
     }
   })
   const failing = (r: GateScenarioRow) => r.onVersion.status !== 'pass'
@@ -152,6 +177,6 @@ export async function reviewGate(deps: Deps, actor: Actor, adviceSetId: number, 
   return {
     version: { id: version.id, number: version.number },
     published: other && published ? { id: published.id, number: published.number } : null,
-    scenarios: rows, changed: rows.filter((r) => r.changed).length, checks, review: reviewOf(onVersion, checks),
+    scenarios: rows, changed: rows.filter((r) => r.changed).length, checks, review: reviewOf(onVersion, checks, await versionErrorBranches(deps, actor, set, version.id)),
   }
 }

@@ -7,12 +7,12 @@ import { findServedVersion, insertVersion, listVersions, nextVersionNumber, type
 import { ENTITY_ADVICE_SET } from '../library/advice-sets.ts'
 import { audit } from '../audit/audit.ts'
 import { registerDependentCheck } from '../authoring/dependents.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import { optionalText } from '../validate.ts'
 import { announceVersionChange, versionChanged } from './events.ts'
 import { contentHashOf, snapshotAdviceSet, type VersionSnapshot } from './snapshot.ts'
-import { assertWritable } from '../accounts/visibility.ts'
+import { assertWritable, canCollaborateOnSet } from '../accounts/visibility.ts'
 
 export { onServedVersionChange } from './events.ts'
 export type { VersionSnapshot } from './snapshot.ts'
@@ -50,7 +50,7 @@ export async function servedVersion(db: Db, adviceSetId: number, who: KeyAudienc
  */
 export async function teamSet(db: Db, actor: Actor, adviceSetId: number): Promise<AdviceSetRow> {
   const set = await findAdviceSet(db, adviceSetId)
-  if (!set || (set.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No advice set with this id')
+  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
   return set
 }
 
@@ -87,7 +87,7 @@ export async function createVersion(deps: Deps, actor: Actor, input: { adviceSet
   const set = await findAdviceSet(deps.db, input.adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   assertWritable(actor, set)
-  const notes = optionalText('notes', input.notes, 'Notes', 5000)
+  const notes = optionalText('notes', input.notes, 'Notes', 5000, 'multiline')
   const version = await changeVersions(deps.db, set.id, async (tx) => {
     const snapshot = await snapshotAdviceSet(tx, set.id)
     const row = await insertVersion(tx, {

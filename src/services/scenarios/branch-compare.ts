@@ -3,7 +3,7 @@
 // show it and what they give on both sides. How paths are matched and what "changed" means: engine/branches/
 // compare.ts. Small sets answer at once; larger ones run as a job like a generation.
 import {
-  compileAdviceSet, pathsToExamine, walkBranches, walkComparison, type BranchComparison, type BranchOptions, type BranchProgress,
+  compileAdviceSet, pathsToExamine, walkBranches, walkComparison, type AdviceEdit, type BranchComparison, type BranchOptions, type BranchProgress,
   type BranchReport, type CompiledAdviceSet, type PathChange, type PathSide,
 } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -39,6 +39,8 @@ export interface ChangeRow {
   answers: AnswerView[]
   base: OutcomeView | null
   next: OutcomeView | null
+  /** Advice on the path whose headline or text was edited: before and after. */
+  changedAdvice: AdviceEdit[]
   /** Save the answers that show the change as a scenario (none when no answers reach the path). */
   saveHref: string | null
 }
@@ -161,7 +163,7 @@ function presentComparison(context: CompareContext, baseCompiled: CompiledAdvice
     return {
       rules: view.rules, when: view.when, whenBefore: before !== null && before !== view.when ? before : null, ends: view.ends, reason: change.reason,
       inputs: change.inputs ?? null, answers: change.inputs ? answersOf(change.inputs) : [],
-      base: change.baseOutcome ? basePresenter.outcome(change.baseOutcome) : null, next,
+      base: change.baseOutcome ? basePresenter.outcome(change.baseOutcome) : null, next, changedAdvice: change.changedAdvice ?? [],
       saveHref: change.inputs ? nextPresenter.saveHref(nextPresenter.scenarioName(kind, view, next), change.inputs) : null,
     }
   }

@@ -10,7 +10,16 @@ export interface OutcomeView {
   advice: Array<{ nodeId: string; headline: string }>
   /** The question the run stopped at, or null: complete. */
   focus: { nodeId: string; variable: string; question: string } | null
+  /** The run's errors, as the debugger words them. */
+  errors: string[]
 }
+
+/**
+ * What a branch is: an outcome; an error branch (no answers tried reach it without an error in its rules); or a prefix
+ * (it ends at a question or another step that decides nothing, and the run goes on: not an outcome of its own).
+ */
+export type BranchKind = 'outcome' | 'error' | 'prefix'
+
 
 export interface AnswerView { name: string; value: string }
 
@@ -29,6 +38,7 @@ export interface PathView {
 }
 
 export interface BranchRow extends PathView {
+  kind: BranchKind
   inputs: Record<string, unknown>
   answers: AnswerView[]
   outcome: OutcomeView | null
@@ -54,7 +64,7 @@ export class PathPresenter {
     const leaf = this.compiled.nodeById.get(side.path[side.path.length - 1] ?? '')
     return {
       number, ruleId: side.ruleId, rules: words.rules, path: side.path, conditions: words.conditions, when: words.text,
-      ends: leaf ? nodeLabel(leaf.model) : 'Unknown node',
+      ends: leaf ? nodeLabel(leaf.model, (id) => this.compiled.ruleById.get(id)?.name) : 'Unknown node',
     }
   }
 
@@ -62,7 +72,8 @@ export class PathPresenter {
     const view = this.path(number, branch)
     const outcome = branch.outcome ? this.outcome(branch.outcome) : null
     const saveHref = this.saveHref(this.scenarioName(`Branch ${number}`, view, outcome), branch.inputs)
-    return { ...view, inputs: branch.inputs, answers: answersOf(branch.inputs), outcome, saveHref }
+    const kind: BranchKind = branch.prefix ? 'prefix' : branch.endsInError ? 'error' : 'outcome'
+    return { ...view, kind, inputs: branch.inputs, answers: answersOf(branch.inputs), outcome, saveHref }
   }
 
   unreachable(number: number, path: UnreachablePath): UnreachableRow {
@@ -78,7 +89,7 @@ export class PathPresenter {
     const focus = outcome.focus === null ? null : {
       nodeId: outcome.focus, variable: focusNode?.model.variable ?? '', question: (focusNode?.model.question ?? '').trim() || focusNode?.model.variable || '',
     }
-    return { advice, focus }
+    return { advice, focus, errors: outcome.errors.map((error) => error.message) }
   }
 
   /** A scenario name saying where the path leads: its conditions, or (without any) the advice it ends with. */

@@ -7,6 +7,7 @@ import type { Actor, Deps } from '../context.ts'
 import { branchLimit, runAsOf, startingAnswers } from './branch-requests.ts'
 import { BranchTasks, type TaskStatus, type TaskWalk } from './branch-task.ts'
 import { PathPresenter, answersOf, type AnswerView, type BranchRow, type UnreachableRow } from './branch-view.ts'
+import { scenarioCoverage, type CoverageSummary } from './coverage.ts'
 import { loadSource, readableSet } from './sources.ts'
 
 /** At most this many paths are generated while the request waits (a few milliseconds); more run in the background. */
@@ -125,4 +126,24 @@ export function presentBranches(context: GenerateContext, presenter: PathPresent
 export async function generationTask(deps: Deps, actor: Actor, taskId: string): Promise<{ status: TaskStatus; context: GenerateContext; view: BranchesView | null }> {
   const task = await generateTasks.read(deps, actor, taskId)
   return { status: task.status, context: task.context, view: task.result ?? null }
+}
+
+/** How far the set's saved scenarios cover a generation's branches (its source compiled again, the scenarios run now). */
+export async function coverageOfBranches(deps: Deps, actor: Actor, view: BranchesView): Promise<Omit<CoverageSummary, 'reached'>> {
+  const set = await readableSet(deps, actor, view.adviceSet.id)
+  const source = await loadSource(deps, actor, set, view.source.key)
+  const { reached: _reached, ...coverage } = await scenarioCoverage(deps, set, compileAdviceSet(source.model), view.branches)
+  return coverage
+}
+
+/**
+ * The summary page's coverage of a source: its branches generated while the page waits and covered by the saved
+ * scenarios; for a source with more paths than that, only how many paths it has (the branch tools generate those).
+ */
+export async function sourceCoverage(deps: Deps, actor: Actor, request: { adviceSetId: number; source?: string | undefined }): Promise<
+  { coverage: Omit<CoverageSummary, 'reached'>; paths?: undefined } | { coverage?: undefined; paths: number }
+> {
+  const outcome = await generateSetBranches(deps, actor, { ...request, directOnly: true })
+  if (outcome.view) return { coverage: await coverageOfBranches(deps, actor, outcome.view) }
+  return { paths: outcome.pending?.total ?? 0 }
 }

@@ -1,7 +1,7 @@
 // A scenario's fields checked against the set it tests: answers must be for variables the set has and fit their data
 // type, expected advice must be advice nodes, the expected focus a question (or 'complete'), expected variables
-// variables. Each refusal names its field (inputs.Age, expected.advice …). The run machinery uses inputProblem too:
-// an answer that fitted when saved may no longer fit the set being run.
+// variables or formulas. Each refusal names its field (inputs.Age, expected.advice …). The run machinery uses
+// inputProblem too: an answer that fitted when saved may no longer fit the set being run.
 import { coerceInput, type CompiledAdviceSet } from '../../engine/index.ts'
 import { ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
@@ -110,7 +110,9 @@ export function parseExpected(raw: unknown, compiled: CompiledAdviceSet): Expect
   const variables = raw.variables ?? {}
   if (!isPlainObject(variables)) throw new ValidationError('expected.variables', 'expected.variables: must be an object of values by variable name.')
   for (const [name, value] of Object.entries(variables)) {
-    if (!compiled.variableIndex.has(name)) throw new ValidationError(`expected.variables.${name}`, `expected.variables.${name}: there is no variable {{${name}}} in this advice set.`)
+    if (!compiled.variableIndex.has(name) && compiled.formulas[compiled.formulaIndex.get(name) ?? -1]?.entity === undefined) {
+      throw new ValidationError(`expected.variables.${name}`, `expected.variables.${name}: there is no variable {{${name}}} or formula [[${name}]] in this advice set.`)
+    }
     if (!isRawValue(value)) throw new ValidationError(`expected.variables.${name}`, `expected.variables.${name}: must be text, a number, true/false, a list of those, or null.`)
   }
   if (JSON.stringify(variables).length > MAX_JSON_CHARS) throw new ValidationError('expected.variables', 'expected.variables: the values are too long.')
@@ -156,7 +158,7 @@ export function parsePinnedResponses(raw: unknown, compiled: CompiledAdviceSet):
 export function parseScenarioChanges(input: ScenarioInput, compiled: CompiledAdviceSet): Partial<ScenarioFieldValues> {
   const changes: Partial<ScenarioFieldValues> = {}
   if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000)
+  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
   if (input.inputs !== undefined) changes.inputs = parseInputs(input.inputs, compiled)
   if (input.runAsOf !== undefined) changes.runAsOf = parseRunAsOf(input.runAsOf)
   if (input.expected !== undefined) changes.expected = parseExpected(input.expected, compiled)

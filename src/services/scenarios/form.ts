@@ -2,7 +2,7 @@
 // tick, the questions a run can stop at, the variables to check, the external APIs whose answers can be pinned) and
 // the two-way translation between a scenario and the form's text fields. Answers keep their JSON kind: a number field
 // gives a number, yes/no a boolean, lines a list; a pinned response's body is JSON text.
-import { ENTITY_TYPES, adviceGroupOf, formatAnswer, nodeSummary, type CompiledAdviceSet, type NodeModel, type RuleModel } from '../../engine/index.ts'
+import { ENTITY_TYPES, adviceGroupOf, formatAnswer, nodeSummary, typedNumber, type CompiledAdviceSet, type NodeModel, type RuleModel } from '../../engine/index.ts'
 import type { Actor, Deps } from '../context.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { debugScope, inputFields, type DebugField, type DebugScope } from '../authoring/rule-debug-page.ts'
@@ -14,7 +14,8 @@ import type { PinnedApiResponse } from '../../db/schema/index.ts'
 const GROUP_LABELS = { advice: 'Advice', assumptions: 'Assumption', examples: 'Example' } as const
 
 export interface NodeChoice { id: string; label: string; ruleName: string; group: string }
-export interface VariableChoice { name: string; dataType: string | null }
+/** A value a scenario may check: a variable's or a formula's, as the run ends. */
+export interface VariableChoice { name: string; kind: 'variable' | 'formula'; dataType: string | null }
 
 /** A field answered by the form; `extra` ones are answers the set asks no question for (kept as written). */
 export interface ScenarioField extends DebugField { extra?: boolean }
@@ -55,6 +56,21 @@ function nodesOfType(rules: RuleModel[], type: 'advice' | 'inputRequest'): NodeC
   return found
 }
 
+/** The set's variables, then its dictionary formulas, each by name. */
+function checkableValues(compiled: CompiledAdviceSet): VariableChoice[] {
+  const byName = (a: VariableChoice, b: VariableChoice) => a.name.localeCompare(b.name)
+  return [
+    ...compiled.variables.filter((v) => !v.isSystem).map((v): VariableChoice => ({ name: v.name, kind: 'variable', dataType: v.dataType ?? null })).sort(byName),
+    ...compiled.formulas.filter((f) => f.entity !== undefined && !compiled.variableIndex.has(f.name))
+      .map((f): VariableChoice => ({ name: f.name, kind: 'formula', dataType: f.dataType ?? null })).sort(byName),
+  ]
+}
+
+/** How a checked value is written: `[[Name]]` for a formula of the set, `{{Name}}` otherwise. */
+export function valueTag(compiled: CompiledAdviceSet, name: string): string {
+  return !compiled.variableIndex.has(name) && compiled.formulaIndex.has(name) ? `[[${name}]]` : `{{${name}}}`
+}
+
 /** What the form needs from the working draft of a set the actor reads. */
 export async function scenarioFormModel(deps: Deps, actor: Actor, adviceSetId: number): Promise<ScenarioFormModel> {
   const scope = await debugScope(deps, actor, adviceSetId, undefined)
@@ -64,8 +80,7 @@ export async function scenarioFormModel(deps: Deps, actor: Actor, adviceSetId: n
     fields: inputFields(scope),
     adviceNodes: nodesOfType(rules, 'advice'),
     questions: nodesOfType(rules, 'inputRequest'),
-    variables: scope.compiled.variables.filter((v) => !v.isSystem).map((v) => ({ name: v.name, dataType: v.dataType ?? null }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+    variables: checkableValues(scope.compiled),
     apis: [...calledApiIds(scope.compiled)].map((apiId) => ({ apiId, name: scope.apiNames.get(apiId) ?? `External API ${apiId}` }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     canWrite: canWriteOwned(actor, scope.set.ownerId),
@@ -112,15 +127,15 @@ export function answerText(field: ScenarioField, value: unknown): string {
   return value === null || value === undefined ? '' : String(value)
 }
 
-/** An answer as the form's text for `field` gives it: a number field a number, yes/no a boolean, lines a list. */
+/**
+ * An answer as the form's text for `field` gives it: a number field a number (read as the embed reads it: "$60,000",
+ * "4.2%"), yes/no a boolean, lines a list.
+ */
 export function answerOf(field: ScenarioField, text: string): unknown {
   if (field.extra) return valueFromText(text)
   switch (field.control) {
     case 'lines': return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '')
-    case 'number': {
-      const n = Number(text.trim())
-      return Number.isFinite(n) ? n : text
-    }
+    case 'number': return typedNumber(text, field.dataType === 'percent' ? 'percent' : 'number') ?? text
     case 'boolean': return text === 'true' ? true : text === 'false' ? false : text
     default: return text
   }

@@ -24,10 +24,10 @@ export function adviceNodeIds(result: EngineResult): string[] {
   return [...ids]
 }
 
-/** What a run gave, with the values of `variableNames` (null for one that holds none). */
+/** What a run gave, with the values of `variableNames`, variables or formulas (null for one that holds none). */
 export function actualOutcome(result: EngineResult, variableNames: Iterable<string>): ActualOutcome {
   const variables: Record<string, unknown> = {}
-  for (const name of variableNames) variables[name] = rawValue(result.valueOf(name))
+  for (const name of variableNames) variables[name] = rawValue(result.valueOf(name) ?? result.formulaValueOf(name))
   return {
     advice: adviceNodeIds(result),
     focus: result.currentFocus?.nodeId ?? FOCUS_COMPLETE,

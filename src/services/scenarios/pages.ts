@@ -6,7 +6,7 @@ import { canWriteOwned } from '../accounts/visibility.ts'
 import { paintedTrees } from '../authoring/rule-debug-page.ts'
 import { tracedRun } from '../authoring/rules.ts'
 import { runMomentOf } from './fields.ts'
-import { fieldsFor, scenarioFormModel, shownAnswer, textOfValue, type ScenarioFormModel } from './form.ts'
+import { fieldsFor, scenarioFormModel, shownAnswer, textOfValue, valueTag, type ScenarioFormModel } from './form.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome, type ScenarioDifferences } from './outcome.ts'
 import { compileSource, pinnedMap, runSources, sourceLabel, type CompiledSource } from './runs.ts'
 import { getScenario, getScenarioRun, listSetScenarios, scenarioRunHistory, type ScenarioItem } from './scenarios.ts'
@@ -15,6 +15,8 @@ import { getScenario, getScenarioRun, listSetScenarios, scenarioRunHistory, type
 export interface NodeLabels {
   advice(id: string): string
   focus(id: string): string
+  /** A checked value's name as written: {{Variable}} or [[Formula]]. */
+  value(name: string): string
 }
 
 export function nodeLabels(form: ScenarioFormModel): NodeLabels {
@@ -23,6 +25,7 @@ export function nodeLabels(form: ScenarioFormModel): NodeLabels {
   return {
     advice: (id) => advice.get(id) ?? `Node ${id} (not in the draft)`,
     focus: (id) => id === FOCUS_COMPLETE ? 'Complete: nothing left to ask' : questions.get(id) ?? `Question ${id} (not in the draft)`,
+    value: (name) => valueTag(form.scope.compiled, name),
   }
 }
 
@@ -32,7 +35,7 @@ export function differenceLines(d: ScenarioDifferences, labels: NodeLabels): str
     ...d.missingAdvice.map((id) => `Missing advice: ${labels.advice(id)}`),
     ...d.unexpectedAdvice.map((id) => `Unexpected advice: ${labels.advice(id)}`),
     ...(d.focus ? [`Focus: expected ${labels.focus(d.focus.expected)}, got ${labels.focus(d.focus.actual)}`] : []),
-    ...d.variables.map((v) => `{{${v.name}}}: expected ${textOfValue(v.expected) || 'no value'}, got ${textOfValue(v.actual) || 'no value'}`),
+    ...d.variables.map((v) => `${labels.value(v.name)}: expected ${textOfValue(v.expected) || 'no value'}, got ${textOfValue(v.actual) || 'no value'}`),
   ]
 }
 
@@ -78,7 +81,7 @@ function comparison(labels: NodeLabels, expected: ExpectedOutcome, run: { actual
     label: 'Final focus', expected: labels.focus(expected.focus), actual: actual ? labels.focus(actual.focus) : null, differs: d?.focus != null,
   }
   const variables: ComparisonRow[] = Object.entries(expected.variables).map(([name, value]) => ({
-    label: `{{${name}}}`, expected: textOfValue(value) || 'no value', actual: actual ? textOfValue(actual.variables[name]) || 'no value' : null,
+    label: labels.value(name), expected: textOfValue(value) || 'no value', actual: actual ? textOfValue(actual.variables[name]) || 'no value' : null,
     differs: d?.variables.some((v) => v.name === name) ?? false,
   }))
   return { advice, focus, variables }

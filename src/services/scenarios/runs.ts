@@ -11,7 +11,8 @@ import { findVersion, listVersions } from '../../db/queries/versions.ts'
 import { compileAdviceSet, evaluate, type AdviceSetModel, type CompiledAdviceSet, type EngineResult, type EvaluateOptions } from '../../engine/index.ts'
 import type { PinnedApiResponse } from '../../db/schema/index.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import type { Actor, Deps } from '../context.ts'
+import { canCollaborateOnSet } from '../accounts/visibility.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import type { VersionSnapshot } from '../publishing/snapshot.ts'
 import { apiIdsOf, runSetWithApis, type PinnedResponse } from '../integrations/api-runtime.ts'
@@ -282,7 +283,7 @@ export async function previewRun(deps: Deps, actor: Actor, input: {
 /** Where a set's scenarios can run: the draft, then (for its owner's team) its versions, newest first. */
 export async function runSources(deps: Deps, actor: Actor, adviceSetId: number) {
   const set = await readableSetOf(deps.db, actor, adviceSetId)
-  const versions = set.ownerId === actor.ownerId || isProviderAdmin(actor) ? await listVersions(deps.db, set.id) : []
+  const versions = canCollaborateOnSet(actor, set) ? await listVersions(deps.db, set.id) : []
   return [
     { value: 'draft', label: sourceLabel(null) },
     ...versions.map((v) => ({ value: String(v.id), label: `${sourceLabel(v.number)} (${v.state})` })),

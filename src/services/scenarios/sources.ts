@@ -6,8 +6,8 @@ import { findAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.t
 import { findVersion, findVersionInState, listVersions } from '../../db/queries/versions.ts'
 import type { AdviceSetModel } from '../../engine/index.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
-import { canReadSet } from '../accounts/visibility.ts'
-import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
+import { canCollaborateOnSet, canReadSet } from '../accounts/visibility.ts'
+import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { entitiesInUse, type VersionSnapshot } from '../publishing/snapshot.ts'
 
@@ -30,7 +30,7 @@ export async function readableSet(deps: Deps, actor: Actor, adviceSetId: number)
 
 /** The owner's team (and provider admins) see a set's versions; other readers only its draft. */
 export function seesVersions(actor: Actor, set: Pick<AdviceSetRow, 'ownerId'>): boolean {
-  return set.ownerId === actor.ownerId || isProviderAdmin(actor)
+  return canCollaborateOnSet(actor, set)
 }
 
 function versionLabel(version: { number: number; state: string }): string {

@@ -1,11 +1,13 @@
 // Issue 2 acceptance: sign up → sign in → profile → password change ends other sessions → logout kills the cookie;
 // forgot → reset through the mailed link, once, not after 1 h; password rules; CSRF; sign-in failures say nothing.
 import t from 'tap'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
 import { createUser } from '../../helpers/factories.ts'
 import { passwordTokens, sessions, users, activity } from '../../../src/db/schema/index.ts'
+import { insertPasswordToken } from '../../../src/db/queries/users.ts'
+import { newLinkToken } from '../../../src/services/accounts/passwords.ts'
 
 const ctx = await buildTestApp(t)
 const { app, database } = ctx
@@ -118,6 +120,57 @@ t.test('forgot → reset through the mailed link; the link works once and not af
   t.equal((await a.get(path2)).statusCode, 410, 'an expired link shows the expired page')
   const late = await a.postForm(path2, { password: 'too-late-secret-9', confirm: 'too-late-secret-9' })
   t.equal(late.statusCode, 400)
+})
+
+/** Asks for a reset link by the form and returns its path, as mailed. */
+async function mailedResetPath(a: Agent, email: string): Promise<string> {
+  await a.get('/password/forgot')
+  await a.postForm('/password/forgot', { email })
+  const mail = ctx.outbox().filter((m) => m.text.includes('/password/reset/') && JSON.stringify(m.to).includes(email)).pop()
+  return new URL(mail!.link!).pathname
+}
+
+/** A set-up link (as an invitation mails it) for an existing user, to see it die with a reset. */
+async function setupPath(userId: number): Promise<string> {
+  const { token, tokenHash } = newLinkToken()
+  await insertPasswordToken(database.db, { userId, purpose: 'setup', tokenHash, expiresAt: new Date(Date.now() + 3_600_000) })
+  return `/password/setup/${token}`
+}
+
+t.test('using one reset link revokes the user\'s other reset and set-up links', async (t) => {
+  const user = await createUser(database.db)
+  const a = new Agent(app, '10.3.1.1')
+  const first = await mailedResetPath(a, user.email)
+  const second = await mailedResetPath(a, user.email)
+  const setup = await setupPath(user.id)
+  t.not(first, second)
+  t.equal((await a.postForm(first, { password: 'first-link-secret-1', confirm: 'first-link-secret-1' })).statusCode, 303)
+
+  t.equal((await a.get(second)).statusCode, 410, 'the second link shows the expired page')
+  const late = await a.postForm(second, { password: 'second-link-secret-2', confirm: 'second-link-secret-2' })
+  t.equal(late.statusCode, 400, 'the second link no longer sets a password')
+  t.match(late.body, 'expired or was already used')
+  const lateSetup = await a.postForm(setup, { password: 'setup-link-secret-3', confirm: 'setup-link-secret-3' })
+  t.equal(lateSetup.statusCode, 400, 'the set-up link no longer sets a password either')
+  await new Agent(app, '10.3.1.2').signIn(user.email, 'first-link-secret-1')
+  const open = await database.db.select().from(passwordTokens).where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)))
+  t.same(open, [], 'no usable token is left')
+})
+
+t.test('changing the password on the profile revokes links mailed before', async (t) => {
+  const user = await createUser(database.db)
+  const a = new Agent(app, '10.3.2.1')
+  const reset = await mailedResetPath(a, user.email)
+  const setup = await setupPath(user.id)
+  await a.signIn(user.email, user.password)
+  const change = await a.postForm('/profile/password', { current: user.password, password: 'profile-secret-4', confirm: 'profile-secret-4' }, { page: '/profile/password' })
+  t.equal(change.statusCode, 303)
+
+  const other = new Agent(app, '10.3.2.2')
+  t.equal((await other.get(reset)).statusCode, 410, 'the reset link shows the expired page')
+  t.equal((await other.postForm(reset, { password: 'attacker-secret-5', confirm: 'attacker-secret-5' })).statusCode, 400, 'the reset link is refused')
+  t.equal((await other.postForm(setup, { password: 'attacker-secret-6', confirm: 'attacker-secret-6' })).statusCode, 400, 'the set-up link is refused')
+  await new Agent(app, '10.3.2.3').signIn(user.email, 'profile-secret-4')
 })
 
 t.test('forgot for an unknown address answers the same and sends nothing', async (t) => {

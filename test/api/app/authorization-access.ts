@@ -33,10 +33,14 @@ export interface ObjectFacts { owner: 'A' | 'B' | 'TF' | null; readableByAll: bo
 
 export type PublicIs = 'publicSet' | 'teamOnly' | 'providerShared' | 'providerPrivate'
 
+/** What the starter column's object is: content of B's starter set that every team reads, or B's own (collaboration data, B's library). */
+export type StarterIs = 'content' | 'team'
+
 /** publicSet: B's public set (or its child) that every team reads · teamOnly: a child of it that only B's team reads. */
-export function factsOf(kind: ObjectKind, publicIs: PublicIs): ObjectFacts {
+export function factsOf(kind: ObjectKind, publicIs: PublicIs, starterIs: StarterIs): ObjectFacts {
   if (kind === 'own') return { owner: 'A', readableByAll: false }
   if (kind === 'other') return { owner: 'B', readableByAll: false }
+  if (kind === 'starter') return { owner: 'B', readableByAll: starterIs === 'content' }
   if (kind === 'none') return { owner: null, readableByAll: false }
   if (publicIs === 'publicSet' || publicIs === 'teamOnly') return { owner: 'B', readableByAll: publicIs === 'publicSet' }
   return { owner: 'TF', readableByAll: publicIs === 'providerShared' }

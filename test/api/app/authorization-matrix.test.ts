@@ -1,6 +1,6 @@
 // The route authorization matrix (issue 18.1): every registered route has a row (test/api/app/authorization-rows.ts);
-// each row is asked by eight principals about A's object, B's object and a public one, and answers the status its
-// access profile expects. No answer to a principal outside B ever carries B's marker (nor A's to B's principals).
+// each row is asked by eight principals about A's object, B's object, a public one and B's starter set's (issue 22),
+// and answers the status its access profile expects. No answer to a principal outside B ever carries B's marker (nor A's to B's principals).
 import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import type { RouteOptions } from 'fastify'
@@ -11,10 +11,10 @@ import { multipartBody, type UploadFile } from '../../helpers/uploads.ts'
 import { A_MARKER, B_MARKER, PRINCIPALS, actorOf, buildWorld, spawn, type ObjectKind, type Principal } from './authorization-world.ts'
 import { expected, factsOf, isKey, type Expect } from './authorization-access.ts'
 import { Filler } from './authorization-fill.ts'
-import { EXCLUDED, ROWS, publicKindOf, type Row } from './authorization-rows.ts'
+import { EXCLUDED, ROWS, publicKindOf, starterKindOf, type Row } from './authorization-rows.ts'
 
-// About 7,000 requests: ~50 s of CPU on PGlite, more on a busy machine than the suite's 120 s default allows.
-t.setTimeout(600_000)
+// About 9,500 requests (four object columns): ~70 s of CPU on PGlite, many minutes on a busy shared machine.
+t.setTimeout(1_200_000)
 
 interface Registered { method: string; url: string; schema: RouteOptions['schema'] }
 const registered = new Map<string, Registered>()
@@ -88,7 +88,7 @@ function namesObject(row: Row): boolean {
 
 let cells = 0
 const failures: string[] = []
-const kinds: ObjectKind[] = ['own', 'other', 'public']
+const kinds: ObjectKind[] = ['own', 'other', 'public', 'starter']
 
 /** MATRIX_ONLY=<regexp> runs only the matching rows (while working on them). */
 const only = process.env.MATRIX_ONLY ? new RegExp(process.env.MATRIX_ONLY) : null
@@ -106,7 +106,7 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
     const pending: Array<{ line: string; r: { want: Expect; status: number; refusedByFlash: boolean } }> = []
     for (const kind of objectKinds) {
       for (const who of PRINCIPALS) {
-        const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row)), { method: route.method, api })
+        const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row), starterKindOf(route.url, row)), { method: route.method, api })
         const base = world.sides[kind === 'none' ? 'own' : kind]
         const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh, { deleted: row.deleted }) : base
         if (row.prepare && want === 'ok' && who in world.users) await row.prepare(app.deps, actorOf(world.users[who as keyof typeof world.users]), side)

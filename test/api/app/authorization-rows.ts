@@ -2,7 +2,7 @@
 // access profile (test/api/app/authorization-access.ts) and, where the defaults do not fit, what `:id` is, the body
 // or query to send (from the cell's side, so the object column means what it says), a fresh object per cell for routes
 // that destroy theirs (deleted first for routes that restore it), or the statuses a cell expects instead.
-import type { Access, Expect, PublicIs } from './authorization-access.ts'
+import type { Access, Expect, PublicIs, StarterIs } from './authorization-access.ts'
 import { passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
@@ -18,6 +18,8 @@ export interface Row {
   id?: keyof Side
   /** What the "public" column is: B's public set (and its children), or a provider object every team reads, or one only provider admins see. */
   publicIs?: PublicIs
+  /** What the "starter" column is, when starterKindOf's default does not say: content every team reads, or B's own. */
+  starterIs?: StarterIs
   query?: (s: Side, c: CellContext) => Record<string, string | number>
   body?: (s: Side, c: CellContext) => unknown
   /** A new object of this family for each cell let through, for routes that delete or move theirs (denied cells use the shared one, which they must leave as it was). */
@@ -59,11 +61,17 @@ const teamRun: Row = { access: 'read' }
 const copy: Row = { access: 'copy' }
 const self: Row = { access: 'self' }
 const signedIn: Row = { access: 'signedIn' }
-/** Children of a public set that only its own team reads (its working draft's API, comments, publishing). */
+/**
+ * Children of a public or starter set that only its own team reads (canCollaborateOnSet): publishing, requests for
+ * advice, analytics, and its collaboration data (comments, the set's activity and deleted lists, recent items).
+ */
 const teamOnly = (row: Row): Row => ({ ...row, publicIs: 'teamOnly' })
 let named = 0
 /** A fresh name for a form that creates or renames (names are unique per owner or set). */
 const aName = (prefix = 'Matrix probe') => `${prefix} ${++named}`
+
+/** A bulk edit that sets a set's starter flag to what it is: the starter column's set stays a starter for the rows after. */
+const keepsStarter = (c: CellContext) => c.base === c.world.sides.starter
 
 /** A fresh address for a form that creates an account (addresses are unique). */
 const anEmail = () => `probe-${++named}@example.test`
@@ -89,7 +97,7 @@ const aReservedName = () => aName('Matrix_probe').replace(' ', '_')
 const setOwnerTags: Row['expect'] = { otherAdmin: { public: 'ok' } }
 
 /** Export and other owner-scoped admin routes name an owner: another owner's is refused (403) like the role is. */
-const ownerScoped = (row: Row): Row => ({ ...row, expect: { otherAdmin: { own: 403, public: 403 }, ownerAdmin: { other: 403, public: 403 } } })
+const ownerScoped = (row: Row): Row => ({ ...row, expect: { otherAdmin: { own: 403, public: 403 }, ownerAdmin: { other: 403, public: 403, starter: 403 } } })
 /** Every signed-in person answers the same (the route's answer to the probe, whoever asks). */
 const everyone = (status: number, kinds: ObjectKind[] = ['none']): Row['expect'] => Object.fromEntries(
   (['viewer', 'author', 'ownerAdmin', 'providerAdmin', 'otherAdmin'] as const).map((who) => [who, Object.fromEntries(kinds.map((k) => [k, status]))]))
@@ -102,6 +110,20 @@ export function publicKindOf(url: string, row: Row): NonNullable<Row['publicIs']
   if (row.publicIs) return row.publicIs
   if (PROVIDER_PRIVATE.test(url)) return 'providerPrivate'
   return PROVIDER_SHARED.test(url) ? 'providerShared' : 'publicSet'
+}
+
+/**
+ * The starter column's object (authorization-world.ts buildStarterSide): the set, its rules, nodes, scenarios, the
+ * dictionary entries kept for it and the supplement linked to its node (`media`) are content every team reads; what
+ * its team keeps (teamOnly rows), the supplement linked to the set itself (`visualization`), B's library (tags,
+ * categories, keys, APIs, maps…) and the Advice API (a partner key reads its own, the provider's and public sets) are B's.
+ */
+const STARTER_CONTENT_OF_SHARED = /^\/(api\/entity|card|admin\/dictionary|api\/supplements|media)\b/
+
+export function starterKindOf(url: string, row: Row): StarterIs {
+  if (row.starterIs) return row.starterIs
+  if (row.access === 'partner' || publicKindOf(url, row) === 'teamOnly' || PROVIDER_PRIVATE.test(url)) return 'team'
+  return PROVIDER_SHARED.test(url) && !STARTER_CONTENT_OF_SHARED.test(url) ? 'team' : 'content'
 }
 
 export const ROWS: Record<string, Row> = {
@@ -137,6 +159,8 @@ export const ROWS: Record<string, Row> = {
   'POST /profile/edit': self,
   'GET /user/team': teamRead,
   'GET /user/new': adminRead,
+  /** The team's own settings: no object in the path (the actor's own owner), so only the access profile decides. */
+  'POST /user/team/settings': { ...adminWrite, body: () => ({ selfApprovalAllowed: 'false' }) },
   'POST /user/new': { ...adminWrite, body: () => ({ name: aName(), email: anEmail(), role: 'author' }) },
   'GET /admin/users': providerOnly,
   'GET /admin/users/new': providerOnly,
@@ -145,8 +169,8 @@ export const ROWS: Record<string, Row> = {
   'GET /library/classic': teamRead,
   'GET /explore': teamRead,
   'GET /library/bulkeditor': teamRead,
-  'POST /library/bulkeditor': { ...teamWrite, deny400: true, body: (s) => ({ ids: String(s.set), isStarter: 'false' }) }  /* the form refuses sets the asker may not change as a bad field (ids), before any change */,
-  'POST /library/bulkeditor/confirm': { ...teamWrite, body: (s) => ({ ids: String(s.set), isStarter: 'false' }) },
+  'POST /library/bulkeditor': { ...teamWrite, deny400: true, body: (s, c) => ({ ids: String(s.set), isStarter: String(keepsStarter(c)) }) }  /* the form refuses sets the asker may not change as a bad field (ids), before any change */,
+  'POST /library/bulkeditor/confirm': { ...teamWrite, body: (s, c) => ({ ids: String(s.set), isStarter: String(keepsStarter(c)) }) },
   'POST /library/categories': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /library/categories/:id/delete': { ...teamWrite, fresh: 'category', publicIs: 'providerPrivate' },
   'GET /library/search': teamRead,
@@ -172,6 +196,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/rule/:ruleId/show/tree': teamRead,
   'POST /adviceset/:id/rule/:ruleId/rename': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /adviceset/:id/rule/:ruleId/move': { ...teamWrite, body: () => ({ direction: 'down' }) },
+  'POST /adviceset/:id/rule/:ruleId/only-when-called': { ...teamWrite, body: () => ({ onlyWhenCalled: 'true' }) },
   'POST /adviceset/:id/rule/:ruleId/copy': teamWrite,
   'POST /adviceset/:id/rule/:ruleId/promote': { ...teamWrite, fresh: 'rule' },
   'GET /adviceset/:id/rule/confirm-delete': editPage,
@@ -181,7 +206,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/rule/copyselector': teamRead,
   'GET /adviceset/:id/rule/apiselector': teamRead,
   'GET /activity': teamRead,
-  'GET /adviceset/:id/activity': teamRead,
+  'GET /adviceset/:id/activity': teamOnly(teamRead),
   'POST /activity/:id/restore': teamOnly({ ...teamWrite, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
   'GET /admin/dictionary': signedIn,
   'GET /admin/dictionary/list': signedIn,
@@ -189,7 +214,7 @@ export const ROWS: Record<string, Row> = {
   'POST /card/:type': { ...teamWrite, body: () => ({ reservedName: aName('Matrix_probe').replace(' ', '_'), dataType: 'number' }) },
   'GET /card/:type/:entityId': teamRead,
   'GET /card/:type/:entityId/edit': { ...editPage, publicIs: 'providerShared' },
-  'POST /card/:type/:entityId/edit': { ...teamWrite, body: (s) => ({ reservedName: `${s.marker}_var`, dataType: 'number' }) },
+  'POST /card/:type/:entityId/edit': { ...teamWrite, body: (s, c) => ({ reservedName: `${s.marker}_var`, dataType: 'number', ...(keepsStarter(c) ? { adviceSetId: String(s.set) } : {}) }) }  /* the form resends the entry's set: the starter column's entry is kept for its set */,
   'POST /card/:type/:entityId/delete': { ...teamWrite, fresh: 'entity' },
   'GET /adviceset/:id/rule/debug': teamRead,
   'POST /adviceset/:id/rule/debug': teamRun,
@@ -236,7 +261,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/advicescenario/tree': teamRead,
   'POST /adviceset/:id/advicescenario/tree': { ...teamWrite, body: (s) => ({ action: 'save', fork: String(s.scenario), question: 'Age', 'input.Age': '60', name: aName() }) },
   'GET /admin/keywordMap': adminRead,
-  'POST /admin/keywordMap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: aName('probe phrase'), adviceSetId: String(s.set) }), deny400: true, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
+  'POST /admin/keywordMap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: aName('probe phrase'), adviceSetId: String(s.set) }), deny400: true, expect: { ownerAdmin: { public: 'ok', starter: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
   'GET /admin/keywordMap/:keywordMapId': adminRead,
   'POST /admin/keywordMap/:keywordMapId': adminWrite,
   'POST /admin/keywordMap/:keywordMapId/delete': { ...adminWrite, fresh: 'keywordMap' },
@@ -261,7 +286,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches': teamRead,
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches/:id': teamRead,
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches': teamRun,
-  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/tasks/:taskId/cancel': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* as above */,
+  'POST /adviceset/:ruleSetId/advicescenario/gen-branches/tasks/:taskId/cancel': { ...teamRead, expect: everyone(404, ['own', 'other', 'public', 'starter']) }  /* as above */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches/compare': teamRead,
   'POST /adviceset/:ruleSetId/advicescenario/gen-branches/compare': { ...teamRun, body: () => ({ base: 'draft', next: 'draft' }) }  /* nothing of the world's sets is published: compare the draft with itself */,
   'GET /adviceset/:ruleSetId/advicescenario/gen-summary': teamRead,
@@ -273,7 +298,7 @@ export const ROWS: Record<string, Row> = {
   'POST /media/:id/edit': teamWrite,
   'POST /media/:id/delete': { ...teamWrite, fresh: 'media' },
   'POST /media/:id/restore': { ...teamWrite, fresh: 'media', deleted: true },
-  'GET /media/:id/iframe': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* a link has no content to frame: 404 to everyone (uploads: /visualizations/:id/iframe) */,
+  'GET /media/:id/iframe': { ...teamRead, expect: everyone(404, ['own', 'other', 'public', 'starter']) }  /* a link has no content to frame: 404 to everyone (uploads: /visualizations/:id/iframe) */,
   'GET /visualizations': teamRead,
   'GET /visualizations/new': editPage,
   'POST /visualizations/new': { ...teamWrite, upload: aChart, body: () => ({ name: aName() }), expect: { ownerKey: { none: 401 }, otherKey: { none: 401 } } }  /* multipart: the session check answers before the CSRF field is read */,
@@ -301,7 +326,7 @@ export const ROWS: Record<string, Row> = {
   'POST /api/adviceset': { ...teamWrite, publicIs: 'providerShared', deny400: true, body: (s, c) => ({ name: aName(), categoryId: String(c.who === 'providerAdmin' ? c.world.sides.public.category : s.category) }) }  /* the set goes into the asker's library, filed under a category of it (the provider admin's: the provider's); another library's category, the provider's too, is a bad field */,
   'POST /api/adviceset/copy': copy,
   'POST /api/adviceset/transfer': { ...providerOnly, fresh: 'set', body: (s) => ({ id: String(s.set), ownerId: PROVIDER_OWNER_ID }) },
-  'POST /api/adviceset/bulk': { ...teamWrite, body: (s) => ({ ids: [s.set], isStarter: false }) },
+  'POST /api/adviceset/bulk': { ...teamWrite, body: (s, c) => ({ ids: [s.set], isStarter: keepsStarter(c) }) },
   'GET /api/adviceset/category': teamRead,
   'POST /api/adviceset/category': teamWrite,
   'GET /api/adviceset/category/:id': { ...teamRead, publicIs: 'providerShared' },
@@ -313,7 +338,7 @@ export const ROWS: Record<string, Row> = {
   'POST /api/adviceset/:id/recover': { ...teamWrite, fresh: 'set', deleted: true },
   'GET /api/adviceset/publish': teamOnly(teamRead),
   'POST /api/adviceset/publish': teamWrite,
-  'POST /api/adviceset/unpublish': teamOnly({ access: 'admin', expect: { ownerAdmin: { public: 403 } } }),
+  'POST /api/adviceset/unpublish': teamOnly({ access: 'admin', expect: { ownerAdmin: { public: 403, starter: 403 } } })  /* the body names a version, which readers of the set see (catalog) but may not change */,
   'GET /api/adviceset/publish-config': teamOnly(teamRead),
   'PUT /api/adviceset/publish-config': teamOnly({ access: 'admin', body: (s, c) => ({ adviceSetId: String(s.set), audienceId: String(setOwnerSide(s, c).audience), versionId: String(s.version) }) })  /* an audience of the set's owner */,
   'GET /api/adviceset/publish-config/:keyId': teamOnly({ access: 'admin', expect: { viewer: { own: 404 }, author: { own: 404 }, otherAdmin: { public: 404 } } })  /* keys are hidden from non-admins; the public column's key is the provider's */,
@@ -327,18 +352,18 @@ export const ROWS: Record<string, Row> = {
   'POST /api/adviceset/generate-summary': teamRun,
   'GET /api/tags': teamRead,
   'POST /api/tags': teamWrite,
-  'GET /api/tags/:id': { ...teamRead, expect: { providerAdmin: { own: 404, other: 404 } } }  /* a tag is read where it is used: the owner's and the provider's */,
+  'GET /api/tags/:id': { ...teamRead, expect: { providerAdmin: { own: 404, other: 404, starter: 404 } } }  /* a tag is read where it is used: the owner's and the provider's */,
   'PATCH /api/tags/:id': adminWrite,
   'DELETE /api/tags/:id': { ...adminWrite, fresh: 'tag' },
   'POST /api/tags/:id/merge': { ...adminWrite, fresh: 'tag', body: (_, c) => ({ into: c.base.tag }) },
-  'POST /api/tags/:id/link': { ...teamWrite, body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* tagging writes the set (as /adviceset/:id/tags/add) with a tag the asker reads */,
-  'POST /api/tags/:id/unlink': { ...teamWrite, body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* as link */,
+  'POST /api/tags/:id/link': { ...teamWrite, starterIs: 'content', body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* tagging writes the set (as /adviceset/:id/tags/add) with a tag the asker reads; the starter column's set is read by all, so refused as not theirs (403) */,
+  'POST /api/tags/:id/unlink': { ...teamWrite, starterIs: 'content', body: (s) => ({ entityType: 'adviceset', entityId: s.set }), expect: setOwnerTags }  /* as link */,
   'GET /api/activity/index': signedIn,
-  'GET /api/activity/:nodeId/deleted': signedIn,
+  'GET /api/activity/:nodeId/deleted': teamOnly(teamRead)  /* what was deleted from a place of a set: the set's team's */,
   'POST /api/activity/:id/restore': teamOnly({ ...teamWrite, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
   'GET /api/recentitem': teamRead,
-  'POST /api/recentitem': { ...teamRead, publicIs: 'publicSet', body: (s) => ({ entityType: 'adviceset', entityId: s.set }) }  /* one's own list of what one opened: anyone who reads the set */,
-  'DELETE /api/recentitem/:id': { ...self, expect: { ...everyone(404, ['own', 'other', 'public']), ownerAdmin: { own: 'ok', other: 404, public: 404 }, otherAdmin: { own: 404, other: 'ok', public: 404 }, providerAdmin: { own: 404, other: 404, public: 'ok' } } }  /* a recent item is in its person's own list (each column's is its side's admin's): anyone else's is not found */,
+  'POST /api/recentitem': teamOnly({ ...teamRead, body: (s) => ({ entityType: 'adviceset', entityId: s.set }) })  /* one's own list of what one opened, of the team's sets (recent items are collaboration data) */,
+  'DELETE /api/recentitem/:id': { ...self, expect: { ...everyone(404, ['own', 'other', 'public', 'starter']), ownerAdmin: { own: 'ok', other: 404, public: 404, starter: 404 }, otherAdmin: { own: 404, other: 'ok', public: 404, starter: 'ok' }, providerAdmin: { own: 404, other: 404, public: 'ok', starter: 404 } } }  /* a recent item is in its person's own list (each column's is its side's admin's): anyone else's is not found */,
   'POST /api/search': { ...teamRun, body: () => ({ requests: [{ indexName: 'advice_updatedAt', params: { query: 'probe' } }] }) },
   'DELETE /api/admin/support/algolia/object/:objectID': providerOnly,
   'POST /api/rule': teamWrite,
@@ -379,21 +404,22 @@ export const ROWS: Record<string, Row> = {
   'GET /api/entity/:id/used': teamRead,
   'GET /api/entity/:id/list-uses': teamRead,
   'GET /api/entity/:id/expand': { ...teamRead, id: 'formula' },
-  'GET /api/comment/:ruleNodeId': teamRead,
-  'POST /api/comment/:ruleNodeId': teamWrite,
-  'GET /api/comment/:ruleNodeId/count': teamRead,
-  'GET /api/comment/:ruleNodeId/:id': teamRead,
-  'PATCH /api/comment/:ruleNodeId/:id': { ...teamWrite, expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
-  'DELETE /api/comment/:ruleNodeId/:id': { ...teamWrite, fresh: 'comment', expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
-  'POST /api/comment/:ruleNodeId/:id/restore': { ...teamWrite, fresh: 'comment', deleted: true, expect: { author: { own: 403 } } }  /* authors change their own comments only (these are A's admin's) */,
+  'GET /api/comment/:ruleNodeId': teamOnly(teamRead),
+  'POST /api/comment/:ruleNodeId': teamOnly(teamWrite),
+  'GET /api/comment/:ruleNodeId/count': teamOnly(teamRead),
+  'GET /api/comment/:ruleNodeId/:id': teamOnly(teamRead),
+  'PATCH /api/comment/:ruleNodeId/:id': teamOnly({ ...teamWrite, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
+  'DELETE /api/comment/:ruleNodeId/:id': teamOnly({ ...teamWrite, fresh: 'comment', expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
+  'POST /api/comment/:ruleNodeId/:id/restore': teamOnly({ ...teamWrite, fresh: 'comment', deleted: true, expect: { author: { own: 403 } } })  /* authors change their own comments only (these are A's admin's) */,
   'POST /api/admin/apikey/create': { ...adminWrite, deny400: true },
   'POST /api/advice/markdown/preview': { access: 'keyOrUser' },
   'GET /api/catalog/index': teamRead,
   'GET /api/catalog/version': teamRead,
   'GET /api/catalog/version/:versionId': teamRead,
-  'GET /api/catalog/advice/:ruleSetId': { ...teamRead, expect: everyone(404, ['own', 'other', 'public']) }  /* the world's versions are approved drafts, none published: the catalog has nothing to show anyone */,
+  'GET /api/catalog/advice/:ruleSetId': { ...teamRead, expect: everyone(404, ['own', 'other', 'public', 'starter']) }  /* the world's versions are approved drafts, none published: the catalog has nothing to show anyone */,
   'GET /api/catalog/advice/:ruleSetId/versions': teamRead,
   'GET /api/owner/:id': teamRead,
+  'PATCH /api/owner/:id': { access: 'admin', body: () => ({ selfApprovalAllowed: false }) },
   'GET /api/owner/:id/audience': teamRead,
   'POST /api/owner/:id/audience': { access: 'admin' },
   'GET /api/owner/:id/audience/:audienceId': teamRead,
@@ -426,9 +452,9 @@ export const ROWS: Record<string, Row> = {
   'POST /api/advicescenario/:id/fork': teamRun,
   'POST /api/advicescenario/:id/restore': { ...teamWrite, fresh: 'scenario', deleted: true },
   'GET /api/keywordmap/index': signedIn,
-  'GET /api/keywordmap/adviceset/:ruleSetId': { ...teamRead, publicIs: 'publicSet' },
-  'GET /api/keywordmap/scenario/:adviceScenarioId': { ...teamRead, publicIs: 'publicSet' },
-  'POST /api/keywordmap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: [aName('probe phrase')], adviceSetId: s.set }), deny400: true, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
+  'GET /api/keywordmap/adviceset/:ruleSetId': { ...teamRead, publicIs: 'publicSet', starterIs: 'content' },
+  'GET /api/keywordmap/scenario/:adviceScenarioId': { ...teamRead, publicIs: 'publicSet', starterIs: 'content' },
+  'POST /api/keywordmap': { ...adminWrite, body: (s) => ({ name: aName(), phrases: [aName('probe phrase')], adviceSetId: s.set }), deny400: true, expect: { ownerAdmin: { public: 'ok', starter: 'ok' }, otherAdmin: { public: 'ok' } } }  /* a map of one's own may lead to any set the team reads */,
   'GET /api/keywordmap/:id': teamRead,
   'PATCH /api/keywordmap/:id': { ...adminWrite, body: (s) => ({ name: aName(), adviceSetId: String(s.set), ...(providers(s) ? {} : { scenarioId: String(s.scenario) }) }) }  /* a map leads to a scenario only of its own team's sets */,
   'DELETE /api/keywordmap/:id': { ...adminWrite, fresh: 'keywordMap' },

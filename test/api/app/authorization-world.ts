@@ -1,7 +1,10 @@
 // The world the route authorization matrix runs in: owner A ("own": viewer, author, admin, an API key), owner B
 // ("other": admin, API key, private objects whose names carry B's marker), the provider owner TF (its admin), and a
 // public advice set. Every family of object a route can name exists for A and B, and a readable third one ("public":
-// B's public set and its children, or the provider's object for things an owner keeps for itself).
+// B's public set and its children, or the provider's object for things an owner keeps for itself). A fourth column
+// ("starter", issue 22): B's starter set that is not public, whose content every team reads and copies while its
+// collaboration data (comments, requests for advice, its activity, the supplements linked to the set itself) carry
+// B's marker and stay B's.
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import type { Db } from '../../../src/db/client.ts'
@@ -17,6 +20,7 @@ import { signedInAgent, Agent } from '../../helpers/agent.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
+import { linkSupplement } from '../../../src/services/files/links.ts'
 import { uploadSupplement } from '../../../src/services/files/uploads.ts'
 import { addComment } from '../../../src/services/authoring/comments.ts'
 import { createTag } from '../../../src/services/library/tags.ts'
@@ -24,7 +28,7 @@ import { createCategory } from '../../../src/services/library/categories.ts'
 import { createAudience } from '../../../src/services/publishing/audiences.ts'
 import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 import { planExport, startExportJob } from '../../../src/services/operations/export.ts'
-import { recordRecentItem } from '../../../src/services/library/recent-items.ts'
+import { recordRecentSet } from '../../../src/services/library/recent-items.ts'
 import { listRecentItems } from '../../../src/db/queries/recent-items.ts'
 import { insertPasswordToken } from '../../../src/db/queries/users.ts'
 import { newLinkToken } from '../../../src/services/accounts/passwords.ts'
@@ -50,7 +54,7 @@ async function deletionOf(db: Db, commentId: number): Promise<number> {
 
 /** The person's recent item for a set (recent items are each person's own list: the side's admin's here). */
 async function recentItemOf(deps: Deps, actor: Actor, setId: number): Promise<number> {
-  await recordRecentItem(deps, actor, 'ruleSet', setId)
+  await recordRecentSet(deps, actor, setId)
   const [item] = await listRecentItems(deps.db, actor.userId, 1)
   return item!.id
 }
@@ -71,7 +75,7 @@ export const A_MARKER = 'Acme_secret_31c9'
 export type Principal = 'anonymous' | 'viewer' | 'author' | 'ownerAdmin' | 'providerAdmin' | 'otherAdmin' | 'ownerKey' | 'otherKey'
 export const PRINCIPALS: Principal[] = ['anonymous', 'viewer', 'author', 'ownerAdmin', 'providerAdmin', 'otherAdmin', 'ownerKey', 'otherKey']
 /** Which owner's object a cell names: A's, B's, the readable third one, or none (routes without an object). */
-export type ObjectKind = 'own' | 'other' | 'public' | 'none'
+export type ObjectKind = 'own' | 'other' | 'public' | 'starter' | 'none'
 
 /** Every id a route may need, for one owner's side of the world. */
 export interface Side {
@@ -143,6 +147,7 @@ export async function buildWorld(app: FastifyInstance, db: Db, secretKey: string
   const own = await buildSide(deps, db, a, users.ownerAdmin, A_MARKER, { secretKey })
   const other = await buildSide(deps, db, b, users.otherAdmin, B_MARKER, { secretKey })
   const publicSide = await buildPublicSide(deps, db, b, users, secretKey)
+  const starter = await buildStarterSide(deps, db, other, users)
   const { secret: ownerKey } = await createApiKey(db, { ownerId: a, name: 'Acme partner key', rateLimit: 100_000, adviceRequests: true })
   const { secret: otherKey } = await createApiKey(db, { ownerId: b, name: 'Globex partner key', rateLimit: 100_000, adviceRequests: true })
   const agents = {
@@ -164,7 +169,40 @@ export async function buildWorld(app: FastifyInstance, db: Db, secretKey: string
     }
     return signedInAgent(app, users[who])
   }
-  return { sides: { own, other, public: publicSide }, agents, keys: { ownerKey, otherKey }, users, newAgent }
+  return { sides: { own, other, public: publicSide, starter }, agents, keys: { ownerKey, otherKey }, users, newAgent }
+}
+
+/**
+ * B's starter set, not public, with its children. Its content (set, rules, nodes, the scenario, the dictionary entries
+ * kept for it, the supplement linked to its node: `media`) carries no marker, as every team reads it; its collaboration
+ * data (comments, the request for advice, the deleted comment's activity row, the supplement linked to the set itself:
+ * `visualization`) carries B's marker, so any leak to another team fails the matrix. The rest (external APIs, keyword
+ * maps, tags, …) is B's own, as on the other side.
+ */
+async function buildStarterSide(deps: Deps, db: Db, other: Side, users: World['users']): Promise<Side> {
+  const b = actorOf(users.otherAdmin)
+  const { set, rule, ids } = await retirementSet(db, other.owner, { name: 'Globex starter set', isStarter: true })
+  const node = Number(ids.retire)
+  const version = await publishVersion(db, { adviceSetId: set.id, actorUserId: users.otherAdmin.id })
+  const comment = await addComment(deps, b, node, { body: `${B_MARKER} starter comment` })
+  const deletedComment = await addComment(deps, b, node, { body: `${B_MARKER} starter deleted comment` })
+  await deleteComment(deps, b, node, deletedComment.id)
+  const scenario = await createScenario(deps, b, { adviceSetId: set.id, name: 'Starter scenario', inputs: { Age: 70 } })
+  const entity = await createVariable(db, other.owner, 'Starter_var', { adviceSetId: set.id })
+  const media = await createLinkSupplement(deps, b, { url: 'https://example.com/starter-source', name: 'Starter source' })
+  await linkSupplement(deps, b, media.id, { targetType: 'ruleNode', targetId: node })
+  const visualization = await uploadSupplement(deps, b, (async function* () {
+    yield { kind: 'file' as const, field: 'file', filename: 'starter-reference.html', stream: Readable.from([Buffer.from(`<!doctype html><p>${B_MARKER} starter reference</p>`)]) }
+  })())
+  await linkSupplement(deps, b, visualization.id, { targetType: 'adviceSet', targetId: set.id })
+  const adviceRequest = await recordAdviceRequest(deps, b, set.id, { text: `${B_MARKER} starter request` })
+  const { key } = await createApiKey(db, { ownerId: other.owner, name: 'Starter key', rateLimit: 100_000 })
+  return {
+    ...other, set: set.id, rule: rule.id, node, comment: comment.id, deletedComment: deletedComment.id, version: version.id, scenario: scenario.id,
+    entity: entity.id, media: media.id, visualization: visualization.id, adviceRequest: adviceRequest.id, apiKey: key.id,
+    recentItem: await recentItemOf(deps, b, set.id), activity: await deletionOf(db, deletedComment.id),
+    marker: 'Starter', formula: (await createFormula(db, other.owner, 'Starter_formula', '1 + 1', { adviceSetId: set.id })).id,
+  }
 }
 
 /**
@@ -222,7 +260,7 @@ export async function spawn(app: FastifyInstance, world: World, kind: ObjectKind
 
 /** Who makes (and deletes) a spare: the owner's admin of the side; on the public side B's for set children, else the provider's. */
 function adminFor(world: World, kind: ObjectKind, family: Spawnable): TestUser {
-  return kind === 'other' || (kind === 'public' && SET_FAMILIES.has(family)) ? world.users.otherAdmin
+  return kind === 'other' || kind === 'starter' || (kind === 'public' && SET_FAMILIES.has(family)) ? world.users.otherAdmin
     : kind === 'public' ? world.users.providerAdmin : world.users.ownerAdmin
 }
 
@@ -253,7 +291,7 @@ async function spawnLive(app: FastifyInstance, world: World, kind: ObjectKind, f
   const actor = actorOf(adminFor(world, kind, family))
   const owner = actor.ownerId
   switch (family) {
-    case 'set': return { ...side, set: (await createAdviceSetRow(db, { ownerId: owner, name, isPublic: kind === 'public' })).id }
+    case 'set': return { ...side, set: (await createAdviceSetRow(db, { ownerId: owner, name, isPublic: kind === 'public', isStarter: kind === 'starter' })).id }
     case 'rule': case 'node': {
       const { rule, nodes } = await buildRule(db, side.set, name, [{ type: 'advice', headline: name }])
       return { ...side, rule: rule.id, node: nodes[0]!.id }

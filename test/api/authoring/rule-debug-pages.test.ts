@@ -96,8 +96,8 @@ t.test('the form has one control per input request, of the variable\'s type', as
   ], 'one field per variable asked, in tree order')
   const body = (name: string) => fields.find((f) => f[1] === name)![3]!
   t.match(body('Age'), /<label for="debug-input-Age">How old are you\?<\/label>/, 'labelled with the question')
-  t.match(body('Age'), /<input id="debug-input-Age" name="input.Age" type="number" step="any"/)
-  t.match(body('Rate'), /name="input.Rate" type="number"/)
+  t.match(body('Age'), /<input id="debug-input-Age" name="input.Age" type="text" inputmode="decimal"/)
+  t.match(body('Rate'), /name="input.Rate" type="text" inputmode="decimal"[^>]*><span class="debug-percent-sign" aria-hidden="true">%<\/span>/, 'a percent is typed as text with its sign')
   t.match(body('Start'), /name="input.Start" type="date"/)
   t.same([...body('Student').matchAll(/type="radio" name="input.Student" value="([^"]*)"/g)].map((m) => m[1]), ['true', 'false', ''], 'yes / no / no answer')
   t.match(body('Student'), /<legend>Are you a student\?<\/legend>/)
@@ -110,7 +110,7 @@ t.test('the form has one control per input request, of the variable\'s type', as
   t.match(html, /<input id="debug-now" name="now" type="date"/)
 
   const run = (await agent.get(`/adviceset/${formSet.id}/rule/debug?ruleId=${form.id}&run=1&input.Age=40&input.Rate=4.2&input.Start=2024-03-31&input.Student=false&input.Plan=Plus&input.Pets=${encodeURIComponent('cat\ndog\n')}`)).body
-  t.match(run, /<tr data-variable="Pets"><td><code>Pets<\/code><\/td><td><code>\[&quot;cat&quot;,&quot;dog&quot;\]<\/code>/, 'a textarea answer is one item per line')
+  t.match(run, /<tr data-variable="Pets" data-kind="variable"><td><code>Pets<\/code><\/td><td><code>\[&quot;cat&quot;,&quot;dog&quot;\]<\/code>/, 'a textarea answer is one item per line')
   t.match(run, /data-focus-variable="Note"/, 'the run stops at the first unanswered question')
   t.match(run, /<input type="radio" name="input.Student" value="false" checked>/, 'answers are kept in the form')
 })
@@ -121,7 +121,7 @@ t.test('a run shows the advice and paints the visited nodes', async (t) => {
   t.match(page.body, /<div class="debug-headline"><span class="debug-body prewrap">Tax is 400<\/span><\/div>/)
   t.match(page.body, /Pay it by April\./)
   t.match(page.body, /<p class="debug-focus">Nothing left to ask.<\/p>/)
-  t.match(page.body, /<tr data-variable="Tax"><td><code>Tax<\/code><\/td><td><code>400<\/code><\/td><td>400<\/td><\/tr>/)
+  t.match(page.body, /<tr data-variable="Tax" data-kind="variable"><td><code>Tax<\/code><\/td><td><code>400<\/code><\/td><td>400<\/td><\/tr>/)
   t.match(page.body, /<td><span class="debug-body prewrap">What is your income\?<\/span><\/td><td><code>\{\{Income\}\}<\/code><\/td><td>2,000<\/td>/, 'the answered question')
   t.match(page.body, `href="${base}?ruleId=${rule.id}&amp;input.Income=2000&amp;run=1"`, 'a permalink to the run')
   t.same(attr(treeOf(page.body), 'data-visited').sort(), [ask, rich, assign, taxAdvice, poor, impossible].sort(), 'the page embeds the painted tree')

@@ -82,8 +82,9 @@ t.test('the show page: marker, crumbs, header, app context and the island with i
 
 t.test('the island props are exactly the contract for a writer', async (t) => {
   const props = treePropsOf((await agent.get(showUrl)).body)
-  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'apis', 'entities', 'maxSourcesPerNode', 'maxUploadBytes', 'mode', 'nodes', 'rule', 'rules', 'sourceCounts'], 'no model of the whole set: its checks come from /api/rule/{id}/checks')
+  t.same(Object.keys(props).sort(), ['activeNodeId', 'adviceSet', 'apis', 'comments', 'entities', 'maxSourcesPerNode', 'maxUploadBytes', 'mode', 'nodes', 'rule', 'rules', 'sourceCounts'], 'no model of the whole set: its checks come from /api/rule/{id}/checks')
   t.equal(props.mode, 'edit')
+  t.equal(props.comments, true, 'the set\'s own team opens its comments')
   t.same([props.sourceCounts, props.maxSourcesPerNode, props.maxUploadBytes], [{}, 10, 10 * 1024 * 1024], 'no node has sources yet (issue 15)')
   t.same(props.rule, { id: rule.id, name: 'Retirement', adviceSetId: set.id })
   t.same(props.adviceSet, { id: set.id, name: 'Pension advice' })
@@ -357,7 +358,7 @@ t.test('pick-dialog fragments: selector, copyselector, apiselector', async (t) =
   })
   const theirs = await createExternalApiDefinition(db, app.deps.config.secretKey, { ownerId: otherOwner, name: 'Theirs', urlTemplate: 'https://api.example/x' })
   const listed = await agent.get(`/adviceset/${set.id}/rule/apiselector`)
-  t.match(listed.body, `data-pick-api-id="${rates.id}" data-pick-name="Rates" data-pick-variables="Rate"`)
+  t.match(listed.body, `data-pick-api-id="${rates.id}" data-pick-name="Rates" data-pick-mapped="Rate:number"`, 'each mapped variable with its data type')
   t.notMatch(listed.body, `data-pick-api-id="${theirs.id}"`, 'only the set owner’s definitions')
 })
 

@@ -49,7 +49,12 @@ t.test('without OpenGraph tags: the title and the meta description; redirects ar
 })
 
 t.test('loopback and private addresses are refused naming the field; so is a redirect to them', async (t) => {
-  for (const url of [`http://127.0.0.1:${other.port}/`, `http://localhost:${other.port}/`, 'http://[::1]/', 'http://2130706433/', 'http://10.0.0.1/', 'http://169.254.169.254/']) {
+  // IPv6 forms carrying 127.0.0.1 (issue 22): IPv4-compatible, IPv4-mapped, NAT64, 6to4, Teredo.
+  const carried = ['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '64:ff9b::127.0.0.1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '2001:0:7f00:1::1']
+  for (const url of [
+    `http://127.0.0.1:${other.port}/`, `http://localhost:${other.port}/`, 'http://[::1]/', 'http://2130706433/', 'http://10.0.0.1/', 'http://169.254.169.254/',
+    ...carried.map((address) => `http://[${address}]:${other.port}/`),
+  ]) {
     const res = await preview(url)
     t.equal(res.statusCode, 400, url)
     t.equal(res.json().error.field, 'url')

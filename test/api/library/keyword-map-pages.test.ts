@@ -140,7 +140,7 @@ t.test('the screener without JavaScript shows the suggestion; following it opens
   const debug = await author.get(`/adviceset/${set.id}/rule/debug?scenario=${scenario.id}`)
   t.equal(debug.statusCode, 200)
   t.match(debug.body, 'Answers of the scenario <a')
-  t.match(debug.body, /<input id="debug-input-Age" name="input.Age" type="number" step="any" value="40"/, 'its answers fill the form')
+  t.match(debug.body, /<input id="debug-input-Age" name="input.Age" type="text" inputmode="decimal" autocomplete="off" value="40"/, 'its answers fill the form')
   t.match(debug.body, /<option value="high" selected>high<\/option>/)
   t.match(debug.body, 'Shares', 'and run')
   t.equal((await stranger.get(`/adviceset/${set.id}/rule/debug?scenario=${scenario.id}`)).statusCode, 404)

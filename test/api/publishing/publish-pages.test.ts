@@ -89,7 +89,7 @@ t.test('a version’s page shows what changed against the published one, and its
   t.equal(page.statusCode, 200)
   t.match(page.body, /Compared with the published <a href="[^"]+">version 1<\/a>/)
   t.match(page.body, /<ul class="changes" data-changes="rules-added">\s*<li>Tax<\/li>/)
-  t.match(page.body, /<ul class="changes" data-changes="rules-changed">\s*<li>Eligibility rules<\/li>/)
+  t.match(page.body, /<ul class="changes" data-changes="rules-changed">\s*<li>Eligibility rules\s*<dl class="change-fields">\s*<div data-field="Name"><dt>Name<\/dt><dd><span class="change-before"><span class="change-label">Before:<\/span> <del>Eligibility<\/del>/, 'a changed rule with its name before and after')
   t.match(page.body, /<ul class="changes" data-changes="nodes-added">\s*<li>Advice: Pay less tax <span class="muted">in Tax<\/span>/)
   t.notMatch(page.body, /data-changes="nodes-removed"/)
   t.match(page.body, /Created\s+by Ann Author/)

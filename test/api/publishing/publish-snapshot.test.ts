@@ -1,5 +1,6 @@
 // Versions hold canonical content: equal content gives an equal hash whatever the key order; the diff names rules,
-// nodes and dictionary entries added, removed and changed.
+// nodes and dictionary entries added, removed and changed (a changed one with each field before and after), pairs
+// nodes by key (issue 24 defect 4) and names a called rule by its name.
 import t from 'tap'
 import { canonicalJson, contentHashOf, entitiesInUse, type VersionSnapshot } from '../../../src/services/publishing/snapshot.ts'
 import { diffSnapshots, nodeLabel } from '../../../src/services/publishing/diff.ts'
@@ -49,10 +50,34 @@ t.test('the diff against the published version', async (t) => {
   t.same(diff.rules, { added: [{ id: '3', name: 'New' }], removed: [{ id: '2', name: 'Gone' }], changed: [] })
   t.same(diff.nodes.added, [{ id: '30', name: 'Input Request: How old are you?', rule: 'New' }])
   t.same(diff.nodes.removed, [{ id: '20', name: 'Condition: {{A}} > 1', rule: 'Gone' }])
-  t.same(diff.nodes.changed, [{ id: '11', name: 'Advice: New text', rule: 'Keep' }], 'an unchanged node is not listed')
-  t.same(diff.entities.changed, [{ id: '1', name: '{{A}}' }])
+  t.same(diff.nodes.changed, [{ id: '11', name: 'Advice: New text', rule: 'Keep', fields: [{ field: 'Headline', before: 'Old text', after: 'New text' }] }], 'an unchanged node is not listed')
+  t.same(diff.entities.changed, [{ id: '1', name: '{{A}}', fields: [{ field: 'dataType', before: 'number', after: 'freetext' }] }])
   t.equal(diff.identical, false)
   t.equal(diffSnapshots(next, next).identical, true)
   t.same(diffSnapshots(null, next).rules.added.map((r) => r.name), ['Keep', 'New'], 'nothing published: everything is new')
   t.equal(nodeLabel({ id: '1', type: 'ruleExit', children: [] }), 'Rule Exit')
+})
+
+t.test('issue 24: nodes pair by key, so a node restored as another row is one changed node', async (t) => {
+  const tax = { id: '3', name: 'Tax check', adviceSetId: '1', nodes: [{ id: '30', key: 'k-tax', type: 'advice' as const, headline: 'Income tax will apply', text: 'Old', children: [] }] }
+  const plan = (callId: string) => ({ id: '2', name: 'Drawdown plan', adviceSetId: '1', nodes: [
+    { id: callId, key: 'k-call', type: 'condition' as const, expression: '{{Age}} >= 55', children: [{ id: `${callId}1`, key: 'k-inner', type: 'ruleCall' as const, calledRuleId: '3', children: [] }] },
+  ] })
+  const base = snapshot({ rules: [plan('20'), tax] })
+  const next = snapshot({ rules: [plan('40'), { ...tax, nodes: [{ ...tax.nodes[0]!, text: 'New' }] }] })
+  const diff = diffSnapshots(base, next)
+  t.same(diff.nodes.added, [], 'nodes whose rows changed but keep their keys are not added…')
+  t.same(diff.nodes.removed, [], '…nor removed')
+  t.same(diff.nodes.changed, [{ id: '30', name: 'Advice: Income tax will apply', rule: 'Tax check', fields: [{ field: 'Text', before: 'Old', after: 'New' }] }])
+
+  const moved = snapshot({ rules: [{ ...plan('20'), nodes: [{ ...plan('20').nodes[0]!, children: [] }, { ...plan('20').nodes[0]!.children[0]!, calledRuleId: '9' }] }, tax, { id: '9', name: 'Pension check', adviceSetId: '1', nodes: [] }] })
+  const [call] = diffSnapshots(base, moved).nodes.changed
+  t.same(call, {
+    id: '201', name: 'Rule Call: Pension check', rule: 'Drawdown plan', fields: [
+      { field: 'Rule called', before: 'Tax check', after: 'Pension check' },
+      { field: 'Place', before: 'position 1 under “Condition: {{Age}} >= 55” in “Drawdown plan”', after: 'position 2 at the top of “Drawdown plan”' },
+    ],
+  }, 'a Rule Call is named by the rule it calls, and so is a change of it')
+  t.equal(nodeLabel({ id: '5', type: 'ruleCall', calledRuleId: '3', children: [] }, (id) => (id === '3' ? 'Tax check' : undefined)), 'Rule Call: Tax check')
+  t.same(diffSnapshots(base, snapshot({ rules: [plan('20'), { ...tax, onlyWhenCalled: true }] })).rules.changed, [{ id: '3', name: 'Tax check', fields: [{ field: 'Runs', before: 'on its own', after: 'only when called' }] }])
 })

@@ -58,7 +58,8 @@ t.test('the version page shows the gate: scenarios here and published (changed f
   t.match(res.body, /Missing advice: Retire/, 'what differs, in words')
   t.match(res.body, /Published version 1<\/th>/)
   t.match(res.body, /data-coverage-state="ready"/)
-  t.match(res.body, /<strong data-coverage-percent="[\d.]+">[\d.]+%<\/strong> of the version’s \d+ generated branch/)
+  t.match(res.body, /<strong data-coverage-percent="[\d.]+">[\d.]+%<\/strong> of the \d+ outcome branch(es)? reached by the 2 saved scenarios/)
+  t.match(res.body, /data-advice-covered="\d+\/\d+"><strong>Advice covered: \d+ of \d+<\/strong>/, 'advice items covered, beside branches')
   t.match(res.body, /<a class="button" href="\/adviceset\/\d+\/advicescenario\/new\?inputs=[^"]+">Save as scenario<\/a>/, 'branches not reached can be saved as scenarios')
   t.match(res.body, 'No problems found in this version.')
   t.match(res.body, 'name="acknowledgeRisks" value="true"', 'the approve form asks for the confirmation')
@@ -108,7 +109,7 @@ t.test('a clean version is approved without a confirmation; the gate’s finding
   t.notMatch(res.body, 'name="acknowledgeRisks"')
   t.equal((await publish(admin, { action: 'approve', versionId: clean.id })).statusCode, 200)
   t.match((await history(clean.id)).at(-1)!.after, { transition: 'approve', review: { acknowledgedRisks: false, risky: false, scenarios: { total: 2, pass: 2 } } })
-  t.match((await admin.get(`/adviceset/${set.id}/publish/versions/${clean.id}`)).body, 'Review gate: 2 of 2 scenarios passed, no static errors.')
+  t.match((await admin.get(`/adviceset/${set.id}/publish/versions/${clean.id}`)).body, 'Review gate: 2 of 2 scenarios passed, no static errors, no branch ends in an error.')
 })
 
 t.test('static errors need the confirmation too', async (t) => {
@@ -135,7 +136,7 @@ t.test('coverage reaches 100% once every branch not reached is saved as a scenar
   }
   const after = await admin.get(versionPage)
   t.match(after.body, /<strong data-coverage-percent="100">100%<\/strong>/)
-  t.match(after.body, 'Every generated branch is reached by a saved scenario.')
+  t.match(after.body, 'Every outcome branch is reached by a saved scenario.')
 })
 
 t.test('a large version’s branches are generated in the background, with progress, and kept', async (t) => {
@@ -165,7 +166,7 @@ t.test('a large version’s branches are generated in the background, with progr
   const fragment = await wideAdmin.get(`${versionPage}/coverage`)
   t.equal(fragment.statusCode, 200)
   t.match(fragment.body, /^\s*<section class="gate-coverage" id="coverage"[^>]*data-fragment="version-coverage" data-coverage-state="ready"/)
-  t.match(fragment.body, /<strong data-coverage-percent="0">0%<\/strong> of the version’s \d+ generated branches reached by its 0 scenarios/)
+  t.match(fragment.body, /<strong data-coverage-percent="0">0%<\/strong> of the \d+ outcome branches reached by the 0 saved scenarios/)
   t.match((await wideAuthor.get(versionPage)).body, 'data-coverage-state="ready"', 'kept for everyone once generated')
   t.equal((await stranger.postForm(`${versionPage}/coverage`, {}, { page: '/' })).statusCode, 404)
 })

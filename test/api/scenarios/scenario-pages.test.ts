@@ -114,7 +114,7 @@ t.test('new: prefilled from the debugger, fill expected from a run, save; errors
   t.equal(prefilled.statusCode, 200)
   t.match(prefilled.body, 'value="From debug"')
   t.match(prefilled.body, 'value="2026-05-01"')
-  t.match(prefilled.body, /name="input.Age" type="number" step="any" value="30"/)
+  t.match(prefilled.body, /name="input.Age" type="text" inputmode="decimal" autocomplete="off" value="30"/)
   t.match(prefilled.body, new RegExp(`name="expected.advice" value="${ids.shares}" checked`), 'the expected advice is ticked from a run')
   t.match(prefilled.body, new RegExp(`name="expected.advice" value="${ids.assumption}" checked`))
   t.notMatch(prefilled.body, new RegExp(`name="expected.advice" value="${ids.retire}" checked`))

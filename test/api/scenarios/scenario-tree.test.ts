@@ -63,7 +63,7 @@ t.test('fork without JavaScript: choose the question, preview, save as a new sce
   t.equal(panel.statusCode, 200)
   t.match(panel.body, 'Fork “Bold saver”')
   t.match(panel.body, /<li aria-current="step"><a [^>]*>How old are you\?<\/a>: <span class="muted">40<\/span>/, 'its path, the chosen question marked')
-  t.match(panel.body, /<input id="debug-input-Age" name="input.Age" type="number" step="any" value="40"/, 'the answer field holds its answer')
+  t.match(panel.body, /<input id="debug-input-Age" name="input.Age" type="text" inputmode="decimal" autocomplete="off" value="40"/, 'the answer field holds its answer')
 
   const preview = await agent.postForm(`${base}/tree`, { fork: String(bold.id), question: 'Age', 'input.Age': '70', action: 'preview' })
   t.equal(preview.statusCode, 200)

@@ -4,6 +4,7 @@ import t from 'tap'
 import { compareBranches, compileAdviceSet, generateBranches } from '../../../src/engine/index.ts'
 import type { AdviceSetModel, NodeModel } from '../../../src/engine/model.ts'
 import { loan } from '../../fixtures/engine/loan.ts'
+import { drawdown } from '../../fixtures/engine/drawdown.ts'
 import { advice, condition } from '../../fixtures/engine/build.ts'
 
 const NOW = new Date('2026-01-15T00:00:00Z')
@@ -28,6 +29,30 @@ t.test('the same set compared with itself has no changes', async (t) => {
   const result = compareBranches(source(loan), source(loan), { now: NOW })
   t.same([result.added, result.removed, result.changed], [[], [], []])
   t.equal(result.unchanged, generateBranches(loan, { now: NOW }).branches.length + generateBranches(loan, { now: NOW }).unreachable.length)
+})
+
+t.test('an edited advice text under date-derived ages is a changed outcome, with the text before and after', async (t) => {
+  // Issue 24 defect 3: the paths under the 55–75 condition were unreachable, so v2's new text showed as no change.
+  const next = edited(drawdown, (node) => (node.id === 'a-taxed' ? { ...node, text: 'Income tax will apply at your marginal rate.' } : node))
+  const result = compareBranches(source(drawdown), source(next), { now: NOW })
+  const throughCall = result.changed.find((change) => change.next?.path.join('>') === 'c-mid>k-tax>c-taxed>a-taxed')
+  t.ok(throughCall, 'the path through the called rule is changed')
+  t.same(throughCall?.changedAdvice, [{ nodeId: 'a-taxed', before: { headline: 'Income tax will apply', text: '' }, after: { headline: 'Income tax will apply', text: 'Income tax will apply at your marginal rate.' } }])
+  t.equal(throughCall?.reason, 'The text of the advice on this path changed.')
+  t.same([result.added, result.removed], [[], []])
+})
+
+t.test('an edited condition on a formula is found by trying answers on each side of its boundaries', async (t) => {
+  // 55–75 becomes 55–70: the branches' own answers (age 55) are on the path on both sides; age 75 shows the edit.
+  const next = edited(drawdown, (node) => (node.id === 'c-mid' ? { ...node, expression: '[[Client_Age]] >= 55 && [[Client_Age]] <= 70' } : node))
+  const result = compareBranches(source(drawdown), source(next), { now: NOW })
+  t.same(leaves(result.changed), ['a-monthly', 'a-rate-high', 'a-taxed', 'a-untaxed'], 'every path under the edited condition')
+  for (const change of result.changed) {
+    const born = new Date(`${String(change.inputs?.Birth_Date)}T00:00:00Z`)
+    const age = NOW.getUTCFullYear() - born.getUTCFullYear() - (NOW < new Date(Date.UTC(NOW.getUTCFullYear(), born.getUTCMonth(), born.getUTCDate())) ? 1 : 0)
+    t.ok(age > 70 && age <= 75, `shown by an age between the two bounds (${age})`)
+    t.match(change.reason, /reach this path before the change but not after/)
+  }
 })
 
 t.test('editing one condition reports exactly the paths through it as changed', async (t) => {
@@ -67,7 +92,8 @@ t.test('changed advice text on a path is a changed outcome; added and removed pa
   })
   const result = compareBranches(source(loan), source(next), { now: NOW })
   t.same(leaves(result.changed), ['a-prime'])
-  t.match(result.changed[0]!.reason, /advice on this path differs/)
+  t.match(result.changed[0]!.reason, /text of the advice on this path changed/)
+  t.same(result.changed[0]!.changedAdvice?.map((edit) => [edit.before.headline, edit.after.headline]), [['Prime borrower', 'Prime borrower (reviewed)']])
   t.same(leaves(result.added), ['a-new'])
   t.ok((result.added[0]!.inputs!.Age as number) > 90, 'the new path comes with answers that reach it')
   t.notOk(result.added[0]!.baseOutcome!.advice.includes('a-new'))

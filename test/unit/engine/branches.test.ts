@@ -72,8 +72,8 @@ t.test('without verification, branches are listed but not proven', async (t) => 
 })
 
 t.test('a path no answer reaches within the attempt budget is reported unreachable', async (t) => {
-  // Reaching the leaf needs X == Y, which per-variable reasoning cannot derive, and no candidate pair matches.
-  const model = adviceSet([rule('r', 'R', condition('c', '{{X}} * 7 == {{Y}} + 0.5', advice('a', 'rare')))], [variable('X'), variable('Y')])
+  // Reaching the leaf needs one exact text that only a function of the answer is compared with: no candidate has it.
+  const model = adviceSet([rule('r', 'R', condition('c', 'concat({{Name}}, "!") == "secret!"', advice('a', 'rare')))], [variable('Name', { dataType: 'freetext' })])
   const report = generateBranches(model, { now: NOW, maxAttempts: 8 })
   t.same(report.branches, [])
   t.match(report.unreachable[0]?.reason, /None of the 8 combinations/)

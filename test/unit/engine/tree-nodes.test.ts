@@ -180,7 +180,7 @@ t.test('a rule-call cycle fails that rule with a clear error and the other rules
     [],
   )
   const result = run(model)
-  t.same(ids(result.advice), ['a1', 'a1', 'c1'], 'alpha runs once at top level and once inside beta')
+  t.same(ids(result.advice), ['a1', 'c1'], 'alpha runs at top level and again inside beta; its advice appears once')
   t.equal(result.errors.length, 2)
   t.equal(result.errors[0]!.code, 'INCOMPLETE_ADVICE')
   t.equal(result.errors[0]!.cause?.code, 'RULE_CALL_CYCLE')
@@ -205,7 +205,7 @@ t.test('the step limit stops runaway work with an error', async (t) => {
   const result = run(model, {}, { maxSteps: 4 })
   t.equal(result.errors.length, 1)
   t.equal(result.errors[0]!.code, 'STEP_LIMIT')
-  t.same(ids(result.advice), ['l', 'l'], 'the run stops entirely, later rules do not run')
+  t.same(ids(result.advice), ['l'], 'the run stops entirely, later rules do not run (and the leaf’s advice appears once)')
 })
 
 t.test('API call: the port answers, or the call is reported pending and the run stops', async (t) => {

@@ -8,11 +8,11 @@ import { fieldOfMessage } from '../../../islands/rule-tree/api.ts'
 import type { DictionaryEntry } from '../../../islands/rule-tree/props.ts'
 
 const entries: DictionaryEntry[] = [
-  { id: 1, name: 'Age', kind: 'variable', dataType: 'number' },
-  { id: 2, name: 'Income', kind: 'variable', dataType: 'number' },
-  { id: 3, name: 'Agency', kind: 'variable', dataType: 'text' },
-  { id: 4, name: 'Ratio', kind: 'formula', dataType: 'number' },
-  { id: 5, name: 'MonthlyAge', kind: 'variable', dataType: 'number' },
+  { id: 1, name: 'Age', kind: 'variable', dataType: 'number', expression: null },
+  { id: 2, name: 'Income', kind: 'variable', dataType: 'number', expression: null },
+  { id: 3, name: 'Agency', kind: 'variable', dataType: 'text', expression: null },
+  { id: 4, name: 'Ratio', kind: 'formula', dataType: 'number', expression: '{{Income}} / 12' },
+  { id: 5, name: 'MonthlyAge', kind: 'variable', dataType: 'number', expression: null },
 ]
 const known = knownNames(entries)
 const condition = { kind: 'expression', mode: 'condition' } as const
@@ -22,6 +22,19 @@ t.test('a lone = in a condition is an error at its column', async (t) => {
   t.equal(issue?.code, 'PARSE_ASSIGNMENT_IN_CONDITION')
   t.same(issue?.span, { start: 8, end: 9 })
   t.equal(columnOf(issue!.span!), 9)
+})
+
+t.test('the date functions are known to live checks; a wrong arity is named at the call', async (t) => {
+  const value = { kind: 'expression', mode: 'value' } as const
+  for (const source of ['age({{Age}})', 'age({{Age}}, today())', 'yearsBetween(today(), today())', 'monthsBetween(today(), today())',
+    'daysBetween(today(), today())', 'addYears(today(), 1)', 'addMonths(today(), -1)', 'addDays(today(), 30)']) {
+    t.same(checkField(value, source, known), [], source)
+  }
+  const [issue] = checkField(condition, 'yearsBetween(today()) > 3', known)
+  t.equal(issue?.code, 'WRONG_ARGUMENT_COUNT')
+  t.equal(issue?.message, 'yearsBetween() takes two dates, but was given 1.')
+  const [unknown] = checkField(condition, 'ageOf(today()) > 3', known)
+  t.match(unknown?.message, /Available: .*age, addYears, addMonths, addDays/)
 })
 
 t.test('an expression that ends too early points just past its end', async (t) => {
@@ -85,4 +98,15 @@ t.test('a server validation message names its field', async (t) => {
   t.equal(fieldOfMessage('expression: Use == to compare (position 8)'), 'expression')
   t.equal(fieldOfMessage('sources.2: needs id and name.'), 'sources')
   t.equal(fieldOfMessage('This node is not deleted.'), null)
+})
+
+t.test('a name the dictionary lacks says what to create, and whether the node reads it', async (t) => {
+  t.same(checkField(condition, '{{Income}} > 1 && {{Debts}} > [[Ratio2]]', known).map((i) => i.missing), [
+    { kind: 'variable', name: 'Debts', read: true },
+    { kind: 'formula', name: 'Ratio2', read: true },
+  ])
+  t.same(checkField({ kind: 'expression', mode: 'assignment' }, '{{Total}} = 1', known)[0]?.missing, { kind: 'variable', name: 'Total', read: false }, 'a target is set, not read')
+  t.same(checkField({ kind: 'name', names: 'variable' }, 'Market_Rate', known)[0]?.missing, { kind: 'variable', name: 'Market_Rate', read: false })
+  t.same(checkField({ kind: 'name', names: 'formula' }, '[[Share]]', known)[0]?.missing, { kind: 'formula', name: 'Share', read: false })
+  t.same(checkField({ kind: 'template', multiline: false }, 'Hi {{Name}}', known)[0]?.missing, { kind: 'variable', name: 'Name', read: true })
 })

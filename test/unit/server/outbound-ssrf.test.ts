@@ -32,6 +32,14 @@ const stubResolver: Resolver = async (hostname) => {
     'localhost': [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }],
     'loopback.example': [{ address: '127.0.0.1', family: 4 }],
     'mixed.example': [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }],
+    // Names whose AAAA records carry 127.0.0.1 in an IPv6 form (issue 22): the check applies to what DNS answers.
+    'compatible.example': [{ address: '::7f00:1', family: 6 }],
+    'compatible-dotted.example': [{ address: '::127.0.0.1', family: 6 }],
+    'mapped.example': [{ address: '::ffff:127.0.0.1', family: 6 }],
+    'nat64.example': [{ address: '64:ff9b::7f00:1', family: 6 }],
+    'nat64-public.example': [{ address: '64:ff9b::5db8:d822', family: 6 }],
+    'sixtofour.example': [{ address: '2002:7f00:1::1', family: 6 }],
+    'teredo.example': [{ address: '2001:0:5db8:d822::80ff:fffe', family: 6 }],
     'public.example': [{ address: '93.184.216.34', family: 4 }],
   }
   const found = names[hostname]
@@ -96,6 +104,19 @@ const REFUSED = [
   'http://127.1/',
   'http://loopback.example/',
   'http://mixed.example/',
+  // IPv6 forms that carry an IPv4 address (issue 22), each at both local listeners: the allow-listed 127.0.0.1 port
+  // admits 127.0.0.1 as written, not the same address smuggled in an IPv6 form.
+  ...[unlisted.port, allowed.port].flatMap((port) => [
+    ...[
+      '::127.0.0.1', '::7f00:1', '0:0:0:0:0:0:7f00:1', // IPv4-compatible
+      '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:127.0.0.1', // IPv4-mapped
+      '::ffff:0:127.0.0.1', // IPv4-translated
+      '64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b:1::7f00:1', '64:ff9b::5db8:d822', // NAT64, the last one public
+      '2002:7f00:1::1', '2002:5db8:d822::1', // 6to4, the last one public
+      '2001:0:7f00:1::1', '2001:0:5db8:d822::80ff:fffe', '2001:0:5db8:d822::a2b8:27dd', // Teredo (server, client, public)
+    ].map((address) => `http://[${address}]:${port}/`),
+    ...['compatible', 'compatible-dotted', 'mapped', 'nat64', 'nat64-public', 'sixtofour', 'teredo'].map((name) => `http://${name}.example:${port}/`),
+  ]),
 ]
 
 t.test('every SSRF spelling is refused before any socket is opened', async (t) => {
@@ -108,6 +129,14 @@ t.test('every SSRF spelling is refused before any socket is opened', async (t) =
     t.same(calls, [], `${url}: refused before connecting`)
   }
   t.same(unlisted.hits, [], 'the unlisted local server was never reached')
+  t.same(allowed.hits, [], 'the allow-listed local server was never reached in an IPv6 form')
+})
+
+t.test('an IPv6 form of loopback names loopback as the reason', async (t) => {
+  const outbound = createOutbound({ resolve: stubResolver, connector: forbiddenConnector(t, []) })
+  await t.rejects(outbound.send({ url: 'http://[::127.0.0.1]/' }), { message: 'Requests to loopback addresses are not allowed.' })
+  await t.rejects(outbound.send({ url: 'http://nat64.example/' }), { message: 'Requests to loopback addresses are not allowed (nat64.example resolves to 64:ff9b::7f00:1).' })
+  await t.rejects(outbound.send({ url: 'http://[64:ff9b::5db8:d822]/' }), { message: 'Requests to NAT64 addresses are not allowed.' })
 })
 
 t.test('the messages say why', async (t) => {
