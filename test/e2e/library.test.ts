@@ -108,6 +108,18 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   await page.waitForURL(/\/activity\?days=1$/)
   await settled(page)
   await alert('Restored the advice set as it was before that change.').waitFor()
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/activity.png`, fullPage: true })
+
+  // Restoring a creation would delete: it asks first, naming what goes, and Cancel leaves it be
+  const creation = page.locator('.activity-item').filter({ has: page.locator('[data-action="create"]') }).first()
+  await creation.getByRole('button', { name: /^Restore/ }).click()
+  await page.getByRole('heading', { name: 'Restore to before it was created?' }).waitFor()
+  t.match(await page.locator('main').textContent(), /restoring deletes the /, 'the question names what goes')
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/activity-confirm-restore.png`, fullPage: true })
+  t.same(await axeViolationsInMain(page), [], 'the question has no axe violations')
+  await page.getByRole('link', { name: 'Cancel' }).click()
+  await page.waitForURL(/\/activity\?days=1$/)
+  await settled(page)
 
   // Back in the library, tag and all
   await open('/library')
