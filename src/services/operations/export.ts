@@ -10,6 +10,7 @@ import { findOwner } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, ValidationError } from '../errors.ts'
+import { slugify } from '../library/tags.ts'
 
 export const EXPORT_KINDS = ['questions', 'ai-user-requests'] as const
 export type ExportKind = (typeof EXPORT_KINDS)[number]
@@ -59,7 +60,7 @@ export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, for
   const owner = await findOwner(deps.db, ownerId)
   if (!owner) throw new ValidationError('ownerId', 'Owner does not exist.')
   const rows = kind === 'questions' ? await countQuestions(deps.db, ownerId) : await countAdviceRequests(deps.db, ownerId)
-  return { kind, format, ownerId, ownerName: owner.name, rows, fileName: `${kind}-${ownerId}-${new Date().toISOString().slice(0, 10)}.${format}` }
+  return { kind, format, ownerId, ownerName: owner.name, rows, fileName: `${kind}-${slugify(owner.name) || 'team'}-${new Date().toISOString().slice(0, 10)}.${format}` }
 }
 
 /** Rows one page at a time. */
