@@ -6,7 +6,7 @@ import { isRecord } from '../shared/guards.ts'
 import { parseTreeNode, type ApiRef, type RuleRef, type TreeNode } from './props.ts'
 import type { Placement } from './moves.ts'
 
-export interface NodeComment { id: number; body: string; authorName: string; createdAt: string }
+export interface NodeComment { id: number; body: string; authorName: string; createdAt: string; canEdit: boolean }
 
 function dataOf(answer: unknown): unknown {
   return isRecord(answer) ? answer.data : undefined
@@ -57,11 +57,25 @@ export async function listComments(nodeId: number): Promise<NodeComment[]> {
   if (!Array.isArray(data)) return []
   return data.filter(isRecord).map((row) => ({
     id: Number(row.id), body: String(row.body ?? ''), authorName: String(row.authorName ?? ''), createdAt: String(row.createdAt ?? ''),
+    canEdit: row.canEdit === true,
   }))
 }
 
 export async function addComment(nodeId: number, body: string): Promise<void> {
   await callApi(`/api/comment/${nodeId}`, { method: 'POST', json: { body } })
+}
+
+export async function editComment(nodeId: number, id: number, body: string): Promise<void> {
+  await callApi(`/api/comment/${nodeId}/${id}`, { method: 'PATCH', json: { body } })
+}
+
+/** A soft delete: `restoreComment` brings it back. */
+export async function deleteComment(nodeId: number, id: number): Promise<void> {
+  await callApi(`/api/comment/${nodeId}/${id}`, { method: 'DELETE' })
+}
+
+export async function restoreComment(nodeId: number, id: number): Promise<void> {
+  await callApi(`/api/comment/${nodeId}/${id}/restore`, { method: 'POST' })
 }
 
 function isCheckIssue(value: unknown): value is CheckIssue {

@@ -150,6 +150,8 @@ export function RuleTree(props: RuleTreeProps) {
   const [apis, setApis] = useState<readonly ApiRef[]>(props.apis)
   const apiNames = useMemo(() => new Map(apis.map((api) => [api.id, api.name])), [apis])
   const apiName = useCallback((id: string) => apiNames.get(id), [apiNames])
+  /** A node as dialogs and panels name it: its type and text, rules and APIs by name ("API Call “Rates” → {{Rate}}"). */
+  const labelOfNode = useCallback((node: TreeNode) => `${typeLabel(node.type)} “${nodeSummary(node, ruleName, apiName).slice(0, 60)}”`, [ruleName, apiName])
   const apisRead = useRef(false)
 
   const editingType = editingId === null ? undefined : nodes.get(editingId)?.type
@@ -348,7 +350,7 @@ export function RuleTree(props: RuleTreeProps) {
     const node = current.nodes.get(id)
     if (!node) return
     const under = subtreeIds(current, id).length - 1
-    const label = `${typeLabel(node.type)} “${nodeSummary(node, ruleName).slice(0, 60)}”`
+    const label = labelOfNode(node)
     const yes = await confirmDialog({
       heading: 'Delete node',
       text: `Delete the ${label}${under > 0 ? ` and the ${under} node${under === 1 ? '' : 's'} under it` : ''}?`,
@@ -366,7 +368,7 @@ export function RuleTree(props: RuleTreeProps) {
     } catch (error) {
       reloadAfterFailure(error)
     }
-  }, [api, ruleName, focusNode, reloadAfterFailure])
+  }, [api, labelOfNode, focusNode, reloadAfterFailure])
 
   const undoDelete = useCallback(async () => {
     if (!deleted) return
@@ -574,11 +576,11 @@ export function RuleTree(props: RuleTreeProps) {
         })}
       </div>
       {commentsNode && (
-        <CommentsPanel nodeId={commentsNode.id} nodeLabel={`${typeLabel(commentsNode.type)} ${nodeSummary(commentsNode, ruleName).slice(0, 60)}`}
+        <CommentsPanel nodeId={commentsNode.id} nodeLabel={labelOfNode(commentsNode)}
           readOnly={readOnly} onAdded={onCommentsAdded} onClose={closeComments} />
       )}
       {sourcesNode && (
-        <SourcesPanel nodeId={sourcesNode.id} nodeLabel={`${typeLabel(sourcesNode.type)} ${nodeSummary(sourcesNode, ruleName).slice(0, 60)}`}
+        <SourcesPanel nodeId={sourcesNode.id} nodeLabel={labelOfNode(sourcesNode)}
           readOnly={readOnly} maxFiles={props.maxSourcesPerNode} maxBytes={props.maxUploadBytes} onCountChange={onSourcesCount} onClose={closeSources} />
       )}
     </div>

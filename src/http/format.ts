@@ -1,11 +1,8 @@
 // How pages word things: dates in the viewer's own time zone (preferences.tz, falling back to UTC), and counts.
-import { formatInTimeZone } from 'date-fns-tz'
+import { formatDateTime } from '../engine/index.ts'
 
 export function dateFormatter(tz: string | undefined): (date: Date) => string {
-  const zone = tz || 'UTC'
-  return (date) => {
-    try { return formatInTimeZone(date, zone, 'MMM d, yyyy HH:mm') } catch { return formatInTimeZone(date, 'UTC', "MMM d, yyyy HH:mm 'UTC'") }
-  }
+  return (date) => formatDateTime(date, tz)
 }
 
 /** "1 rule", "3 rules": a count with its noun, for nouns made plural with an s. */

@@ -3,10 +3,11 @@
 import { deleteIndexTasks, indexTaskIds } from '../db/queries/search.ts'
 import { ENTITY_TYPES } from '../engine/entity-types.ts'
 import { DOCUMENT_MAPPERS } from '../search/documents.ts'
+import { fieldValue, hitMatchesFilter } from '../search/filter-match.ts'
 import { createSearchIndex, indexNameFor } from '../search/index.ts'
 import { algoliaResult, HITS_PER_PAGE, parseParams } from '../search/instantsearch.ts'
 import { SearchIndexer } from '../search/sync.ts'
-import type { Filter, SearchIndex } from '../search/types.ts'
+import type { Filter, FilterField, SearchIndex, SearchResult } from '../search/types.ts'
 import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
 import { ForbiddenError, ValidationError } from './errors.ts'
@@ -69,12 +70,26 @@ export interface MultiSearchRequest {
 }
 
 /**
- * A keyword map's target goes first on the first page of a search (issue 14 part 6), unless the client narrowed the
- * search with its own filters (a refined screener). The same target among the other hits is not shown twice.
+ * A keyword map's target goes first on the first page of a search (issue 14 part 6) when it passes the client's own
+ * refinements like any hit: the search box sends none, the screener ("Advanced Search") always refines by type, and
+ * both must show the target for the same text. The same target among the other hits is not shown twice; otherwise it
+ * counts as one more hit, so the stats and pages agree with the list.
  */
-function withSuggestion<T extends { hits: Array<{ uri: string }> }>(result: T, suggestion: KeywordMapHit | null): T {
-  if (!suggestion) return result
-  return { ...result, hits: [suggestion, ...result.hits.filter((hit) => hit.uri !== suggestion.uri)] }
+function withSuggestion<T extends Omit<SearchResult, 'exhaustive'>>(result: T, suggestion: KeywordMapHit | null, facetFilters: Filter): T {
+  if (!suggestion || !hitMatchesFilter(suggestion, facetFilters)) return result
+  const others = result.hits.filter((hit) => hit.uri !== suggestion.uri)
+  if (others.length < result.hits.length) return { ...result, hits: [suggestion, ...others] }
+  return { ...result, hits: [suggestion, ...others], nbHits: result.nbHits + 1, nbPages: Math.max(result.nbPages, 1), facets: countedIn(result.facets, suggestion) }
+}
+
+/** Facet counts with one more hit: the screener's refinement list says "Advice Set 1" beside one result, not 0. */
+function countedIn(facets: SearchResult['facets'], hit: KeywordMapHit): SearchResult['facets'] {
+  const counted: SearchResult['facets'] = {}
+  for (const [field, counts] of Object.entries(facets) as Array<[FilterField, Record<string, number>]>) {
+    const value = fieldValue(hit, field)
+    counted[field] = value === undefined || value === null ? counts : { ...counts, [String(value)]: (counts[String(value)] ?? 0) + 1 }
+  }
+  return counted
 }
 
 /** POST /api/search: each request answered in order, Algolia-shaped. Pending index work is applied first. */
@@ -101,8 +116,8 @@ export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSea
       highlightPreTag: parsed.highlightPreTag,
       highlightPostTag: parsed.highlightPostTag,
     })
-    const suggested = parsed.page === 0 && parsed.facetFilters.length === 0 && parsed.query.trim() !== '' ? await suggestionFor(parsed.query) : null
-    results.push(withSuggestion(algoliaResult(result, parsed, runtime.indexName, startedAt), suggested))
+    const suggested = parsed.page === 0 && parsed.query.trim() !== '' ? await suggestionFor(parsed.query) : null
+    results.push(withSuggestion(algoliaResult(result, parsed, runtime.indexName, startedAt), suggested, parsed.facetFilters))
   }
   return { results }
 }

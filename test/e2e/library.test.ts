@@ -101,13 +101,25 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   await page.getByRole('link', { name: 'Restore it from Activity' }).click()
   await page.waitForURL(`${server.url}/activity`)
   await settled(page)
-  const deletion = page.locator('.activity-item').filter({ hasText: 'delete' }).filter({ hasText: 'Budget basics' })
+  const deletion = page.locator('.activity-item').filter({ hasText: 'deleted the Advice Set “Budget basics”' })
   t.equal(await deletion.count(), 1, 'the delete is in the activity log')
   t.ok(await deletion.locator('.diff').getByRole('row', { name: /Deleted/ }).isVisible(), 'with what changed')
   await deletion.getByRole('button', { name: /^Restore/ }).click()
   await page.waitForURL(/\/activity\?days=1$/)
   await settled(page)
   await alert('Restored the advice set as it was before that change.').waitFor()
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/activity.png`, fullPage: true })
+
+  // Restoring a creation would delete: it asks first, naming what goes, and Cancel leaves it be
+  const creation = page.locator('.activity-item').filter({ has: page.locator('[data-action="create"]') }).first()
+  await creation.getByRole('button', { name: /^Restore/ }).click()
+  await page.getByRole('heading', { name: 'Restore to before it was created?' }).waitFor()
+  t.match(await page.locator('main').textContent(), /restoring deletes the /, 'the question names what goes')
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/activity-confirm-restore.png`, fullPage: true })
+  t.same(await axeViolationsInMain(page), [], 'the question has no axe violations')
+  await page.getByRole('link', { name: 'Cancel' }).click()
+  await page.waitForURL(/\/activity\?days=1$/)
+  await settled(page)
 
   // Back in the library, tag and all
   await open('/library')

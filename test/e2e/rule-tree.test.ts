@@ -10,8 +10,12 @@ import { listNodes } from '../../src/db/queries/rule-nodes.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
 import { buildRule } from '../helpers/rules.ts'
 import { startServer } from '../helpers/server.ts'
+import { createExternalApiDefinition } from '../helpers/external-apis.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
 import { largeRule, openRuleTree, seedAuthor, seedRule, showRuleTree, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
+
+// The whole file (a 2,000-node rule among its tests) runs past tap's 120 s default on a busy 2-core machine.
+t.setTimeout(400_000)
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -293,21 +297,43 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     t.same(shape(await apiTree(page, fixture.ruleId)), [['condition', '{{Age}} > 1', [['advice', 'Inner']]], ['advice', 'Last'], ['advice', 'Last']])
   })
 
-  t.test('comments: the panel lists and adds them, the badge counts them', async (t) => {
-    const fixture = await seed([{ type: 'advice', headline: 'Talk about me' }])
+  t.test('comments: the panel lists and adds them, the badge counts them; their author edits and deletes them', async (t) => {
+    const rates = await createExternalApiDefinition(server.db, '', { ownerId: author.user.ownerId, name: 'Rates', urlTemplate: 'https://rates.example/' })
+    const fixture = await seed([{ type: 'advice', headline: 'Talk about me' }, { type: 'apiCall', apiId: String(rates.id), variable: 'Income' }])
     const page = await open(t, fixture)
     await item(page, 'Talk about me').focus()
     await page.keyboard.press('m')
     const panel = page.locator('.rule-tree__comments')
     await panel.getByText('No comments yet.').waitFor()
-    await panel.getByLabel('Add a comment').fill('Check the wording')
+    t.ok(await panel.getByLabel('Add a comment').evaluate((el) => el === document.activeElement), 'M puts the focus in the textarea')
+    await page.keyboard.type('Check the wording')
     await panel.getByRole('button', { name: 'Add comment' }).click()
     await panel.getByText('Check the wording').waitFor()
     t.equal(await item(page, 'Talk about me').locator('.rule-tree__comment-count').textContent(), '1')
+    t.match(await panel.locator('time').textContent(), /^[A-Z][a-z]{2} \d{1,2}, \d{4} \d\d:\d\d$/, 'the time as the app writes dates')
+
+    await panel.getByRole('button', { name: /^Edit the comment/ }).click()
+    await panel.getByLabel('Edit your comment').fill('Check the wording twice')
+    await panel.getByRole('button', { name: 'Save' }).click()
+    await panel.getByText('Check the wording twice').waitFor()
+    if (process.env.SCREENSHOT_DIR) await panel.screenshot({ path: `${process.env.SCREENSHOT_DIR}/comments-panel.png` })
+    await panel.getByRole('button', { name: /^Delete the comment/ }).click()
+    await panel.getByText('Comment deleted.').waitFor()
+    await panel.getByText('No comments yet.').waitFor()
+    t.equal(await item(page, 'Talk about me').locator('.rule-tree__comment-count').count(), 0, 'the badge goes with it')
+    await panel.getByRole('button', { name: 'Undo' }).click()
+    await panel.getByText('Check the wording twice').waitFor()
+    t.equal(await item(page, 'Talk about me').locator('.rule-tree__comment-count').textContent(), '1', 'Undo brings it back')
+
     await page.keyboard.press('Escape')
     t.equal(await panel.count(), 0, 'Escape closes the panel')
     await item(page, 'Talk about me').locator('.rule-tree__comment-count').click()
-    await t.resolves(panel.getByText('Check the wording').waitFor(), 'clicking the badge opens them again')
+    await t.resolves(panel.getByText('Check the wording twice').waitFor(), 'clicking the badge opens them again')
+    await page.keyboard.press('Escape')
+
+    await item(page, 'Rates').focus()
+    await page.keyboard.press('m')
+    t.equal(await panel.getByRole('heading').textContent(), 'Comments on API Call “Rates → {{Income}}”', 'an API Call is named by its API')
   })
 
   t.test('whole-set checks show on their nodes; renames and search selections from outside reach the tree', async (t) => {

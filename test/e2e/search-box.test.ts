@@ -5,6 +5,9 @@ import type { Page, Route } from 'playwright-core'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
 import { PROVIDER_NAME, axeViolations, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
 
+// The whole file (many searches in Chromium) runs past tap's 120 s default on a busy 2-core machine.
+t.setTimeout(400_000)
+
 t.test('search box', { skip: chromiumMissing }, async (t) => {
   const browser = await launchBrowser(t)
   const world = await startSearchWorld(t, browser, [

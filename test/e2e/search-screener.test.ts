@@ -5,6 +5,8 @@ import type { Page } from 'playwright-core'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
 import { PROVIDER_NAME, axeViolations, openPage, signedInPage, startSearchWorld, waitUntilIndexed } from './search-setup.ts'
 
+const SCREENSHOTS = process.env.SCREENSHOT_DIR
+
 const PLANS = Array.from({ length: 17 }, (_, i) => ({ name: `Pension plan ${String(i + 1).padStart(2, '0')}`, isStarter: i % 2 === 0 }))
 
 t.test('screener', { skip: chromiumMissing }, async (t) => {
@@ -96,9 +98,37 @@ t.test('screener', { skip: chromiumMissing }, async (t) => {
     await page.waitForURL((url) => url.searchParams.get('q') === 'mortgage')
     await hitCount(page, 1)
     t.equal(await hits(page).locator('.search-hit__title').textContent(), 'Mortgage advice')
+    t.ok(await page.locator('.screener .ais-Pagination').isHidden(), 'one page of results: no pagination')
     await searchInput(page).fill('zzzqqq')
     await page.locator('.ais-Hits--empty', { hasText: 'No results' }).waitFor()
-    t.pass('No results')
+    t.ok(await page.locator('.screener .ais-Pagination').isHidden(), 'no page "1" under No results')
+    t.equal(await page.locator('.screener .ais-Pagination-link:visible').count(), 0)
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/screener-no-results.png`, fullPage: true })
+  })
+
+  t.test('a keyword map’s phrase: the search box suggests its set, and Advanced Search shows it too', async (t) => {
+    const page = await signedInPage(t, browser, server.url, world.author)
+    await openPage(t, page, `${server.url}/library`)
+    const token = await page.locator('meta[name="csrf-token"]').getAttribute('content') ?? ''
+    const created = await page.request.post(`${server.url}/api/keywordmap`, {
+      data: { name: 'Home buyers', phrases: ['buy a house'], adviceSetId: world.ids.get('Mortgage advice') }, headers: { 'x-csrf-token': token },
+    })
+    t.equal(created.status(), 201)
+    const box = page.locator('#search-box-input')
+    await box.focus()
+    await page.locator('form.search-box[data-panel="ready"]').waitFor()
+    await box.fill('buy a house')
+    const suggested = page.locator('#search-box-results [role="option"]', { hasText: 'Mortgage advice' })
+    await suggested.filter({ hasText: 'Suggested' }).waitFor()
+    await page.getByRole('link', { name: 'Advanced Search' }).click()
+    await page.waitForURL((url) => url.pathname === '/library/search' && url.searchParams.get('q') === 'buy a house')
+    await page.locator('.screener[data-search-state="ready"]').waitFor()
+    await hitCount(page, 1)
+    t.ok(await facet(page, 'Type', 'Advice Set').isChecked(), 'refined to advice sets, as the link asks')
+    t.match(await hits(page).first().textContent(), /Mortgage advice\s*Suggested/, 'the same set, marked as suggested')
+    t.notOk(await page.getByText('No results').isVisible(), 'not "No results"')
+    t.match(await page.locator('.screener__stats').textContent(), /1 result/)
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/screener-keyword-map.png`, fullPage: true })
   })
 
   t.test('without JavaScript: the query and a link to the library', async (t) => {

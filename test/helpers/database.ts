@@ -1,4 +1,4 @@
-// Test databases. PGlite: one migrated template per run (dumped data dir), loaded per test file (~1 s, not ~3 s).
+// Test databases. PGlite: one migrated template per run (a checkpointed, uncompressed data dir), loaded per test file.
 // PostgreSQL (TEST_DRIVER=postgres + TEST_DATABASE_URL): one migrated template database, copied per test file.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash, randomBytes } from 'node:crypto'
@@ -23,7 +23,7 @@ function migrationsHash(): string {
   return hash.digest('hex').slice(0, 12)
 }
 
-const PGLITE_TEMPLATE = path.join(os.tmpdir(), `advice-studio-pglite-template-${migrationsHash()}.tar.gz`)
+const PGLITE_TEMPLATE = path.join(os.tmpdir(), `advice-studio-pglite-template-${migrationsHash()}.tar`)
 
 export function testDriver(): TestDriver {
   return process.env.TEST_DRIVER === 'postgres' ? 'postgres' : 'pglite'
@@ -84,6 +84,9 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
     const name = `advice_studio_test_${randomBytes(5).toString('hex')}`
     const admin = postgres(url, { max: 1, onnotice: () => {} })
     await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${templateDb(url)}`)
+    // A test database is dropped after its file: a commit need not wait for the log to reach the disk (the CPU would
+    // sit idle in every such wait), and only a crash of the server itself could lose what was committed.
+    await admin.unsafe(`ALTER DATABASE ${name} SET synchronous_commit = off`)
     const db = await openDatabase({ kind: 'postgres', url: withDatabase(url, name) })
     return {
       ...db,

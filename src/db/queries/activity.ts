@@ -49,7 +49,13 @@ export async function listActivity(db: Db, p: ListActivityParams) {
     .limit(p.limit)
 }
 
+/** One row with the acting user's name, as listActivity gives it, and whose log it is in. */
 export async function findActivity(db: Db, id: number) {
-  const [row] = await db.select().from(activity).where(eq(activity.id, id)).limit(1)
+  const [row] = await db.select({
+    id: activity.id, ownerId: activity.ownerId, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+    before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
+  }).from(activity)
+    .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
+    .where(eq(activity.id, id)).limit(1)
   return row
 }

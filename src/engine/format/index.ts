@@ -67,3 +67,4 @@ function formatDate(value: Date, displayFormat: string | undefined): string {
   }
   return dateOutputs.get(`${DEFAULT_FORMATS.date}\u0000${time}`, () => formatDateWith(value, DEFAULT_FORMATS.date) ?? '')!
 }
+export { formatDateTime } from './date-time.ts'

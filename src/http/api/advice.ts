@@ -42,9 +42,10 @@ export async function adviceApi(app: FastifyInstance) {
     app.route<AdviceRoute>({
       method, url: '/:adviceSetId', schema: adviceRouteSchema(method), onRequest: requireApiKey,
       handler: async (request, reply) => {
+        // The set first: a request the key may make is metered under its set even when its Accept is refused (406).
+        const version = await served(request)
         const contentType = negotiateContentType(request.headers.accept)
         const shape = parseResponseShape(request.query)
-        const version = await served(request)
         const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape, fromEmbed: fromEmbed(request) })
         // A string unless external APIs had to be called: the usual answer does not wait a turn for an await.
         return sendJson(reply, mediaTypeOf(contentType), typeof json === 'string' ? json : await json)
@@ -53,8 +54,8 @@ export async function adviceApi(app: FastifyInstance) {
     app.route<AdviceRoute>({
       method, url: '/:adviceSetId/legacy', schema: legacyRouteSchema(method), onRequest: requireApiKey,
       handler: async (request, reply) => {
-        const contentType = negotiateContentType(request.headers.accept)
         const version = await served(request)
+        const contentType = negotiateContentType(request.headers.accept)
         const data = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, fromEmbed: fromEmbed(request) })
         return sendJson(reply, mediaTypeOf(contentType), JSON.stringify({ data }))
       },

@@ -15,6 +15,7 @@ import {
 } from '../../services/authoring/rule-debug-page.ts'
 import { canWriteOwned } from '../../services/accounts/visibility.ts'
 import { itemId } from '../api/ids.ts'
+import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams, IdString, StringEnum } from '../schemas.ts'
 
@@ -153,7 +154,7 @@ export const ruleDebugPages: FastifyPluginAsyncTypebox = async (app) => {
     const debug = debugRequestOf(request.params, query)
     const scope = await debugScope(app.deps, actor, debug.adviceSetId, debug.ruleId)
     const output = query.run === undefined ? null : await runDebug(app.deps, scope, inputFields(scope), debug)
-    const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output) })
+    const html = await reply.viewAsync('rule/_debug-tree', { tree: paintedTrees(scope, output), formatDate: dateFormatter(request.user?.preferences.tz) })
     reply.type('text/html; charset=utf-8')
     return html
   })

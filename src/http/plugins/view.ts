@@ -1,5 +1,6 @@
 // Eta views. reply.page() renders a page with what every layout needs (CSRF token, user, flash, app context).
 import path from 'node:path'
+import { dateFormatter } from '../format.ts'
 import fp from 'fastify-plugin'
 import view from '@fastify/view'
 import { Eta } from 'eta'
@@ -39,6 +40,8 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
       title: 'Advice Studio',
       // The header's search box asks the configured index (SEARCH_INDEX_PREFIX) on every page.
       searchIndexName: indexNameFor(this.server.deps.config),
+      // Every page writes moments alike, in the viewer's zone (a page may pass its own).
+      formatDate: dateFormatter(user?.preferences.tz),
       ...data,
       csrfToken: this.generateCsrf(),
       user,

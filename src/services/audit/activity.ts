@@ -2,7 +2,7 @@
 import { findActivity, listActivity } from '../../db/queries/activity.ts'
 import { listDeletedIn, listSetActivity, placesOf, type DeletedScope } from '../../db/queries/activity-scope.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
-import { bylineOf, impersonationSentence, impersonatorOf } from './byline.ts'
+import { bylineOf, impersonatorOf } from './byline.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { ENTITY_ADVICE_SET, restoreAdviceSetSnapshot, type AdviceSetSnapshot } from '../library/advice-sets.ts'
 import { ENTITY_CATEGORY, restoreCategorySnapshot } from '../library/categories.ts'
@@ -21,6 +21,9 @@ import type { Db } from '../../db/client.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
 import { ENTITY_SUPPLEMENT, restoreSupplementSnapshot, type SupplementSnapshot } from '../files/supplements.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
+import { activityBook, type ActivityBook } from './activity-book.ts'
+import { activitySentence, sentenceText } from './activity-sentences.ts'
+import { diff, readableChanges } from './activity-values.ts'
 
 export const ACTIVITY_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
 export const ACTIVITY_PAGE = 15
@@ -43,9 +46,6 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_KEYWORD_MAP]: (deps, actor, id, before) => restoreKeywordMapSnapshot(deps, actor, id, before as KeywordMapSnapshot | null),
   [ENTITY_SUPPLEMENT]: async (deps, actor, id, before) => { await restoreSupplementSnapshot(deps, actor, id, before as SupplementSnapshot | null) },
 }
-
-/** Fields never shown as changes: ids and bookkeeping. */
-const HIDDEN_FIELDS = new Set(['id', 'copiedFrom'])
 
 export function timeframeOf(raw: unknown): number {
   const days = Number(raw)
@@ -81,23 +81,51 @@ export async function recentActivity(deps: Deps, actor: Actor, opts: ActivityFil
       ownerId: opts.ownerId !== undefined && isProviderAdmin(actor) ? opts.ownerId : actor.ownerId,
       since, limit: opts.limit + 1, entityType: opts.entityType, entityId: opts.entityId, action: opts.action,
     })
+  const shown = rows.slice(0, opts.limit)
+  const book = await activityBook(deps, actor, shown)
+  return { hasMore: rows.length > opts.limit, items: shown.map((row) => describeRow(actor, row, book)) }
+}
+
+type LoggedRow = Awaited<ReturnType<typeof listActivity>>[number]
+
+function describeRow(actor: Actor, row: LoggedRow, book: ActivityBook) {
+  const sentence = activitySentence(row, book).map((part) => (part.kind === 'actor' && impersonatorOf(row) ? { ...part, text: bylineOf(row) } : part))
+  const changes = diff(row.before, row.after)
   return {
-    hasMore: rows.length > opts.limit,
-    items: rows.slice(0, opts.limit).map((row) => {
-      const sentence = impersonationSentence(row)
-      return {
-        ...row,
-        label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
-        actorName: row.actorName ?? 'Advice Studio',
-        impersonator: impersonatorOf(row),
-        byline: bylineOf(row),
-        /** The whole entry as one sentence, where it reads better so (an impersonation's start and end). */
-        sentence,
-        changes: sentence ? [] : diff(row.before, row.after),
-        canRestore: row.entityType in RESTORERS && canCreate(actor),
-      }
-    }),
+    ...row,
+    label: labelOf(row.after) ?? labelOf(row.before) ?? `#${row.entityId}`,
+    actorName: row.actorName ?? 'Advice Studio',
+    /** The provider admin behind a change made under impersonation ({ id, name }), or null. */
+    impersonator: impersonatorOf(row),
+    /** Who acted, as every page says it: "Ada Admin as Aaron A. Author" under impersonation. */
+    byline: bylineOf(row),
+    /** The entry as a sentence with names ("Ada Author deleted the Rule “Tax check” of “Drawdown”."). */
+    summary: sentenceText(sentence),
+    sentence,
+    changes,
+    /** `changes` as people read them: labels, names instead of ids. */
+    details: readableChanges(row.entityType, row.action, changes, book),
+    canRestore: row.entityType in RESTORERS && canCreate(actor),
   }
+}
+
+/**
+ * What restoring one entry would do, before doing it. Restoring a create takes the thing away again, so that asks
+ * first: `removes` names what goes ("the Rule “Tax check” of “Drawdown”"); other restores put a state back and need no question.
+ */
+export async function restorePreview(deps: Deps, actor: Actor, activityId: number) {
+  const row = await findLoggedRow(deps, actor, activityId)
+  const book = await activityBook(deps, actor, [row])
+  const entry = describeRow(actor, row, book)
+  if (row.action !== 'create') return { entry, removes: null }
+  const undone = activitySentence({ ...row, action: 'delete', before: row.after, after: null }, book).slice(1)
+  return { entry, removes: sentenceText(undone).replace(/^ deleted /, '').replace(/\.$/, '') }
+}
+
+async function findLoggedRow(deps: Deps, actor: Actor, activityId: number): Promise<LoggedRow> {
+  const row = await findActivity(deps.db, activityId)
+  if (!row || (row.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No activity with this id')
+  return row
 }
 
 function labelOf(snapshot: unknown): string | undefined {
@@ -105,22 +133,10 @@ function labelOf(snapshot: unknown): string | undefined {
   return undefined
 }
 
-export interface FieldChange { field: string; before: unknown; after: unknown }
-
-/** Field by field, what differs between two snapshots (a create lists every field it set). */
-export function diff(before: unknown, after: unknown): FieldChange[] {
-  const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>
-  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>
-  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((f) => !HIDDEN_FIELDS.has(f))
-  return fields
-    .filter((f) => JSON.stringify(b[f]) !== JSON.stringify(a[f]))
-    .map((f) => ({ field: f, before: b[f], after: a[f] }))
-}
 
 /** Puts the entity of one activity row back as it was before that change; itself recorded as a `restore`. */
 export async function restoreFromActivity(deps: Deps, actor: Actor, activityId: number): Promise<{ entityType: string; entityId: string }> {
-  const row = await findActivity(deps.db, activityId)
-  if (!row || (row.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No activity with this id')
+  const row = await findLoggedRow(deps, actor, activityId)
   const restorer = RESTORERS[row.entityType]
   if (!restorer) throw new ValidationError('id', `Changes to ${row.entityType} cannot be restored from the activity log.`)
   await restorer(deps, actor, Number(row.entityId), row.action === 'create' ? null : row.before, row.after)
@@ -146,16 +162,4 @@ async function setOfPlace(db: Db, scope: DeletedScope): Promise<{ ownerId: strin
   if ('adviceSetId' in scope) return findAdviceSet(db, scope.adviceSetId)
   const ruleId = 'ruleId' in scope ? scope.ruleId : (await findNode(db, scope.nodeId, { includeDeleted: true }))?.ruleId
   return ruleId === undefined ? undefined : (await findRule(db, ruleId, { includeDeleted: true }))?.set
-}
-
-/** Where the rules, nodes, comments and dictionary entries of some activity rows are today, for links to them. */
-export async function placesOfActivity(deps: Deps, rows: Array<{ entityType: string; entityId: string; before: unknown; after: unknown }>) {
-  const ids = (type: string) => rows.filter((r) => r.entityType === type).map((r) => Number(r.entityId))
-  // Rules named inside snapshots (a Rule Call's target, a promoted rule) are shown by name too.
-  const namedRuleIds = rows.flatMap((r) => [r.before, r.after])
-    .flatMap((s) => [(s as { calledRuleId?: unknown } | null)?.calledRuleId, (s as { promotedRuleId?: unknown } | null)?.promotedRuleId])
-    .filter((id): id is number => typeof id === 'number')
-  return placesOf(deps.db, {
-    ruleIds: [...new Set([...ids(ENTITY_RULE), ...namedRuleIds])], nodeIds: ids(ENTITY_RULE_NODE), commentIds: ids(ENTITY_COMMENT), entityIds: ids(ENTITY_DICTIONARY),
-  })
 }

@@ -31,14 +31,22 @@ async function commentOf(db: Db, ruleNodeId: number, id: number, opts: { include
   return comment
 }
 
+/**
+ * Who may edit or delete a comment: its author, and for moderation an admin of the set's team or a provider admin
+ * (only members of the team and provider admins reach a comment at all: nodeContext).
+ */
+function mayChangeComment(actor: Actor, comment: Pick<CommentRow, 'userId'>): boolean {
+  return comment.userId === actor.userId || actor.role === 'admin' || isProviderAdmin(actor)
+}
+
 function assertOwnComment(actor: Actor, comment: CommentRow): void {
-  if (comment.userId === actor.userId || actor.role === 'admin' || isProviderAdmin(actor)) return
-  throw new ForbiddenError('Only its author can change this comment.')
+  if (mayChangeComment(actor, comment)) return
+  throw new ForbiddenError('Only its author or an admin of the team can change this comment.')
 }
 
 export async function listNodeComments(deps: Deps, actor: Actor, ruleNodeId: number) {
   await nodeContext(deps.db, actor, ruleNodeId)
-  return (await listComments(deps.db, ruleNodeId)).map((r) => ({ ...r.comment, authorName: r.authorName, canEdit: r.comment.userId === actor.userId || actor.role === 'admin' }))
+  return (await listComments(deps.db, ruleNodeId)).map((r) => ({ ...r.comment, authorName: r.authorName, canEdit: mayChangeComment(actor, r.comment) }))
 }
 
 export async function countNodeComments(deps: Deps, actor: Actor, ruleNodeId: number) {

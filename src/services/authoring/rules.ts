@@ -9,7 +9,7 @@ import {
   type RuleRow, type RuleWithSet,
 } from '../../db/queries/rules.ts'
 import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, staticChecks, type AdviceSetModel, type CompiledAdviceSet, type ContentType } from '../../engine/index.ts'
-import { buildAdviceSetModel, dictionaryFor, focusOnRule, namesOfNode } from './advice-set-model.ts'
+import { buildAdviceSetModel, dictionaryFor, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from '../library/advice-sets.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
@@ -88,10 +88,10 @@ export function placeAt(list: number[], id: number, index: number | undefined): 
 /** The rule with its tree as the engine reads it, the static-check issues of its nodes and per-node comment counts. */
 export async function getRule(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
-  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { onlyRuleId: id, reader: actor })
-  const issues = staticChecks(model).filter((issue) => issue.ruleId === String(id))
+  const model = await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor })
+  const issues = checksOfRule(model, id)
   const commentCounts = await visibleCommentCounts(deps.db, actor, rule)
-  return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules[0]?.nodes ?? [], issues, commentCounts }
+  return { ...rule, canWrite: canWriteOwned(actor, rule.set.ownerId), nodes: model.rules.find((r) => r.id === String(id))?.nodes ?? [], issues, commentCounts }
 }
 
 export async function listSetRules(deps: Deps, actor: Actor, adviceSetId: number): Promise<RuleRow[]> {
@@ -148,11 +148,20 @@ export async function ruleStats(deps: Deps, actor: Actor, id: number) {
  */
 export async function ruleCheckIssues(deps: Deps, actor: Actor, id: number) {
   const rule = await readableRule(deps.db, actor, id)
-  const ruleId = String(id)
-  return staticChecks(await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor })).filter((issue) => issue.ruleId === ruleId || issue.aboutRuleId === ruleId)
+  return checksOfRule(await buildAdviceSetModel(deps.db, rule.adviceSetId, { reader: actor }), id)
 }
 
-/** A rule's size and shape, and its static-check counts when it runs alone (`model`: its whole set's model). */
+/**
+ * The one source of a rule's static problems: the whole set's checks on this rule's nodes, and those about this rule
+ * found elsewhere (it runs twice: called where it also runs on its own). The tree paints the first, the page notes the
+ * second, the header counts both; checking the rule alone would warn about answers an earlier rule asks for.
+ */
+function checksOfRule(model: AdviceSetModel, id: number) {
+  const ruleId = String(id)
+  return staticChecks(model).filter((issue) => issue.ruleId === ruleId || issue.aboutRuleId === ruleId)
+}
+
+/** A rule's size and shape, and the counts of its static problems (`model`: its whole set's model). */
 export function statsOfRule(nodes: Array<Pick<RuleNodeRow, 'id' | 'parentId' | 'type'>>, model: AdviceSetModel, id: number) {
   const byType: Record<string, number> = {}
   const depthOf = new Map<number, number>()
@@ -163,7 +172,7 @@ export function statsOfRule(nodes: Array<Pick<RuleNodeRow, 'id' | 'parentId' | '
     depthOf.set(node.id, d)
     depth = Math.max(depth, d)
   }
-  const issues = staticChecks(focusOnRule(model, id)).filter((issue) => issue.ruleId === String(id))
+  const issues = checksOfRule(model, id)
   return {
     nodes: nodes.length, byType, depth,
     errors: issues.filter((i) => i.severity === 'error').length,

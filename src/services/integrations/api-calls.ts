@@ -6,7 +6,7 @@
 // for the definition's cache time, so a cached call costs a map lookup and the whole run stays synchronous.
 // Failures (refused address, timeout, status ≥ 400, no JSON, nothing at a mapped path) become the call's failure:
 // its rule is incomplete advice naming the reason, the other rules run — never a 500.
-import { apiFailure, evaluate, type ApiPort, type CompiledAdviceSet, type EngineResult, type EvaluateOptions, type Value } from '../../engine/index.ts'
+import { apiFailure, evaluate, formatDateTime, type ApiPort, type CompiledAdviceSet, type EngineResult, type EvaluateOptions, type Value } from '../../engine/index.ts'
 import { OutboundError, type Outbound } from '../../net/index.ts'
 import type { ResponseMappingEntry } from '../../db/schema/index.ts'
 import { buildRequest, maskedRequest, MissingValueError, requestFingerprint, type BuiltRequest, type SendableDefinition } from './api-request.ts'
@@ -125,8 +125,9 @@ function cacheKey(definition: LoadedDefinition, request: BuiltRequest): string {
   return `${definition.apiId}:${definition.revision}:${requestFingerprint(request)}`
 }
 
+/** "Rates (fetched Nov 26, 2026 10:38 UTC)": people read it in advice; a run has no viewer, so its zone is UTC, said so. */
 function sourceEntry(answer: ApiAnswer): string {
-  answer.source ??= `${answer.name} (${answer.pinned ? 'recorded response' : `fetched ${answer.fetchedAt.toISOString()}`})`
+  answer.source ??= `${answer.name} (${answer.pinned ? 'recorded response' : `fetched ${formatDateTime(answer.fetchedAt, 'UTC')} UTC`})`
   return answer.source
 }
 

@@ -7,6 +7,7 @@ import {
   countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagRow,
 } from '../../db/queries/advice-sets.ts'
 import { listOwnedNodes } from '../../db/queries/rule-nodes.ts'
+import { findOwner } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
@@ -77,13 +78,19 @@ async function managedTag(deps: Deps, actor: Actor, id: number): Promise<TagRow>
   return tag
 }
 
-export interface AdminTag extends TagRow { uses: number; fixed: boolean; canManage: boolean }
+export interface AdminTag extends TagRow { uses: number; fixed: boolean; canManage: boolean; ownerName: string }
+
+/** Teams by name (a tag list holds a handful of owners: the provider's and the teams whose tags are shown). */
+async function ownerNames(db: Db, ownerIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(ownerIds)]
+  return new Map(await Promise.all(ids.map(async (id) => [id, id === PROVIDER_OWNER_ID ? 'Provider' : (await findOwner(db, id))?.name ?? 'a deleted team'] as const)))
+}
 
 export async function listTagsForAdmin(deps: Deps, actor: Actor): Promise<AdminTag[]> {
   assertTagAdmin(actor)
   const rows = isProviderAdmin(actor) ? await listAllTags(deps.db) : await listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])])
-  const uses = await countTagUses(deps.db, rows.map((t) => t.id))
-  return rows.map((t) => ({ ...t, uses: uses.get(t.id) ?? 0, fixed: isFixedTag(t), canManage: canManageTag(actor, t) }))
+  const [uses, owners] = await Promise.all([countTagUses(deps.db, rows.map((t) => t.id)), ownerNames(deps.db, rows.map((t) => t.ownerId))])
+  return rows.map((t) => ({ ...t, uses: uses.get(t.id) ?? 0, fixed: isFixedTag(t), canManage: canManageTag(actor, t), ownerName: owners.get(t.ownerId)! }))
 }
 
 /** The edit page: the tag, where it is used (sets; for fixed tags also the rule nodes carrying its slug), merge targets. */
@@ -96,7 +103,7 @@ export async function tagDetails(deps: Deps, actor: Actor, id: number) {
   ])
   const visibleSets = sets.filter((s) => isProviderAdmin(actor) || s.ownerId === actor.ownerId)
   return {
-    tag: { ...tag, fixed: isFixedTag(tag), canManage: canManageTag(actor, tag) },
+    tag: { ...tag, fixed: isFixedTag(tag), canManage: canManageTag(actor, tag), ownerName: (await ownerNames(deps.db, [tag.ownerId])).get(tag.ownerId)! },
     sets: visibleSets,
     nodes: nodes.slice(0, 100).map((n) => ({ id: n.id, adviceSetId: n.adviceSetId, adviceSetName: n.adviceSetName, ruleId: n.ruleId, ruleName: n.ruleName, headline: n.headline ?? n.type })),
     nodeCount: nodes.length,

@@ -61,7 +61,7 @@ export async function impersonationTarget(deps: Deps, actor: Actor, userId: numb
 /**
  * An impersonation's start (create) or end (delete), logged by the admin themselves (not "as" anyone) in the
  * provider's log and in the impersonated person's team's log, so that both teams' admins see it. The snapshot names
- * the person impersonated (services/audit/byline.ts makes the sentence).
+ * the person impersonated (services/audit/activity-sentences.ts makes the sentence).
  */
 async function logImpersonation(tx: Db, admin: Actor, target: { id: number; name: string; ownerId: string }, action: 'create' | 'delete'): Promise<void> {
   const snapshot = { name: target.name, userId: target.id, ownerId: target.ownerId }

@@ -45,7 +45,7 @@ export async function readApprovalPolicy(deps: Deps, actor: Actor, ownerId: stri
 
 export async function setSelfApproval(deps: Deps, actor: Actor, ownerId: string, allowed: boolean): Promise<ApprovalPolicy> {
   const before = await readApprovalPolicy(deps, actor, ownerId)
-  if (!canAdministerOwned(actor, ownerId)) throw new ForbiddenError('Only an admin of this team (or of the provider) can allow self-approval.')
+  if (!canAdministerOwned(actor, ownerId)) throw new ForbiddenError('Only an admin of this team or a provider admin can allow self-approval.')
   if (allowed === before.selfApprovalAllowed) return before
   const owner = await deps.db.transaction(async (tx) => {
     const row = await updateOwnerSelfApproval(tx, ownerId, { selfApprovalAllowed: allowed, selfApprovalChangedBy: actor.userId, selfApprovalChangedAt: new Date() })

@@ -45,7 +45,7 @@ const ASSIGNABLE = new Set(['approved', 'preview', 'published', 'unpublished'])
 /** Gives an audience its own version of the set (versionId null: back to the published one). */
 export async function assignVersion(deps: Deps, actor: Actor, input: { adviceSetId: number; audienceId: number; versionId: number | null }) {
   const set = await teamSet(deps.db, actor, input.adviceSetId)
-  if (!canAdministerOwned(actor, set.ownerId)) throw new ForbiddenError('Only an admin of this advice set’s owner can assign versions to audiences.')
+  if (!canAdministerOwned(actor, set.ownerId)) throw new ForbiddenError('Only an admin of this advice set’s team or a provider admin can assign versions to audiences.')
   const audience = await findAudience(deps.db, input.audienceId)
   if (!audience || audience.ownerId !== set.ownerId) throw new ValidationError('audienceId', 'No audience with this id among the owner’s audiences.')
   if (input.versionId !== null) {

@@ -51,7 +51,7 @@ type PolicyOfSet = Pick<ApprovalPolicy, 'selfApprovalAllowed'>
 export function refusal(actor: Actor, set: Pick<AdviceSetRow, 'ownerId'>, version: Pick<VersionRow, 'state' | 'submittedBy' | 'approvedAt'>, action: VersionAction, policy: PolicyOfSet): { status: 403 | 409; message: string } | null {
   const t = TRANSITIONS[action]
   if (!canWriteOwned(actor, set.ownerId)) return { status: 403, message: 'You cannot change the versions of this advice set.' }
-  if (t.adminOnly && !canAdministerOwned(actor, set.ownerId)) return { status: 403, message: `${t.label}: only an admin of this advice set's owner may do this.` }
+  if (t.adminOnly && !canAdministerOwned(actor, set.ownerId)) return { status: 403, message: `${t.label}: only an admin of this advice set’s team or a provider admin may do this.` }
   if (!t.from.includes(version.state)) {
     return { status: 409, message: `${t.label} is not possible for a version in state ${version.state} (only from ${t.from.join(' or ')}).` }
   }

@@ -211,7 +211,9 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/rule/:ruleId/show/tree': teamRead,
   'POST /adviceset/:id/rule/:ruleId/rename': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /adviceset/:id/rule/:ruleId/move': { ...teamWrite, body: () => ({ direction: 'down' }) },
-  'POST /adviceset/:id/rule/:ruleId/only-when-called': { ...teamWrite, body: () => ({ onlyWhenCalled: 'true' }) },
+  // 'false' keeps the world's rules running on their own: a rule that ran only when called would leave later rows
+  // (the tree builder's fork) with a draft that asks nothing.
+  'POST /adviceset/:id/rule/:ruleId/only-when-called': { ...teamWrite, body: () => ({ onlyWhenCalled: 'false' }) },
   'POST /adviceset/:id/rule/:ruleId/copy': teamWrite,
   'POST /adviceset/:id/rule/:ruleId/promote': { ...teamWrite, fresh: 'rule' },
   'GET /adviceset/:id/rule/confirm-delete': editPage,

@@ -56,7 +56,7 @@ const probes: Probe[] = [
     },
   },
   { route: 'GET a page signed out (its URL becomes next)', expected: [302, 400], send: (p) => new Agent(app).get(`/library?q=${q(p)}`) },
-  { route: 'POST /activity/:id/restore next=', expected: [303], send: (p) => adminAgent.postForm(`/activity/${created.id}/restore`, { next: p }) },
+  { route: 'POST /activity/:id/restore next=', expected: [303], send: (p) => adminAgent.postForm(`/activity/${created.id}/restore`, { next: p, confirm: 'remove' }) },
   {
     route: 'POST /adviceset/:id/publish/versions/:versionId/action next=', expected: [303],
     send: (p) => adminAgent.postForm(`/adviceset/${set.id}/publish/versions/${versionId}/action`, { action: 'submit', notes: '', next: p }),
@@ -103,7 +103,7 @@ t.test('a target on the app is kept, in its normalised form', async (t) => {
     const res = await adminAgent.get(`/login?next=${q(target)}`)
     t.equal(res.headers.location, location, `${target} → ${location}`)
   }
-  const back = await adminAgent.postForm(`/activity/${created.id}/restore`, { next: `/adviceset/${set.id}/activity?page=2` })
+  const back = await adminAgent.postForm(`/activity/${created.id}/restore`, { next: `/adviceset/${set.id}/activity?page=2`, confirm: 'remove' })
   t.equal(back.headers.location, `/adviceset/${set.id}/activity?page=2`)
   const elsewhere = await adminAgent.postForm(`/adviceset/${set.id}/publish/versions/${versionId}/action`, { action: 'submit', next: '/profile' })
   t.equal(elsewhere.headers.location, `/adviceset/${set.id}/publish/versions`, 'a version action goes back only to the set\'s publishing pages')

@@ -374,3 +374,18 @@ t.test('the show page and its header fragment count what /api/rule/stats counts'
   t.same(counts((await agent.get(`/adviceset/${set.id}/rule/${flawed.id}/show`)).body), expected)
   t.same(counts((await agent.get(`/adviceset/${set.id}/rule/${flawed.id}/show/header`)).body), expected)
 })
+
+t.test('the header counts the checks the tree paints: a rule reading what an earlier rule asks has no warning', async (t) => {
+  const staged = await createAdviceSet(db, { ownerId, name: 'Staged questions' })
+  await createVariable(db, ownerId, 'Pot')
+  await buildRule(db, staged.id, 'Ask', [{ type: 'inputRequest', variable: 'Pot', question: 'What is your pot?' }, { type: 'inputRequest', variable: 'Age', question: 'How old are you?' }])
+  const { rule: reads } = await buildRule(db, staged.id, 'Decide', [
+    { type: 'condition', expression: '{{Pot}} > 1000 && {{Age}} > 55', children: [{ type: 'advice', headline: 'Draw down' }] },
+  ])
+  const checks = (await agent.api('GET', `/api/rule/${reads.id}/checks`)).json().data as Array<{ severity: string }>
+  const stats = (await agent.api('GET', `/api/rule/stats?id=${reads.id}`)).json().data
+  t.same(checks, [], 'the tree paints nothing on this rule')
+  t.match(stats, { errors: 0, warnings: 0, unreachable: 0 }, 'and the header counts nothing')
+  const counts = (html: string) => [...html.matchAll(/<dt>(Errors|Warnings)<\/dt><dd[^>]*>(\d+)<\/dd>/g)].map((m) => `${m[1]}=${m[2]}`)
+  t.same(counts((await agent.get(`/adviceset/${staged.id}/rule/${reads.id}/show`)).body), ['Errors=0', 'Warnings=0'])
+})

@@ -79,7 +79,7 @@ t.test('the Advice API answers with the mapped values; calls of one run go out t
   t.same(body.data.errors, [])
   const sources = body.data.variables.Data_Api_Sources.value as string[]
   t.equal(sources.length, 2)
-  t.match(sources[0], /^Rates \(fetched \d{4}-\d\d-\d\dT/)
+  t.match(sources[0], /^Rates \(fetched [A-Z][a-z]{2} \d{1,2}, \d{4} \d\d:\d\d UTC\)$/, 'the fetch time as the app writes dates, not ISO')
   t.match(sources[1], /^Scores \(fetched /)
   const made = server.requests.slice(before)
   t.same(made.map((r) => r.url).sort(), ['/rates/EUR', '/slow/score'], 'one request per API')
@@ -124,6 +124,8 @@ t.test('the debugger shows each call’s request (secrets masked) and response i
   t.match(page.body, `data-api-call="${rates.id}"`)
   t.match(page.body, `GET ${server.url}/rates/EUR`)
   t.notMatch(page.body, 'rates-secret-value')
+  t.match(page.body, /, fetched [A-Z][a-z]{2} \d{1,2}, \d{4} \d\d:\d\d</, 'the fetch time as the app writes dates')
+  t.notMatch(page.body, /fetched \d{4}-\d\d-\d\dT/, 'never a raw ISO string')
 })
 
 t.test('pinned responses: a run with a recorded answer sends nothing', async (t) => {

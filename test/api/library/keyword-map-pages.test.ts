@@ -102,7 +102,7 @@ t.test('search: a matching phrase puts the map’s target first, marked as a sug
   t.ok((await search(author, 'pension')).hits.every((h) => !h.suggestion), 'one word of a phrase does not match it')
   t.match((await search(author, 'bold inv')).hits[0], { suggestion: { phrase: 'bold investing' } }, 'the beginning of a phrase while typing')
   t.ok((await search(author, 'risky pension', { page: 1 })).hits.every((h) => !h.suggestion), 'only on the first page')
-  t.ok((await search(author, 'risky pension', { facetFilters: [['ownerId:' + acme]] })).hits.every((h) => !h.suggestion), 'not when the client narrows by facets')
+  t.ok((await search(author, 'risky pension', { facetFilters: [['ownerId:TF']] })).hits.every((h) => !h.suggestion), 'not when the client’s refinements leave it out')
   t.ok((await search(viewer, 'risky pension', { searchFilter: 'starters' })).hits[0]?.suggestion, 'viewers of the team get it, whatever the filter')
   t.ok((await search(stranger, 'risky pension')).hits.every((h) => !h.suggestion), 'another team does not')
 
@@ -115,6 +115,20 @@ t.test('search: a matching phrase puts the map’s target first, marked as a sug
   await admin.api('DELETE', `/api/keywordmap/${map!.id}`)
   t.ok((await search(author, 'risky pension')).hits.every((h) => !h.suggestion), 'a deleted map suggests nothing')
   await admin.api('POST', `/api/keywordmap/${map!.id}/restore`)
+})
+
+t.test('the screener asks what the search box asks: its type refinement keeps the suggestion, counted as a hit', async (t) => {
+  const boxResult = await search(author, 'risky pension', { searchFilter: 'starters' })
+  t.match(boxResult.hits[0], { suggestion: { name: 'Bold savers' } }, 'the search box finds the set by the phrase')
+  // advancedSearchUrl(): the screener searches with filter "all", refined to the advice set type.
+  const screener = await search(author, 'risky pension', { facetFilters: [['entityType.displayName:Advice Set']], facets: ['entityType.displayName'] }) as
+    Awaited<ReturnType<typeof search>> & { nbHits: number; nbPages: number; facets: Record<string, Record<string, number>> }
+  t.match(screener.hits[0], { uri: boxResult.hits[0]!.uri, suggestion: { name: 'Bold savers' } }, 'the screener shows the same target first')
+  t.equal(screener.nbHits, screener.hits.length, 'its stats count it')
+  t.ok(screener.nbPages >= 1)
+  t.equal(screener.facets['entityType.displayName']?.['Advice Set'], screener.hits.length, 'and so does its type refinement')
+  t.ok((await search(author, 'risky pension', { facetFilters: [['entityType.displayName:Rule']] })).hits.every((h) => !h.suggestion), 'a refinement to another type leaves it out')
+  t.ok((await search(author, 'risky pension', { facetFilters: [['ownerId:' + acme], ['adviceset.isPublic:false']] })).hits[0]?.suggestion, 'refinements it satisfies keep it')
 })
 
 t.test('the screener without JavaScript shows the suggestion; following it opens the debugger with the answers', async (t) => {

@@ -4,6 +4,7 @@ import t from 'tap'
 import { and, eq, inArray } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
+import { activityItem } from '../../helpers/activity.ts'
 import { createOwner, createUser, type TestUser } from '../../helpers/factories.ts'
 import { activity, adviceSets } from '../../../src/db/schema/index.ts'
 import { createAdviceSet, getAdviceSet } from '../../../src/services/library/advice-sets.ts'
@@ -317,7 +318,7 @@ t.test('delete through confirm-delete, then restore from Activity', async (t) =>
   t.equal((await agentA.get(`/adviceset/${set.id}/show`)).statusCode, 404)
 
   const log = await agentA.get('/activity')
-  const item = new RegExp(`<span class="action action-delete">delete</span>\\s*<span>advice set <strong>Doomed set</strong></span>[\\s\\S]*?action="/activity/(\\d+)/restore"`).exec(log.body)
+  const item = /action="\/activity\/(\d+)\/restore"/.exec(activityItem(log.body, 'deleted the Advice Set “Doomed set”.') ?? '')
   t.ok(item, 'the delete is in Activity with a Restore button')
   t.match(log.body, /<th scope="row">Deleted<\/th><td class="diff__before">No<\/td><td aria-hidden="true">→<\/td><td class="diff__after">Yes<\/td>/, 'and a readable diff')
 

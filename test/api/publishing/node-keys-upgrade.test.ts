@@ -2,7 +2,7 @@
 // published snapshots' nodes take their row's key, every rule keeps running on its own, and a set may hold a name
 // another set of its owner holds.
 import t from 'tap'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -13,7 +13,8 @@ import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { testDriver } from '../../helpers/database.ts'
 import { dropDatabase } from '../../helpers/drop-database.ts'
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../../migrations')
+// realpath: `npm test` runs a compiled mirror whose migrations/ is a link to the repository's (scripts/build-tests.ts).
+const MIGRATIONS = realpathSync(path.resolve(import.meta.dirname, '../../../migrations'))
 const UPGRADE = '0025_called_rules_node_keys_set_names'
 
 /** The migrations folder as it was before the upgrade: the same files, the journal cut before it. */

@@ -53,6 +53,8 @@ t.test('submit, approve as another user, publish', async (t) => {
   const afterSubmit = rowOf((await author.get(`${base}/versions`)).body, v.id)
   t.match(afterSubmit, /In review/)
   t.match(afterSubmit, /<button type="button" disabled aria-describedby="why-\d+-approve" data-action="approve">Approve<\/button>\s*<span class="hint" id="why-\d+-approve">Approve: only an admin/, 'authors see approve disabled, with the reason')
+  t.match(afterSubmit, /Approve: only an admin of this advice set’s team or a provider admin may do this\./, 'the reason names everyone who may (provider admins too)')
+  t.notMatch(afterSubmit, /set(&#39;|'|’)s owner/, 'not "of this advice set\'s owner" alone')
 
   await act(author, v.id, 'approve')
   t.equal((await latestVersion()).state, 'review', 'a refused form changes nothing')

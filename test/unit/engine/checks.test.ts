@@ -3,6 +3,7 @@ import { staticChecks } from '../../../src/engine/checks/index.ts'
 import type { CheckIssue } from '../../../src/engine/checks/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
 import { advice, adviceSet, always, api, ask, assign, call, condition, exit, formula, formulaNode, rule, variable } from '../../fixtures/engine/build.ts'
+import { largeCheckedSet } from '../../fixtures/engine/large-checked-set.ts'
 
 const codes = (issues: CheckIssue[], code: string) => issues.filter((issue) => issue.code === code)
 const at = (issues: CheckIssue[], code: string) => codes(issues, code).map((issue) => issue.nodeId)
@@ -204,39 +205,11 @@ t.test('INVALID_DEFAULT and EMPTY_FORMULA on dictionary entries', async (t) => {
   t.same(at(issues, 'EMPTY_FORMULA'), ['f-Blank'])
 })
 
-t.test('fast enough to run while the author types: 2,000 nodes', async (t) => {
-  const rules = Array.from({ length: 200 }, (_, r) =>
-    rule(
-      `r${r}`,
-      `Rule ${r}`,
-      ask(`q${r}`, `V${r % 20}`),
-      condition(
-        `c${r}`,
-        `{{V${r % 20}}} > ${r} && {{V${(r + 1) % 20}}} <= ${r + 50}`,
-        assign(`s${r}`, `{{Total}} += {{V${r % 20}}}`),
-        condition(`d${r}`, `[[Double]] > ${r}`, advice(`a${r}`, `Advice ${r} for {{V${r % 20}}}`), advice(`b${r}`, 'More')),
-        condition(`e${r}`, `{{V${r % 20}}} < ${r} || {{Flag}}`, advice(`f${r}`, 'Other')),
-      ),
-      always(`k${r}`, advice(`g${r}`, 'Always')),
-    ),
-  )
-  const model = adviceSet(rules, [
-    ...Array.from({ length: 20 }, (_, i) => variable(`V${i}`)),
-    variable('Total', { defaultValue: 0 }),
-    variable('Flag', { dataType: 'boolean', defaultValue: false }),
-    formula('Double', '{{Total}} * 2'),
-  ])
-  const nodes = rules.reduce((sum, r) => sum + count(r.nodes), 0)
+t.test('a 2,000-node set is checked (its timing is npm run bench:checks)', async (t) => {
+  const model = largeCheckedSet()
+  const nodes = model.rules.reduce((sum, r) => sum + count(r.nodes), 0)
   t.equal(nodes, 2000)
-  const times: number[] = []
-  for (let i = 0; i < 15; i++) {
-    const started = performance.now()
-    staticChecks(model)
-    times.push(performance.now() - started)
-  }
-  const median = times.sort((a, b) => a - b)[7]!
-  t.comment(`static checks on ${nodes} nodes: median ${median.toFixed(1)} ms`)
-  t.ok(median < 100, `median ${median.toFixed(1)} ms`)
+  t.same(staticChecks(model).filter((issue) => issue.severity === 'error'), [], 'no errors in the generated set')
 })
 
 function count(nodes: Array<{ children: unknown[] }>): number {

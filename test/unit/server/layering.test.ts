@@ -2,11 +2,13 @@
 // the folder of their family. Every import in src/ is read with TypeScript's own pre-processor (static, dynamic
 // and re-exports, type-only ones too) and checked against those rules.
 import t from 'tap'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import ts from 'typescript'
 
-const SRC = path.resolve(import.meta.dirname, '../../../src')
+// The sources themselves: `npm test` runs a compiled mirror whose src/ holds .js files beside links to the .ts ones
+// (scripts/build-tests.ts), and a linked file's real path is in the repository's src/.
+const SRC = path.dirname(realpathSync(path.resolve(import.meta.dirname, '../../../src/app.ts')))
 
 /** Packages the engine may use: pure libraries for markdown, sanitizing, number and date formats, linear-time regular expressions. No I/O. */
 const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz', 're2js'])
