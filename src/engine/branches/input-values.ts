@@ -4,7 +4,7 @@
 import { RESERVED_SLOTS } from '../tree/slots.ts'
 import type { CompiledAdviceSet, VariableSlot } from '../tree/compiled.ts'
 import type { Expr } from '../expr/ast.ts'
-import { references } from '../expr/references.ts'
+import { childExpressions, references } from '../expr/references.ts'
 import { candidateValues, holds } from '../checks/constraints.ts'
 import type { Atom, AtomValue } from '../checks/constraints.ts'
 import { coerceInput } from '../types/index.ts'
@@ -130,24 +130,8 @@ export function divisorVariables(compiled: CompiledAdviceSet): Set<string> {
     return out
   }
   const visit = (expr: Expr): void => {
-    switch (expr.type) {
-      case 'binary':
-        if (expr.op === '/') for (const name of variablesOf(expr.right)) divisors.add(name)
-        visit(expr.left)
-        visit(expr.right)
-        return
-      case 'unary':
-        return visit(expr.operand)
-      case 'array':
-        return expr.items.forEach(visit)
-      case 'call':
-        return expr.args.forEach(visit)
-      case 'method':
-        visit(expr.target)
-        return expr.args.forEach(visit)
-      default:
-        return
-    }
+    if (expr.type === 'binary' && expr.op === '/') for (const name of variablesOf(expr.right)) divisors.add(name)
+    childExpressions(expr).forEach(visit)
   }
   for (const node of compiled.nodeById.values()) if (node.ast) visit(node.ast)
   for (const formula of compiled.formulas) if (formula.ast) visit(formula.ast)

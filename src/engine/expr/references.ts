@@ -10,26 +10,27 @@ export interface References {
 export function references(expr: Expr): References {
   const found = { variable: new Set<string>(), formula: new Set<string>(), bare: new Set<string>() }
   const visit = (node: Expr): void => {
-    switch (node.type) {
-      case 'ref':
-        found[node.kind].add(node.name)
-        return
-      case 'unary':
-        return visit(node.operand)
-      case 'binary':
-        visit(node.left)
-        return visit(node.right)
-      case 'array':
-        return node.items.forEach(visit)
-      case 'call':
-        return node.args.forEach(visit)
-      case 'method':
-        visit(node.target)
-        return node.args.forEach(visit)
-      default:
-        return
-    }
+    if (node.type === 'ref') found[node.kind].add(node.name)
+    else childExpressions(node).forEach(visit)
   }
   visit(expr)
   return { variables: [...found.variable], formulas: [...found.formula], bare: [...found.bare] }
+}
+
+/** The expressions directly inside `expr` (operands, list items, arguments, a method's target), in source order. */
+export function childExpressions(expr: Expr): Expr[] {
+  switch (expr.type) {
+    case 'unary':
+      return [expr.operand]
+    case 'binary':
+      return [expr.left, expr.right]
+    case 'array':
+      return expr.items
+    case 'call':
+      return expr.args
+    case 'method':
+      return [expr.target, ...expr.args]
+    default:
+      return []
+  }
 }

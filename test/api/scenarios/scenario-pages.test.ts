@@ -185,7 +185,7 @@ t.test('edit, copy, delete with undo', async (t) => {
   t.match(note.body, `href="/adviceset/${set.id}/activity"`, 'and the way back through the activity log')
   t.notOk(listed(note.body).some(([id]) => id === String(s.id)))
   const log = await agent.get(`/adviceset/${set.id}/activity`)
-  t.match(log.body, /delete<\/span>\s*<span>advice scenario <strong>Edited<\/strong>/, 'the activity log lists the delete')
+  t.match(log.body, /<\/strong> deleted the advice scenario “<strong>Edited<\/strong>”/, 'the activity log lists the delete, as a sentence')
   const restored = await agent.postForm(`${base}/${s.id}/restore`, {})
   t.equal(restored.headers.location, `${base}/${s.id}/show`)
   t.equal((await agent.get(`${base}/${s.id}/show`)).statusCode, 200)
