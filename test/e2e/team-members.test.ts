@@ -120,9 +120,10 @@ t.test('a new customer admin manages the team; impersonation reads “by … as 
   await pat.waitForURL(`${server.url}/admin/support`)
 
   await admin.goto(`${server.url}/activity`)
-  await admin.getByText('by Pat Provider as Aaron Author').first().waitFor()
-  await admin.getByText('Pat Provider started impersonating Aaron Author').waitFor()
-  await admin.getByText('Pat Provider stopped impersonating Aaron Author').waitFor()
+  // The edit reads under both names; the start and the end are entries of their own, in sentences.
+  await admin.locator('.activity-item__sentence', { hasText: /Pat Provider as Aaron Author created the .* “Edited as Aaron”/ }).first().waitFor()
+  await admin.locator('.activity-item__sentence', { hasText: 'Pat Provider started impersonating “Aaron Author”.' }).first().waitFor()
+  await admin.locator('.activity-item__sentence', { hasText: 'Pat Provider stopped impersonating “Aaron Author”.' }).first().waitFor()
   await shot(admin, 'activity-impersonation')
   await pat.goto(`${server.url}/admin/users`)
   await shot(pat, 'admin-users')

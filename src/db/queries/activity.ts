@@ -1,4 +1,4 @@
-import { and, desc, eq, gte } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../client.ts'
 import { activity, users, type AuditAction, type AuditSource } from '../schema/index.ts'
@@ -58,4 +58,21 @@ export async function findActivity(db: Db, id: number) {
     .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(eq(activity.id, id)).limit(1)
   return row
+}
+
+/** One page of an owner's whole log, oldest first after `afterId` (the activity export reads it this way). */
+export async function activityPage(db: Db, ownerId: string, afterId: number, limit: number) {
+  return db.select({
+    id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+    before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
+  }).from(activity)
+    .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
+    .where(and(eq(activity.ownerId, ownerId), gt(activity.id, afterId)))
+    .orderBy(asc(activity.id))
+    .limit(limit)
+}
+
+export async function countActivity(db: Db, ownerId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(activity).where(eq(activity.ownerId, ownerId))
+  return row?.n ?? 0
 }

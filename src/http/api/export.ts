@@ -1,4 +1,4 @@
-// /api/export (SPEC §7): questions/data[.{resFormat}] and ai-user-requests/data.{resFormat} — the file streamed in
+// /api/export (SPEC §7): questions/data[.{resFormat}] and ai-user-requests/data.{resFormat}; activity/data.{resFormat} (ours) — the file streamed in
 // the response, or, above the inline limit (or with ?job=1), 202 with the job that prepares it (its result links
 // the download).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -39,6 +39,8 @@ export const exportApi: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/questions/data', { schema: { querystring: ExportQuery } }, (request, reply) => answer(request, reply, 'questions', 'json', request.query))
   app.get('/questions/data.:resFormat', { schema: { params: FormatParams, querystring: ExportQuery } }, (request, reply) =>
     answer(request, reply, 'questions', request.params.resFormat, request.query))
+  app.get('/activity/data.:resFormat', { schema: { params: FormatParams, querystring: ExportQuery } }, (request, reply) =>
+    answer(request, reply, 'activity', request.params.resFormat, request.query))
   app.get('/ai-user-requests/data.:resFormat', { schema: { params: FormatParams, querystring: ExportQuery } }, (request, reply) =>
     answer(request, reply, 'ai-user-requests', request.params.resFormat, request.query))
 }

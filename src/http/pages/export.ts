@@ -3,7 +3,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { listOwnersForAdmin } from '../../services/accounts/users.ts'
 import { isProviderAdmin } from '../../services/context.ts'
-import { EXPORT_FORMATS, EXPORT_INLINE_LIMIT, EXPORT_JOB_SUBJECT, EXPORT_KINDS, planExport, startExportJob } from '../../services/operations/export.ts'
+import { EXPORT_FORMATS, EXPORT_INLINE_LIMIT, EXPORT_JOB_SUBJECT, EXPORT_KINDS, EXPORT_TITLES, planExport, startExportJob } from '../../services/operations/export.ts'
 import { jobsPanel } from '../../services/operations/jobs.ts'
 import { requireOneOf } from '../../services/validate.ts'
 import { redirectWithin } from '../header-values.ts'
@@ -21,7 +21,7 @@ export const exportPages: FastifyPluginAsyncTypebox = async (app) => {
     const exports = await Promise.all(EXPORT_KINDS.map((kind) => planExport(deps, actor, kind, 'csv', ownerId)))
     const q = exports[0]!.ownerId === actor.ownerId ? '' : `?ownerId=${encodeURIComponent(exports[0]!.ownerId)}`
     return reply.page('admin/export', {
-      title: 'Export', exports, formats: EXPORT_FORMATS, inlineLimit: EXPORT_INLINE_LIMIT, ownerQuery: q,
+      title: 'Export', exports, titles: EXPORT_TITLES, formats: EXPORT_FORMATS, inlineLimit: EXPORT_INLINE_LIMIT, ownerQuery: q,
       owners: isProviderAdmin(actor) ? await listOwnersForAdmin(deps, actor) : null,
       jobsPanel: await jobsPanel(deps, actor, EXPORT_JOB_SUBJECT),
     })

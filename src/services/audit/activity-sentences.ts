@@ -249,7 +249,7 @@ function impersonationWords({ item, book }: Words): SentencePart[] {
   return [words(item.action === 'delete' ? ' stopped impersonating ' : ' started impersonating '), person]
 }
 
-const EXPORTS: Record<string, string> = { questions: 'the questions', 'ai-user-requests': 'the requests for advice' }
+const EXPORTS: Record<string, string> = { questions: 'the questions', 'ai-user-requests': 'the requests for advice', activity: 'the activity log' }
 
 function exportWords({ item, now }: Words): SentencePart[] {
   const [kind = '', format = ''] = item.entityId.split('.')

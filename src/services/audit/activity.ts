@@ -1,5 +1,5 @@
 // The activity log: reading it (SPEC §9 timeframes, 15 items then "more"), what changed, and restoring.
-import { findActivity, listActivity } from '../../db/queries/activity.ts'
+import { activityPage, findActivity, listActivity } from '../../db/queries/activity.ts'
 import { listDeletedIn, listSetActivity, placesOf, type DeletedScope } from '../../db/queries/activity-scope.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { bylineOf, impersonatorOf } from './byline.ts'
@@ -107,6 +107,19 @@ function describeRow(actor: Actor, row: LoggedRow, book: ActivityBook) {
     details: readableChanges(row.entityType, row.action, changes, book),
     canRestore: row.entityType in RESTORERS && canCreate(actor),
   }
+}
+
+/**
+ * One page of the owner's whole log as the export writes it, oldest first: each entry's sentence and who acted, named
+ * as the pages name them ("Ada Admin as Aaron A. Author" under impersonation).
+ */
+export async function activityExportPage(deps: Deps, actor: Actor, ownerId: string, afterId: number, limit: number) {
+  const rows = await activityPage(deps.db, ownerId, afterId, limit)
+  const book = await activityBook(deps, actor, rows)
+  return rows.map((row) => {
+    const { id, createdAt, action, entityType, entityId, source, byline, impersonator, summary } = describeRow(actor, row, book)
+    return { id, createdAt, action, entityType, entityId, source, byline, impersonator, summary }
+  })
 }
 
 /**

@@ -1,18 +1,21 @@
 // Export (SPEC §2 /admin/export, §7 export/questions/data[.{resFormat}], export/ai-user-requests/data.{resFormat}):
-// every question across an owner's sets (its variable, type, options and where it is used), or every request for
-// advice, as CSV (csv-stringify), JSON or XLSX (exceljs' streaming writer). Rows are read in pages and written as
+// every question across an owner's sets (its variable, type, options and where it is used), every request for
+// advice, or the whole activity log (each entry as its sentence, and who acted as the pages say it — "Ada Admin as
+// Aaron A. Author" under impersonation: auditors read the log outside the app), as CSV (csv-stringify), JSON or XLSX (exceljs' streaming writer). Rows are read in pages and written as
 // they come, so a response never holds the whole export; above EXPORT_INLINE_LIMIT rows it runs as a job whose
 // file is downloaded when done. Admins export their own owner; provider admins any owner.
 import { PassThrough, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
+import { countActivity } from '../../db/queries/activity.ts'
 import { adviceRequestPage, countAdviceRequests, countQuestions, questionPage } from '../../db/queries/export.ts'
 import { findOwner } from '../../db/queries/users.ts'
+import { activityExportPage } from '../audit/activity.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, ValidationError } from '../errors.ts'
 import { slugify } from '../library/tags.ts'
 
-export const EXPORT_KINDS = ['questions', 'ai-user-requests'] as const
+export const EXPORT_KINDS = ['questions', 'ai-user-requests', 'activity'] as const
 export type ExportKind = (typeof EXPORT_KINDS)[number]
 export const EXPORT_FORMATS = ['csv', 'json', 'xlsx'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
@@ -39,7 +42,17 @@ const COLUMNS: Record<ExportKind, Column[]> = {
     { key: 'status', header: 'Status', width: 12 }, { key: 'answeredBy', header: 'Answered by rule', width: 30 },
     { key: 'source', header: 'Source', width: 10 }, { key: 'createdAt', header: 'Received', width: 24 },
   ],
+  'activity': [
+    { key: 'id', header: 'Id', width: 10 }, { key: 'createdAt', header: 'When (UTC)', width: 24 },
+    { key: 'by', header: 'By', width: 36 }, { key: 'impersonator', header: 'Impersonated by', width: 24 },
+    { key: 'entry', header: 'Entry', width: 80 }, { key: 'action', header: 'Action', width: 10 },
+    { key: 'entityType', header: 'Kind', width: 16 }, { key: 'entityId', header: 'Item id', width: 12 },
+    { key: 'source', header: 'Source', width: 10 },
+  ],
 }
+
+/** What each kind is called on the export page, in job titles and as the workbook's sheet. */
+export const EXPORT_TITLES: Record<ExportKind, string> = { 'questions': 'Questions', 'ai-user-requests': 'Requests for advice', 'activity': 'Activity' }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -47,7 +60,17 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }
 
-export interface ExportPlan { kind: ExportKind; format: ExportFormat; ownerId: string; ownerName: string; rows: number; fileName: string }
+export interface ExportPlan {
+  kind: ExportKind; format: ExportFormat; ownerId: string; ownerName: string; rows: number; fileName: string
+  /** Who exports: the activity export names things as this person may see them. */
+  actor: Actor
+}
+
+function countRows(deps: Deps, kind: ExportKind, ownerId: string): Promise<number> {
+  if (kind === 'questions') return countQuestions(deps.db, ownerId)
+  if (kind === 'activity') return countActivity(deps.db, ownerId)
+  return countAdviceRequests(deps.db, ownerId)
+}
 
 /** Who may export what: admins their owner's data, provider admins any owner's (`ownerId`). */
 export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, format: ExportFormat, requestedOwnerId?: string): Promise<ExportPlan> {
@@ -59,15 +82,26 @@ export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, for
   }
   const owner = await findOwner(deps.db, ownerId)
   if (!owner) throw new ValidationError('ownerId', 'Owner does not exist.')
-  const rows = kind === 'questions' ? await countQuestions(deps.db, ownerId) : await countAdviceRequests(deps.db, ownerId)
-  return { kind, format, ownerId, ownerName: owner.name, rows, fileName: `${kind}-${slugify(owner.name) || 'team'}-${new Date().toISOString().slice(0, 10)}.${format}` }
+  const rows = await countRows(deps, kind, ownerId)
+  return { kind, format, ownerId, ownerName: owner.name, rows, fileName: `${kind}-${slugify(owner.name) || 'team'}-${new Date().toISOString().slice(0, 10)}.${format}`, actor }
 }
 
 /** Rows one page at a time. */
-async function* exportRows(deps: Deps, kind: ExportKind, ownerId: string): AsyncGenerator<Row> {
+async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
+  const { kind, ownerId } = plan
   let after = 0
   for (;;) {
-    if (kind === 'questions') {
+    if (kind === 'activity') {
+      const page = await activityExportPage(deps, plan.actor, ownerId, after, PAGE)
+      for (const a of page) {
+        yield {
+          id: a.id, createdAt: a.createdAt.toISOString(), by: a.byline, impersonator: a.impersonator?.name ?? '', entry: a.summary,
+          action: a.action, entityType: a.entityType, entityId: a.entityId, source: a.source,
+        }
+      }
+      if (page.length < PAGE) return
+      after = page.at(-1)!.id
+    } else if (kind === 'questions') {
       const page = await questionPage(deps.db, ownerId, after, PAGE)
       for (const q of page) {
         yield {
@@ -98,7 +132,7 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
   const columns = COLUMNS[plan.kind]
   let written = 0
   const rows = (async function* counted() {
-    for await (const row of exportRows(deps, plan.kind, plan.ownerId)) {
+    for await (const row of exportRows(deps, plan)) {
       yield row
       await onRow(++written)
     }
@@ -122,7 +156,7 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
     // exceljs takes ~0.6 s to load: only an XLSX export pays it, not every process that imports this module.
     const { default: ExcelJS } = await import('exceljs')
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
-    const sheet = workbook.addWorksheet(plan.kind === 'questions' ? 'Questions' : 'Requests for advice')
+    const sheet = workbook.addWorksheet(EXPORT_TITLES[plan.kind])
     sheet.columns = columns.map((c) => ({ key: c.key, header: c.header, width: c.width }))
     sheet.getRow(1).font = { bold: true }
     for await (const row of rows) sheet.addRow(row).commit()
@@ -143,8 +177,8 @@ export async function startExportJob(deps: Deps, actor: Actor, plan: ExportPlan)
   return deps.db.transaction(async (tx) => {
     const job = await deps.jobs.enqueue(tx, {
       kind: EXPORT_JOB, ownerId: plan.ownerId, userId: actor.userId, subject: EXPORT_JOB_SUBJECT,
-      title: `Export of ${plan.kind === 'questions' ? 'questions' : 'requests for advice'} (${plan.format.toUpperCase()}, ${plan.ownerName})`,
-      payload: { kind: plan.kind, format: plan.format, ownerId: plan.ownerId, ownerName: plan.ownerName, rows: plan.rows, fileName: plan.fileName } satisfies ExportPlan,
+      title: `Export of ${EXPORT_TITLES[plan.kind].toLowerCase()} (${plan.format.toUpperCase()}, ${plan.ownerName})`,
+      payload: plan,
     })
     await audit(tx, actor, { ownerId: plan.ownerId, action: 'create', entityType: 'export', entityId: `${plan.kind}.${plan.format}`, after: { rows: plan.rows, format: plan.format, jobId: job.id } })
     return job

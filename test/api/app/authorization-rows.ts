@@ -482,6 +482,7 @@ export const ROWS: Record<string, Row> = {
   'PATCH /api/keywordmap/:id': { ...adminWrite, body: (s) => ({ name: aName(), adviceSetId: String(s.set), ...(providers(s) ? {} : { scenarioId: String(s.scenario) }) }) }  /* a map leads to a scenario only of its own team's sets */,
   'DELETE /api/keywordmap/:id': { ...adminWrite, fresh: 'keywordMap' },
   'POST /api/keywordmap/:id/restore': { ...adminWrite, fresh: 'keywordMap', deleted: true },
+  'GET /api/export/activity/data.:resFormat': ownerScoped(adminRead),
   'GET /api/export/questions/data': ownerScoped(adminRead),
   'GET /api/export/questions/data.:resFormat': ownerScoped(adminRead),
   'GET /api/export/ai-user-requests/data.:resFormat': ownerScoped(adminRead),

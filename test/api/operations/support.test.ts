@@ -115,23 +115,31 @@ t.test('changes made under impersonation read “by Pat Provider as Art Acme”;
   for (const url of [`/adviceset/${set.id}/activity`, '/activity']) {
     const page = await agent.get(url)
     t.equal(page.statusCode, 200, url)
-    t.match(page.body, 'by Pat Provider as Art Acme', url)
-    t.notMatch(page.body, />by Art Acme</, `${url}: no entry of the impersonation names Art alone`)
+    t.match(page.body, '<strong class="activity-actor">Pat Provider as Art Acme</strong> changed', url)
+    t.notMatch(page.body, '<strong class="activity-actor">Art Acme</strong>', `${url}: no entry of the impersonation names Art alone`)
   }
   await agent.postForm('/admin/support/impersonate/stop', {})
 
   // The provider's own log and the impersonated team's log both have the start and the end, as sentences.
+  const started = '<strong class="activity-actor">Pat Provider</strong> started impersonating “<strong>Art Acme</strong>”.'
+  const stopped = '<strong class="activity-actor">Pat Provider</strong> stopped impersonating “<strong>Art Acme</strong>”.'
   const own = await agent.get('/activity')
-  t.match(own.body, 'Pat Provider started impersonating Art Acme')
-  t.match(own.body, 'Pat Provider stopped impersonating Art Acme')
+  t.match(own.body, started, 'the start in the provider\'s own log')
+  t.match(own.body, stopped, 'the end in the provider\'s own log')
   const acmeAdminAgent = await signedInAgent(app, acmeAdmin)
   const team = await acmeAdminAgent.get('/activity')
-  t.match(team.body, 'Pat Provider started impersonating Art Acme')
-  t.match(team.body, 'Pat Provider stopped impersonating Art Acme')
-  t.match(team.body, 'by Pat Provider as Art Acme')
+  t.match(team.body, started, 'the start in the team\'s log')
+  t.match(team.body, stopped, 'the end in the team\'s log')
+  t.match(team.body, '<strong class="activity-actor">Pat Provider as Art Acme</strong> changed', 'the edit under both names')
   t.notMatch(team.body, 'impersonation #', 'no raw id')
   const api = (await acmeAdminAgent.api('GET', '/api/activity/index?entityType=impersonation')).json().data.items
-  t.same(api.map((i: { sentence: string }) => i.sentence).slice(0, 2), ['Pat Provider stopped impersonating Art Acme', 'Pat Provider started impersonating Art Acme'])
+  t.same(api.map((i: { summary: string }) => i.summary).slice(0, 2), ['Pat Provider stopped impersonating “Art Acme”.', 'Pat Provider started impersonating “Art Acme”.'])
+  // The activity export says it as the pages do, in every format.
+  const exported = (await acmeAdminAgent.get('/api/export/activity/data.json')).json() as { by: string; impersonator: string; entry: string }[]
+  const editRow = exported.find((r) => r.entry.includes('Edited as Art') || r.entry.includes('Savings plan'))
+  t.match(editRow, { by: 'Pat Provider as Art Acme', impersonator: 'Pat Provider' }, 'the JSON export names both')
+  t.ok(exported.some((r) => r.entry === 'Pat Provider started impersonating “Art Acme”.' && r.by === 'Pat Provider'), 'the start is a row of its own')
+  t.match((await acmeAdminAgent.get('/api/export/activity/data.csv')).body, 'Pat Provider as Art Acme,Pat Provider,', 'the CSV export names both')
   const other = await signedInAgent(app, globexAuthor)
   t.notMatch((await other.get('/activity')).body, 'impersonating', 'another team sees none of it')
 })
