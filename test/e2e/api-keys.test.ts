@@ -52,7 +52,7 @@ t.test('create an API key and see its secret once', { skip: chromiumMissing }, a
   t.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'Copy puts the secret on the clipboard')
 
   await page.reload()
-  await page.getByText('The secret was shown once when the key was created. Create a new key if it is lost.').waitFor()
+  await page.getByText('The secret was shown once, when it was made. If it is lost, rotate the key for a new one.').waitFor()
   t.equal(await page.getByLabel('Key').count(), 0, 'no key field after a reload')
   t.notOk((await page.content()).includes(secret.slice(-32)), 'the secret is nowhere in the page')
 

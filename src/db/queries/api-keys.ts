@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, apiKeys, apiKeyUsage, audiences, owners, type ApiKeyEnvironment } from '../schema/index.ts'
 
@@ -10,9 +10,10 @@ const listedColumns = {
   environment: apiKeys.environment, audienceId: apiKeys.audienceId, allowedAdviceSetIds: apiKeys.allowedAdviceSetIds,
   allowedOrigins: apiKeys.allowedOrigins, rateLimit: apiKeys.rateLimit, adviceRequests: apiKeys.adviceRequests, createdBy: apiKeys.createdBy,
   createdAt: apiKeys.createdAt, updatedAt: apiKeys.updatedAt, lastUsedAt: apiKeys.lastUsedAt,
+  previousSecretUntil: apiKeys.previousSecretUntil,
   ownerName: owners.name,
 }
-export type ListedApiKey = Omit<ApiKeyRow, 'secretHash' | 'deletedAt'> & { ownerName: string }
+export type ListedApiKey = Omit<ApiKeyRow, 'secretHash' | 'previousSecretHash' | 'deletedAt'> & { ownerName: string }
 
 export interface ApiKeySettings {
   name: string
@@ -36,11 +37,34 @@ export async function insertApiKey(db: Db, p: InsertApiKeyParams): Promise<numbe
   return row!.id
 }
 
-/** A live (not deleted) key by the hash of its secret. */
-export async function findLiveApiKeyByHash(db: Db, secretHash: string): Promise<ApiKeyRow | undefined> {
+/** A live (not deleted) key by the hash of its secret, or of the secret a rotation replaced while its grace lasts. */
+export async function findLiveApiKeyByHash(db: Db, secretHash: string, now: Date): Promise<ApiKeyRow | undefined> {
   const [row] = await db.select().from(apiKeys)
-    .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.deletedAt))).limit(1)
+    .where(and(
+      or(eq(apiKeys.secretHash, secretHash), and(eq(apiKeys.previousSecretHash, secretHash), gt(apiKeys.previousSecretUntil, now))),
+      isNull(apiKeys.deletedAt),
+    )).limit(1)
   return row
+}
+
+/** A live key whose previous secret (replaced by a rotation, its grace over) has this hash. */
+export async function findKeyRotatedAwayFrom(db: Db, secretHash: string): Promise<{ id: number } | undefined> {
+  const [row] = await db.select({ id: apiKeys.id }).from(apiKeys)
+    .where(and(eq(apiKeys.previousSecretHash, secretHash), isNull(apiKeys.deletedAt))).limit(1)
+  return row
+}
+
+/**
+ * A new secret for a key; the one it replaces is kept (as its hash) until `previousUntil`, or forgotten at once (null).
+ * The UPDATE's right-hand side reads the row as it was, so the old hash moves over as the new one comes in.
+ */
+export async function replaceApiKeySecret(db: Db, id: number, secretHash: string, previousUntil: Date | null): Promise<void> {
+  await db.update(apiKeys).set({
+    secretHash,
+    previousSecretHash: previousUntil === null ? null : sql`${apiKeys.secretHash}`,
+    previousSecretUntil: previousUntil,
+    updatedAt: new Date(),
+  }).where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt)))
 }
 
 export async function findLiveApiKey(db: Db, id: number): Promise<ListedApiKey | undefined> {

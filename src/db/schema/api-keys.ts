@@ -31,8 +31,12 @@ export const apiKeys = pgTable('api_keys', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  /** After a rotation: the hash of the secret it replaced, still accepted until `previousSecretUntil` (the grace chosen). */
+  previousSecretHash: text('previous_secret_hash'),
+  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
 }, (t) => [
   uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
+  index('api_keys_previous_secret_hash_idx').on(t.previousSecretHash),
   uniqueIndex('api_keys_prefix_idx').on(t.prefix),
   index('api_keys_owner_idx').on(t.ownerId),
 ])

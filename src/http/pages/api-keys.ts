@@ -1,8 +1,8 @@
-// Admin pages for API keys (SPEC §2 Admin API keys row): list, new → copy (the secret once), edit, delete, usage.
+// Admin pages for API keys (SPEC §2 Admin API keys row): list, new → copy (the secret once), edit, rotate → copy, delete, usage.
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, updateApiKeyFor, type ListedApiKey,
+  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, MAX_ROTATION_GRACE_HOURS, rotateApiKeyFor, updateApiKeyFor, type ListedApiKey,
 } from '../../services/delivery/api-key-admin.ts'
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
@@ -15,8 +15,8 @@ import { keptValues, renderFormError } from './forms.ts'
 
 declare module 'fastify' {
   interface Session {
-    /** The secret of a key just created, sealed, until its copy page has been shown once. */
-    apiKeyReveal?: { keyId: number; sealed: string; until: number }
+    /** The secret of a key just created or rotated, sealed, until its copy page has been shown once. */
+    apiKeyReveal?: { keyId: number; sealed: string; until: number; rotated?: boolean }
   }
 }
 
@@ -52,8 +52,13 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
 
   const formPage = async (request: FastifyRequest, extra: Record<string, unknown>) => ({
     title: extra.key ? 'Edit API key' : 'New API key', choices: await apiKeyFormChoices(deps, actorOf(request)),
-    providerAdmin: isProviderAdmin(actorOf(request)), ...extra,
+    providerAdmin: isProviderAdmin(actorOf(request)), maxGraceHours: MAX_ROTATION_GRACE_HOURS, now: new Date(),
+    formatDate: dateFormatter(request.user!.preferences.tz), ...extra,
   })
+
+  const reveal = (request: FastifyRequest, keyId: number, secret: string, rotated: boolean) => {
+    request.session.apiKeyReveal = { keyId, sealed: seal(secret, deps.config.sessionSecret, REVEAL_PURPOSE), until: Date.now() + REVEAL_MS, rotated }
+  }
 
   app.get('/admin/apikey', { preHandler: requireUser }, async (request, reply) => {
     const keys = await listApiKeysFor(deps, actorOf(request))
@@ -69,7 +74,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     const body = request.body ?? {}
     try {
       const { key, secret } = await createApiKeyFor(deps, actorOf(request), body)
-      request.session.apiKeyReveal = { keyId: key.id, sealed: seal(secret, deps.config.sessionSecret, REVEAL_PURPOSE), until: Date.now() + REVEAL_MS }
+      reveal(request, key.id, secret, false)
       return reply.redirect(`/admin/apikey/${key.id}/copy`, 303)
     } catch (error) {
       return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { values: keptValues(body) }))
@@ -78,15 +83,18 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/admin/apikey/:keyId/copy', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
     const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
-    const reveal = request.session.apiKeyReveal
+    const revealed = request.session.apiKeyReveal
     let secret: string | null = null
-    if (reveal?.keyId === key.id) {
+    if (revealed?.keyId === key.id) {
       // Taken out of the session before rendering: a reload, a second tab or the back button finds nothing.
       delete request.session.apiKeyReveal
-      if (reveal.until > Date.now()) secret = unseal(reveal.sealed, deps.config.sessionSecret, REVEAL_PURPOSE)
+      if (revealed.until > Date.now()) secret = unseal(revealed.sealed, deps.config.sessionSecret, REVEAL_PURPOSE)
     }
+    const rotated = secret !== null && revealed?.rotated === true
     reply.header('cache-control', 'no-store')
-    return reply.page('admin/apikey/copy', { title: 'API key created', key, secret })
+    return reply.page('admin/apikey/copy', {
+      title: rotated ? 'API key rotated' : 'API key created', key, secret, rotated, now: new Date(), formatDate: dateFormatter(request.user!.preferences.tz),
+    })
   })
 
   app.get('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
@@ -103,6 +111,18 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
       return reply.redirect('/admin/apikey', 303)
     } catch (error) {
       return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { key, values: { ...valuesOf(key), ...keptValues(body) } }))
+    }
+  })
+
+  app.post('/admin/apikey/:keyId/rotate', { preHandler: requireUser, schema: { params: KeyParams, body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
+    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
+    try {
+      const { secret } = await rotateApiKeyFor(deps, actorOf(request), key.id, { graceHours: body.graceHours })
+      reveal(request, key.id, secret, true)
+      return reply.redirect(`/admin/apikey/${key.id}/copy`, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'admin/apikey/form', await formPage(request, { key, values: valuesOf(key), graceHours: body.graceHours }))
     }
   })
 

@@ -269,6 +269,14 @@ function tagWords({ item, book, now, was }: Words): SentencePart[] {
   return [words(` ${VERB[item.action]} the tag `), name(str(now.name) ?? str(was.name) ?? `#${item.entityId}`, item.action === 'delete' ? null : `/admin/tag/${item.entityId}/edit`)]
 }
 
+function apiKeyWords(w: Words): SentencePart[] {
+  const key = name(str(w.now.name) ?? `#${w.item.entityId}`, liveOnly(w) ? `/admin/apikey/${w.item.entityId}/edit` : null)
+  if (w.item.action !== 'update' || w.now.rotated !== true) return [words(` ${VERB[w.item.action]} the API key `), key]
+  const hours = num(w.now.graceHours) ?? 0
+  return [words(' rotated the secret of the API key '), key,
+    words(hours === 0 ? '; the old secret stopped working at once' : `; the old secret stays valid for ${hours === 1 ? '1 hour' : `${hours} hours`}`)]
+}
+
 // Everything else: "the <kind> “name”" ------------------------------------------------------------------------------
 
 function namedThing(kind: string, href?: (w: Words) => string | null) {
@@ -306,7 +314,7 @@ const WORDERS: Record<string, (w: Words) => SentencePart[]> = {
     if (w.item.action === 'create') return [words(w.item.actorId === null ? ' received the request for advice ' : ' recorded the request for advice '), text]
     return [words(` ${VERB[w.item.action]} the request for advice `), text]
   },
-  apikey: namedThing('API key', (w) => (liveOnly(w) ? `/admin/apikey/${w.item.entityId}/edit` : null)),
+  apikey: apiKeyWords,
   tag: tagWords,
   user: userWords,
   owner: (w) => [words(` ${VERB[w.item.action]} the team `), name(w.book.names.owners.get(w.item.entityId) ?? str(w.now.name) ?? 'a team')],

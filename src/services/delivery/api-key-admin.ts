@@ -3,7 +3,7 @@
 import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
 import { API_KEY_ENVIRONMENTS } from '../../db/schema/index.ts'
 import {
-  findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, requestsOnDay, softDeleteApiKey,
+  findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,
   updateApiKey, type ListedApiKey,
 } from '../../db/queries/api-keys.ts'
 import { findAdviceSetsByIds, listAdviceSets } from '../../db/queries/advice-sets.ts'
@@ -14,7 +14,7 @@ import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../co
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireOneOf, requireText } from '../validate.ts'
 import { setVisibility } from '../accounts/visibility.ts'
-import { forgetApiKey, issueApiKey } from './api-keys.ts'
+import { forgetApiKey, hashApiKeySecret, issueApiKey, secretUnder } from './api-keys.ts'
 
 export type { ListedApiKey }
 
@@ -22,6 +22,9 @@ const ENTITY_API_KEY = 'apikey'
 const MAX_ORIGINS = 20
 const MAX_RATE_LIMIT = 100_000
 const DEFAULT_RATE_LIMIT = 600
+/** How long, at most, a rotated key's old secret may keep working. */
+export const MAX_ROTATION_GRACE_HOURS = 24
+const HOUR_MS = 60 * 60 * 1000
 
 /** What a form or the API sends; every field is checked here. */
 export interface ApiKeyInput {
@@ -152,7 +155,7 @@ async function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
 
 /** What the audit log keeps of a key: its settings, never its secret or hash. */
 function audited(key: ListedApiKey) {
-  const { createdAt: _c, updatedAt: _u, lastUsedAt: _l, ownerName: _o, ...settings } = key
+  const { createdAt: _c, updatedAt: _u, lastUsedAt: _l, ownerName: _o, previousSecretUntil: _p, ...settings } = key
   return settings
 }
 
@@ -192,4 +195,37 @@ export async function deleteApiKeyFor(deps: Deps, actor: Actor, id: number): Pro
     await audit(tx, actor, { ownerId: key.ownerId, action: 'delete', entityType: ENTITY_API_KEY, entityId: id, before: audited(key) })
   })
   forgetApiKey(deps.db, id)
+}
+
+/** The grace period a form or the API sends, in whole hours from 0 to MAX_ROTATION_GRACE_HOURS. */
+function graceHoursOf(raw: unknown): number {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
+  if (!/^\d{1,2}$/.test(text) || Number(text) > MAX_ROTATION_GRACE_HOURS) {
+    throw new ValidationError('graceHours', `Grace period: give a whole number of hours from 0 to ${MAX_ROTATION_GRACE_HOURS}${text === '' ? '' : `, not “${text}”`}.`)
+  }
+  return Number(text)
+}
+
+/**
+ * A new secret for the same key (its id, prefix, settings and usage stay). The old secret keeps working for the grace
+ * period chosen, so partners can switch without an outage; with 0 hours it stops at once. Returns the new secret:
+ * the only time it exists outside its hash.
+ */
+export async function rotateApiKeyFor(deps: Deps, actor: Actor, id: number, input: { graceHours?: unknown }): Promise<{ key: ListedApiKey; secret: string }> {
+  const graceHours = graceHoursOf(input.graceHours)
+  const before = await getApiKeyFor(deps, actor, id)
+  const secret = secretUnder(before.prefix)
+  const previousUntil = graceHours === 0 ? null : new Date(Date.now() + graceHours * HOUR_MS)
+  const key = await deps.db.transaction(async (tx) => {
+    await replaceApiKeySecret(tx, id, hashApiKeySecret(secret), previousUntil)
+    const after = (await findLiveApiKey(tx, id))!
+    await audit(tx, actor, {
+      ownerId: before.ownerId, action: 'update', entityType: ENTITY_API_KEY, entityId: id,
+      before: audited(before), after: { ...audited(after), rotated: true, graceHours },
+    })
+    return after
+  })
+  // This instance stops accepting the old secret the moment its grace ends (at once with 0 hours).
+  forgetApiKey(deps.db, id)
+  return { key, secret }
 }

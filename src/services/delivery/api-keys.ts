@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
-import { findLiveApiKey, findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../../db/queries/api-keys.ts'
+import { findKeyRotatedAwayFrom, findLiveApiKey, findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../../db/queries/api-keys.ts'
 import { UnauthorizedError } from '../errors.ts'
 
 export interface AuthenticatedKey {
@@ -26,9 +26,14 @@ export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex')
 }
 
+/** A fresh secret under a key's prefix: a rotated key keeps its prefix, so people still recognise it. */
+export function secretUnder(prefix: string): string {
+  return `${prefix}_${randomBytes(24).toString('base64url')}`
+}
+
 function newSecret(environment: ApiKeyEnvironment): { prefix: string; secret: string } {
   const prefix = `as_${ENVIRONMENT_TAGS[environment]}_${randomBytes(4).toString('hex')}`
-  return { prefix, secret: `${prefix}_${randomBytes(24).toString('base64url')}` }
+  return { prefix, secret: secretUnder(prefix) }
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -87,9 +92,11 @@ export async function authenticateApiKey(db: Db, authorization: string | undefin
   const [scheme, secret, ...rest] = authorization.trim().split(/\s+/)
   if (scheme!.toLowerCase() !== 'bearer') throw new UnauthorizedError('The Authorization header must use the Bearer scheme: "Authorization: Bearer <key>".')
   if (!secret || rest.length > 0 || !SECRET_PATTERN.test(secret)) throw new UnauthorizedError('The API key is malformed.')
-  const row = await findLiveApiKeyByHash(db, hashApiKeySecret(secret))
+  const hash = hashApiKeySecret(secret)
+  const row = await findLiveApiKeyByHash(db, hash, new Date(now))
   if (!row) {
     cache.delete(`Bearer ${secret}`)
+    if (await findKeyRotatedAwayFrom(db, hash)) throw new UnauthorizedError('This secret was replaced when the API key was rotated, and its grace period has ended: use the new secret.')
     throw new UnauthorizedError('The API key is unknown or has been deleted.')
   }
   const key: AuthenticatedKey = {
@@ -99,6 +106,8 @@ export async function authenticateApiKey(db: Db, authorization: string | undefin
   // Only the canonical spelling is kept, so one key has one entry however its header is spaced or cased.
   const canonical = `Bearer ${secret}`
   if (cache.size >= CACHE_SWEEP_SIZE) for (const [header, entry] of cache) if (entry.until <= now) cache.delete(header)
-  cache.set(canonical, { key, until: now + CACHE_MS })
+  // A replaced secret is remembered no longer than its grace lasts.
+  const graceEnds = row.secretHash === hash ? Infinity : row.previousSecretUntil?.getTime() ?? now
+  cache.set(canonical, { key, until: Math.min(now + CACHE_MS, graceEnds) })
   return key
 }

@@ -55,7 +55,7 @@ t.test('the secret is shown once on /copy, then never again, and only its hash i
 
   const again = await adminA.get(`/admin/apikey/${keyId}/copy`)
   t.equal(again.statusCode, 200)
-  t.match(again.body, 'The secret was shown once when the key was created. Create a new key if it is lost.')
+  t.match(again.body, 'The secret was shown once, when it was made. If it is lost, rotate the key for a new one.')
   const randomPart = secret.slice(-32)
   for (const url of ['/admin/apikey', `/admin/apikey/${keyId}/edit`, `/admin/apikey/${keyId}/usage`, `/admin/apikey/${keyId}/copy`, '/activity']) {
     const res = await adminA.get(url)
