@@ -1,6 +1,8 @@
 // In Chromium, as a new customer admin (issue 25): sign up, invite an author and a viewer through the mailed links,
-// change a role, deactivate one (their session ends: their next page is sign-in), resend a pending invitation; then
-// as the provider admin impersonate, edit, stop, and read "by … as …" in the team's activity.
+// change a role, deactivate one (their session ends: their next page is sign-in), resend a pending invitation, rotate
+// an API key (the old secret works during the grace period, then stops: the server runs in this process, so its clock
+// is moved past the grace end); then as the provider admin impersonate, edit, stop, and read "by … as …" in the
+// team's activity.
 import t from 'tap'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -100,8 +102,37 @@ t.test('a new customer admin manages the team; impersonation reads “by … as 
   await vera.getByText('Your account at Customer Pensions is deactivated, so you cannot sign in.').waitFor()
   await shot(vera, 'sign-in-deactivated')
 
-  // The provider admin impersonates Aaron, edits, stops.
   const aaronId = Number(await admin.locator('tr', { has: admin.getByText('aaron@customer.test') }).getAttribute('data-member'))
+
+  // Rotate an API key: the old secret works during the grace period, then stops; the new one goes on.
+  await admin.goto(`${server.url}/admin/apikey/new`)
+  await admin.getByLabel('Name').fill('Partner site')
+  await admin.getByRole('button', { name: 'Create key' }).click()
+  const oldSecret = await admin.locator('#api-key-secret').inputValue()
+  await admin.getByRole('link', { name: 'Edit settings or rotate' }).click()
+  await admin.getByLabel('Old secret keeps working for (hours)').fill('2')
+  await admin.getByRole('button', { name: 'Rotate' }).click()
+  await admin.getByText(/The old secret keeps working until/).waitFor()
+  await shot(admin, 'api-key-rotated')
+  const newSecret = await admin.locator('#api-key-secret').inputValue()
+  t.not(newSecret, oldSecret, 'a new secret')
+  await admin.getByRole('link', { name: 'Edit settings or rotate' }).click()
+  const graceEnd = Date.parse((await admin.locator('.api-key-grace time').getAttribute('datetime'))!)
+  await shot(admin, 'api-key-grace')
+  // A key that authenticates gets 404 for a set that does not exist; one that does not, 401.
+  const callWith = async (secret: string) => (await fetch(`${server.url}/api/advice/999999`, { headers: { authorization: `Bearer ${secret}`, accept: 'application/json' } })).status
+  t.equal(await callWith(newSecret), 404, 'the new secret works')
+  t.equal(await callWith(oldSecret), 404, 'the old secret works during the grace period')
+  const realNow = Date.now
+  Date.now = () => graceEnd + 1
+  try {
+    t.equal(await callWith(oldSecret), 401, 'the old secret stops when the grace period ends')
+    t.equal(await callWith(newSecret), 404, 'the new one goes on')
+  } finally {
+    Date.now = realNow
+  }
+
+  // The provider admin impersonates Aaron, edits, stops.
   const providerContext = await newQuietContext(browser)
   t.teardown(() => providerContext.close())
   const pat = await providerContext.newPage()
