@@ -3,9 +3,10 @@
 // a birth-date question, a Client_Age formula from it, a percent, an API Call, and a called rule "Tax check" (a
 // variable assignment and a Rule Exit) that "Drawdown plan" calls under a 55–75 condition, marked "runs only when
 // called" from the warning that it would run twice. Then debug it (the tax advice once, and not at all when the call
-// does not run); generate branches (none unreachable); publish v1 with self-approval allowed, comment on a node, edit
-// it, publish v2, restore v1 and see version 3 change one node with the comment kept; copy the set and debug the copy
-// (the same advice as the original). Everything goes through the pages. Screenshots of each step go to SCREENSHOT_DIR
+// does not run); generate branches (none unreachable) and keep the taxed one as a scenario; publish v1 with
+// self-approval allowed; comment on a node, edit it and publish v2 (the gate names the changed advice); restore v1 and
+// see version 3 change that one node with the comment kept; copy the set and debug the copy (the same advice as the
+// original). Everything goes through the pages. Screenshots of each step go to SCREENSHOT_DIR
 // when it is set.
 import t, { type Test } from 'tap'
 import { mkdirSync } from 'node:fs'
@@ -167,6 +168,14 @@ t.test('a new author\'s pension-drawdown journey', { skip: chromiumMissing }, as
     await page.locator('main[data-page="publish-version-show"]').waitFor()
     await settled(t)
     await shot(page, `publish-v${number}-gate`)
+    const gate = page.locator('.review-gate')
+    t.equal(squeeze(await gate.locator('.gate-figure').first().textContent()), '1 / 1 scenarios pass')
+    if (number > 1) {
+      t.equal(squeeze(await gate.locator('.gate-figure', { hasText: 'changed from version' }).textContent()), `1 outcome changed from version ${number - 1}`,
+        'the edited advice text is a changed outcome')
+      const edit = gate.locator('[data-edited-advice]')
+      t.match(squeeze(await edit.textContent()), `Text of “${ADVICE.tax.headline}” changed`, 'named, with its text before and after')
+    }
     if (number === 1) {
       await page.locator('.review-gate').getByRole('link', { name: 'allow self-approval' }).click()
       await page.locator('main[data-page="user-page"]').waitFor()
@@ -386,6 +395,7 @@ t.test('a new author\'s pension-drawdown journey', { skip: chromiumMissing }, as
   })
 
   const results = page.locator('[data-fragment="generate-branches-results"]')
+  const answerOf = async (row: ReturnType<typeof results.locator>, name: string) => squeeze(await row.locator('.branch-answers div', { has: page.locator('dt', { hasText: name }) }).locator('dd').textContent())
 
   await t.test('7. generate branches: every path reached, through the dates, the percent and the called rule', async (t) => {
     await page.locator('.crumbs').getByRole('link', { name: 'Pension drawdown' }).click()
@@ -404,9 +414,110 @@ t.test('a new author\'s pension-drawdown journey', { skip: chromiumMissing }, as
     t.equal(await results.locator('tr[data-kind="error"]').count(), 0, 'no branch ends in an error')
     const outcomes = (await results.locator('tr[data-kind="outcome"] .branch-advice li').allTextContents()).map(squeeze)
     for (const advice of Object.values(ADVICE)) t.ok(outcomes.includes(advice.headline), `a branch gives “${advice.headline}”`)
+
+    // The branch that pays tax, kept as a scenario: the review gate compares its outcome between versions.
+    const taxBranch = results.locator('tr[data-kind="outcome"]', { has: page.locator('.branch-advice li', { hasText: ADVICE.tax.headline }) })
+    t.match(await answerOf(taxBranch, 'Birth_Date'), /^\d{4}-\d{2}-\d{2}$/, 'its birth date is a date')
+    await taxBranch.getByRole('link', { name: 'Save as scenario' }).click()
+    await page.waitForURL(/\/advicescenario\/new\?/)
+    await settled(t)
+    await page.getByLabel('Name', { exact: true }).fill('Taxed drawdown')
+    await page.getByRole('button', { name: 'Save scenario' }).click()
+    await page.waitForURL(/\/advicescenario\/\d+\/show$/)
+    await shot(page, '07-scenario')
   })
 
   await t.test('8. publish version 1 as a team of one, allowing self-approval', async (t) => {
     await publish(t, 1, 'Drawdown with a tax check')
+  })
+
+  const taxEdit = { before: ADVICE.tax.text, after: 'Tax is due on {{Taxable_Income}} of your [[Yearly_Income]] a year, at your marginal rate.' }
+  const comment = 'Check the 2026 allowance before each tax year'
+
+  await t.test('9. comment on the tax advice, edit its text and publish version 2: the gate sees the changed outcome', async (t) => {
+    await page.goto(ruleUrls.tax)
+    await settled(t)
+    await item(ADVICE.tax.headline).focus()
+    await keys.press('m')
+    const panel = page.locator('.rule-tree__comments')
+    await panel.getByLabel('Add a comment').fill(comment)
+    const posted = page.waitForResponse((r) => /\/api\/comment\/\d+$/.test(r.url()) && r.request().method() === 'POST')
+    await panel.getByRole('button', { name: 'Add comment' }).click()
+    t.equal((await posted).status(), 201, 'the comment is saved')
+    await panel.getByText(comment).waitFor()
+    await shot(page, '09-comment')
+    await panel.getByRole('button', { name: 'Close' }).click()
+    await item(ADVICE.tax.headline).locator('[aria-label="1 comment"]').waitFor()
+
+    await item(ADVICE.tax.headline).focus()
+    await keys.press('F2')
+    await editorField('text').fill(taxEdit.after)
+    const saved = page.waitForResponse((r) => /\/api\/rule\/\d+\/node\/\d+$/.test(r.url()) && r.request().method() === 'PATCH')
+    await editorField('headline').press('Enter')
+    t.equal((await saved).status(), 200, 'the edit is saved')
+    await item(ADVICE.tax.headline).and(activeItem).waitFor()
+    await publish(t, 2, 'Mention the marginal rate')
+  })
+
+  await t.test('10. restore version 1 and make version 3 from it: one node changed, its comment kept', async (t) => {
+    await page.goto(`${server.url}/adviceset/${setId}/publish`)
+    await settled(t)
+    await page.getByRole('link', { name: 'Version 1', exact: true }).click()
+    await page.locator('main[data-page="publish-version-show"]').waitFor()
+    await page.getByRole('button', { name: 'Restore into the working draft' }).click()
+    await page.waitForURL(`${server.url}/adviceset/${setId}/show`)
+    await settled(t)
+    await shot(page, '10-restored')
+    await page.getByRole('link', { name: 'Publish', exact: true }).click()
+    await page.waitForURL(`**/adviceset/${setId}/publish`)
+    await page.getByLabel('Notes for the new version').fill('Back to version 1')
+    await page.getByRole('button', { name: 'Create version' }).click()
+    await page.getByRole('link', { name: 'Version 3', exact: true }).click()
+    await page.locator('main[data-page="publish-version-show"]').waitFor()
+    await settled(t)
+    t.equal(squeeze(await page.locator('.review-gate .gate-figure', { hasText: 'changed from version' }).textContent()), '1 outcome changed from version 2',
+      'the gate sees the restored text as a changed outcome too')
+    const nodes = page.locator('.version-changes > div').nth(1)
+    t.match(squeeze(await nodes.locator('h3').textContent()), 'Nodes (1)', 'one node differs from version 2')
+    const changed = nodes.locator('[data-changes="nodes-changed"] li')
+    t.equal(await changed.count(), 1, 'one changed node, none removed or added')
+    t.match(squeeze(await changed.textContent()), `Advice: ${ADVICE.tax.headline} in Tax check`, 'named with its rule by name')
+    t.equal(await changed.locator('[data-field="Text"] del').textContent(), taxEdit.after, 'the text before the restore')
+    t.equal(await changed.locator('[data-field="Text"] ins').textContent(), taxEdit.before, 'and after it')
+    await shot(page, '10-version-3-changes')
+
+    await page.goto(ruleUrls.tax)
+    await settled(t)
+    await item(ADVICE.tax.headline).locator('[aria-label="1 comment"]').waitFor()
+    await item(ADVICE.tax.headline).focus()
+    await keys.press('m')
+    await page.locator('.rule-tree__comments').getByText(comment).waitFor()
+    t.pass('the restored node still has its comment')
+    await shot(page, '10-comment-kept')
+  })
+
+  await t.test('11. copy the set and debug the copy: the same advice as the original', async (t) => {
+    await page.goto(`${server.url}/adviceset/${setId}/show`)
+    await settled(t)
+    await page.getByRole('button', { name: 'Copy', exact: true }).click()
+    await page.waitForURL((url) => /\/adviceset\/\d+\/show$/.test(url.pathname) && !url.pathname.startsWith(`/adviceset/${setId}/`))
+    await settled(t)
+    const copyName = squeeze(await page.locator('h1').textContent())
+    t.comment(copyName)
+    await shot(page, '11-copy')
+    await page.locator('.set-rules').getByRole('link', { name: 'Drawdown plan' }).click()
+    await page.waitForURL(/\/rule\/\d+\/show$/)
+    await settled(t)
+    t.not(page.url(), ruleUrls.plan, 'the copy’s own rule')
+    const stats = page.locator('.rule-stats')
+    await page.locator('[role="tree"][data-checks="done"]').waitFor()
+    t.equal(await stats.locator('div', { hasText: 'Errors' }).locator('dd').textContent(), '0', 'the copy’s rule has no errors: its dictionary entries came with it')
+    await shot(page, '11-copy-rule')
+    await page.getByRole('link', { name: 'Debug', exact: true }).click()
+    await page.waitForURL(/\/rule\/debug\?ruleId=\d+$/)
+    await settled(t)
+    await debugTheSet(t, page, '11')
+    await shot(page, '11-copy-debug')
+    t.same(console.messages.filter((m) => m.type === 'error'), [], 'no errors in the console along the way')
   })
 })
