@@ -145,8 +145,9 @@ class ProbeScope implements Scope {
 }
 
 export class Deriver {
-  /** Probes of each condition node (with no Formula nodes in force), worked out once. */
+  /** Probes of each condition node (with no Formula nodes in force), worked out once; and of its negation. */
   private readonly probesOf = new Map<CompiledNode, Probe[]>()
+  private readonly negatedProbesOf = new Map<CompiledNode, Probe[]>()
   /** Formula nodes or Variable Assignments: definitions that depend on where on a path a condition is. */
   private readonly hasDefiningNodes: boolean
   /** Derivations by their probes and starting point: sibling paths under the same conditions ask the same again. */
@@ -161,34 +162,33 @@ export class Deriver {
     this.hasDefiningNodes = [...compiled.nodeById.values()].some((node) => node.type === 'formula' || node.type === 'variableAssignment')
   }
 
-  /** The comparisons on `path` that need solving (none for most paths: conditions on plain variables). */
+  /**
+   * The comparisons on `path` that need solving (none for most paths: conditions on plain variables): those of its
+   * conditions, and the negations of the conditions it avoids (TreePath.avoided).
+   */
   probes(path: TreePath): Probe[] {
     if (!this.anyProbes()) return []
     const definitions = this.hasDefiningNodes ? this.definitionsAlong(path) : undefined
     const out: Probe[] = []
-    path.nodes.forEach((node, i) => {
-      if (node.type !== 'condition' || !node.ast) return
-      const inForce = definitions?.[i]
-      if (inForce && (inForce.formulas.size > 0 || inForce.variables.size > 0)) out.push(...this.probesFor(node.ast, inForce))
-      else {
-        let probes = this.probesOf.get(node)
-        if (probes === undefined) this.probesOf.set(node, (probes = this.probesFor(node.ast, NOTHING_IN_FORCE)))
-        out.push(...probes)
-      }
-    })
+    path.nodes.forEach((node, i) => out.push(...this.conditionProbes(node, definitions?.atNodes[i], false)))
+    for (const node of path.avoided) out.push(...this.conditionProbes(node, definitions?.atAvoided.get(node), true))
     return out
+  }
+
+  private conditionProbes(node: CompiledNode, inForce: InForce | undefined, negated: boolean): Probe[] {
+    if (node.type !== 'condition' || !node.ast) return []
+    if (inForce && (inForce.formulas.size > 0 || inForce.variables.size > 0)) return this.probesFor(node.ast, inForce, negated)
+    const cache = negated ? this.negatedProbesOf : this.probesOf
+    let probes = cache.get(node)
+    if (probes === undefined) cache.set(node, (probes = this.probesFor(node.ast, NOTHING_IN_FORCE, negated)))
+    return probes
   }
 
   private someProbe: boolean | undefined
 
   /** Whether any condition of the set has a comparison to solve; most sets compare plain variables only. */
   private anyProbes(): boolean {
-    this.someProbe ??= this.hasDefiningNodes || [...this.compiled.nodeById.values()].some((node) => {
-      if (node.type !== 'condition' || !node.ast) return false
-      let probes = this.probesOf.get(node)
-      if (probes === undefined) this.probesOf.set(node, (probes = this.probesFor(node.ast, NOTHING_IN_FORCE)))
-      return probes.length > 0
-    })
+    this.someProbe ??= this.hasDefiningNodes || [...this.compiled.nodeById.values()].some((node) => this.conditionProbes(node, undefined, false).length > 0)
     return this.someProbe
   }
 
@@ -302,8 +302,11 @@ export class Deriver {
     }
   }
 
-  /** The probes of one condition: its comparisons that must hold (and/not pushed in) and read no plain variable alone. */
-  private probesFor(condition: Expr, inForce: InForce): Probe[] {
+  /**
+   * The probes of one condition (`negated`: of its negation): its comparisons that must hold (and/not pushed in) and
+   * read no plain variable alone.
+   */
+  private probesFor(condition: Expr, inForce: InForce, negated: boolean): Probe[] {
     const out: Probe[] = []
     const add = (holds: Expr, crossing: Expr | null) => {
       const unknowns = this.unknownsOf(holds, inForce)
@@ -323,7 +326,7 @@ export class Deriver {
       const compare = (o: BinaryOp): Expr => ({ type: 'binary', op: o, left: expr.left, right: expr.right, span: expr.span })
       add(compare(op), op === '==' || op === '!=' ? compare('>=') : null)
     }
-    visit(condition, false)
+    visit(condition, negated)
     return out
   }
 
@@ -376,12 +379,13 @@ export class Deriver {
   }
 
   /**
-   * For each node of the path: the Formula nodes and Variable Assignments run before it (earlier siblings on the way
-   * down, nodes above). An assignment that reads its own variable (`+=`, `{{X}} = {{X}} * 2`) or a question asking
+   * For each node of the path, and each condition it avoids: the Formula nodes and Variable Assignments run before it
+   * (earlier siblings on the way down, nodes above). An assignment that reads its own variable (`+=`, `{{X}} = {{X}} * 2`) or a question asking
    * the variable again leaves its value to the answers, as before any assignment.
    */
-  private definitionsAlong(path: TreePath): InForce[] {
-    const out: InForce[] = []
+  private definitionsAlong(path: TreePath): { atNodes: InForce[]; atAvoided: Map<CompiledNode, InForce> } {
+    const atNodes: InForce[] = []
+    const atAvoided = new Map<CompiledNode, InForce>()
     const formulas = new Map<number, Expr>()
     const variables = new Map<number, Expr>()
     const define = (node: CompiledNode) => {
@@ -396,12 +400,13 @@ export class Deriver {
         : above.called?.nodes.includes(node) ? above.called.nodes : above.children
       for (const sibling of list) {
         if (sibling === node) break
+        if (path.avoided.includes(sibling)) atAvoided.set(sibling, { formulas: new Map(formulas), variables: new Map(variables) })
         define(sibling)
       }
-      out.push({ formulas: new Map(formulas), variables: new Map(variables) })
+      atNodes.push({ formulas: new Map(formulas), variables: new Map(variables) })
       define(node)
     })
-    return out
+    return { atNodes, atAvoided }
   }
 }
 

@@ -9,7 +9,7 @@ import type { Branch } from '../../../src/engine/branches/index.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { CompiledAdviceSet } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
-import { advice, adviceSet, always, ask, assign, condition, formula, rule, variable } from '../../fixtures/engine/build.ts'
+import { advice, adviceSet, always, ask, assign, condition, exit, formula, rule, variable } from '../../fixtures/engine/build.ts'
 import { randomFormulaSet } from '../../fixtures/engine/random-formula-sets.ts'
 import { drawdown } from '../../fixtures/engine/drawdown.ts'
 
@@ -112,6 +112,27 @@ t.test('a condition on a variable a Variable Assignment set is solved through wh
   const branch = report.branches.find((b) => b.path.at(-1) === 'a-taxed')!
   t.ok(evaluate(compiled, branch.inputs, { now: NOW }).valueOf('Yearly_Income') as number > 12570, `the taxed branch draws more than the allowance (${JSON.stringify(branch.inputs)})`)
   for (const b of report.branches) agreesWithDebugger(t, compiled, b)
+})
+
+t.test('a path after a condition that exits the rule needs that condition false, on computed values too', async (t) => {
+  // Within the allowance Tax check stops (its Rule Exit); the tax advice after it is reached only above it.
+  const questions = [ask('q-pot', 'Pot'), ask('q-rate', 'Withdrawal_Rate')]
+  const allowance = (income: string) => condition('c-untaxed', `${income} <= 12570`, advice('a-untaxed', 'No income tax'), exit('x-untaxed'))
+  const sets: Array<[string, AdviceSetModel]> = [
+    ['a formula', adviceSet([rule('r', 'Tax check', ...questions, allowance('[[Yearly_Income]]'), advice('a-taxed', 'Income tax will apply'))],
+      [variable('Pot'), variable('Withdrawal_Rate', { dataType: 'percent' }), formula('Yearly_Income', '{{Pot}} * {{Withdrawal_Rate}}')])],
+    ['an assignment', adviceSet([rule('r', 'Tax check', ...questions, assign('s-income', '{{Yearly_Income}} = {{Pot}} * {{Withdrawal_Rate}}'),
+      allowance('{{Yearly_Income}}'), advice('a-taxed', 'Income tax will apply'))],
+    [variable('Pot'), variable('Withdrawal_Rate', { dataType: 'percent' }), variable('Yearly_Income')])],
+  ]
+  for (const [income, model] of sets) {
+    const report = generateBranches(model, { now: NOW })
+    const compiled = compileAdviceSet(model)
+    t.same(report.unreachable, [], `income from ${income}: no path is called unreachable`)
+    const taxed = report.branches.find((b) => b.path.at(-1) === 'a-taxed')
+    t.same(taxed?.outcome?.advice, ['a-taxed'], `income from ${income}: the tax advice is reached, above the allowance`)
+    for (const b of report.branches) agreesWithDebugger(t, compiled, b)
+  }
 })
 
 t.test('property: on generated sets with division, dates and rule calls, every branch is the debugger\'s run of its answers', async (t) => {
