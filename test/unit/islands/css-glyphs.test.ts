@@ -9,7 +9,9 @@ const CSS_DIR = path.join(import.meta.dirname, '../../../static/css')
 
 t.test('no stylesheet draws an emoji as generated content', async (t) => {
   const found: string[] = []
-  for (const file of readdirSync(CSS_DIR).filter((name) => name.endsWith('.css'))) {
+  const files = readdirSync(CSS_DIR).filter((name) => name.endsWith('.css'))
+  t.ok(files.includes('rule-tree.css'), 'the stylesheets are read')
+  for (const file of files) {
     const css = readFileSync(path.join(CSS_DIR, file), 'utf8')
     for (const match of css.matchAll(/content:\s*(["'])(.*?)\1/g)) {
       if (/\p{Emoji_Presentation}/u.test(match[2]!)) found.push(`${file}: content: ${match[0].slice('content:'.length).trim()}`)
