@@ -262,7 +262,7 @@ class SideRunner {
     const nodes = side.path.map((id) => compiled.nodeById.get(id))
     if (nodes.some((node) => node === undefined)) return
     const deriver = this.derivers.get(compiled)!
-    const probes = deriver.probes({ ruleId: side.ruleId, nodes: nodes as CompiledNode[], afterExit: false })
+    const probes = deriver.probes({ ruleId: side.ruleId, nodes: nodes as CompiledNode[], afterExit: false, avoided: [] })
     if (probes.length === 0) return
     for (const witness of witnesses) {
       const choices = inputVariables(compiled).flatMap((index) => {

@@ -12,7 +12,9 @@
 // The values found are only proposals: the search (index.ts) puts those that satisfy every comparison on the path
 // first and proves each branch by a real run, so a wrong guess costs an attempt, never a wrong branch. Formulas are
 // computed as the run would at that point of the path: a Formula node run before a condition (an earlier sibling of
-// the condition or of a node above it, or a node above it) replaces the dictionary's definition.
+// the condition or of a node above it, or a node above it) replaces the dictionary's definition. A Variable
+// Assignment run there (`{{Yearly_Income}} = {{Pot}} * {{Withdrawal_Rate}}`) makes its variable computed in the same
+// way, so a condition on it is solved through what it was set to.
 import { EngineError } from '../errors.ts'
 import type { BinaryOp, Expr } from '../expr/ast.ts'
 import { compileExpression } from '../expr/compile.ts'
@@ -55,9 +57,17 @@ interface Probe {
   crossing: CompiledExpr | null
   /** Input variable slots it reads, directly or through formulas. */
   unknowns: number[]
-  /** Formula definitions in force where the condition runs (formula index → expression). */
-  overrides: ReadonlyMap<number, Expr>
+  /** Definitions in force where the condition runs. */
+  inForce: InForce
 }
+
+/** What Formula nodes and Variable Assignments run before a node have defined: formula index or variable slot → expression. */
+interface InForce {
+  formulas: ReadonlyMap<number, Expr>
+  variables: ReadonlyMap<number, Expr>
+}
+
+const NOTHING_IN_FORCE: InForce = { formulas: new Map(), variables: new Map() }
 
 /** A variable's answers as the search holds them: values by slot, the first being the one a base attempt uses. */
 export interface DerivableChoice {
@@ -89,7 +99,7 @@ function compiledOf(ast: Expr): CompiledExpr {
 /** Evaluates probes with chosen values by slot; formulas are computed from their definitions in force. */
 class ProbeScope implements Scope {
   private depth = 0
-  overrides: ReadonlyMap<number, Expr> = new Map()
+  inForce: InForce = NOTHING_IN_FORCE
 
   constructor(
     private readonly compiled: CompiledAdviceSet,
@@ -100,20 +110,27 @@ class ProbeScope implements Scope {
   lookup(kind: 'variable' | 'formula' | 'bare', name: string): Value {
     if (kind === 'formula' || (kind === 'bare' && this.compiled.bareFormulas.has(name))) {
       const index = this.compiled.formulaIndex.get(name)
-      const ast = index === undefined ? null : (this.overrides.get(index) ?? this.compiled.formulas[index]!.ast)
-      if (!ast || this.depth >= MAX_FORMULA_DEPTH) throw new EngineError('UNKNOWN_FORMULA', `[[${name}]] cannot be computed.`)
-      this.depth++
-      try {
-        return compiledOf(ast)(this)
-      } finally {
-        this.depth--
-      }
+      const ast = index === undefined ? null : (this.inForce.formulas.get(index) ?? this.compiled.formulas[index]!.ast)
+      if (!ast) throw new EngineError('UNKNOWN_FORMULA', `[[${name}]] cannot be computed.`)
+      return this.computed(ast, `[[${name}]]`)
     }
     const slot = this.compiled.variableIndex.get(name)
     if (slot === CONTEXT_SLOT) return 'run'
+    const assigned = slot === undefined ? undefined : this.inForce.variables.get(slot)
+    if (assigned) return this.computed(assigned, `{{${name}}}`)
     const value = slot === undefined ? undefined : (this.values[slot] ?? this.compiled.variables[slot]!.defaultValue)
     if (value === undefined) throw new EngineError('UNSET_VARIABLE', `{{${name}}} has no value.`)
     return value
+  }
+
+  private computed(ast: Expr, written: string): Value {
+    if (this.depth >= MAX_FORMULA_DEPTH) throw new EngineError('UNKNOWN_FORMULA', `${written} cannot be computed.`)
+    this.depth++
+    try {
+      return compiledOf(ast)(this)
+    } finally {
+      this.depth--
+    }
   }
 
   /** true or false, or undefined when the expression fails with these values. */
@@ -128,9 +145,11 @@ class ProbeScope implements Scope {
 }
 
 export class Deriver {
-  /** Probes of each condition node (with no Formula nodes in force), worked out once. */
+  /** Probes of each condition node (with no Formula nodes in force), worked out once; and of its negation. */
   private readonly probesOf = new Map<CompiledNode, Probe[]>()
-  private readonly hasFormulaNodes: boolean
+  private readonly negatedProbesOf = new Map<CompiledNode, Probe[]>()
+  /** Formula nodes or Variable Assignments: definitions that depend on where on a path a condition is. */
+  private readonly hasDefiningNodes: boolean
   /** Derivations by their probes and starting point: sibling paths under the same conditions ask the same again. */
   private readonly memo = new Map<string, DerivedValues[]>()
   private nextProbeId = 1
@@ -140,37 +159,36 @@ export class Deriver {
     private readonly inputs: ReadonlySet<number>,
     private readonly now: Date,
   ) {
-    this.hasFormulaNodes = [...compiled.nodeById.values()].some((node) => node.type === 'formula')
+    this.hasDefiningNodes = [...compiled.nodeById.values()].some((node) => node.type === 'formula' || node.type === 'variableAssignment')
   }
 
-  /** The comparisons on `path` that need solving (none for most paths: conditions on plain variables). */
+  /**
+   * The comparisons on `path` that need solving (none for most paths: conditions on plain variables): those of its
+   * conditions, and the negations of the conditions it avoids (TreePath.avoided).
+   */
   probes(path: TreePath): Probe[] {
     if (!this.anyProbes()) return []
-    const overrides = this.hasFormulaNodes ? this.overridesAlong(path) : undefined
+    const definitions = this.hasDefiningNodes ? this.definitionsAlong(path) : undefined
     const out: Probe[] = []
-    path.nodes.forEach((node, i) => {
-      if (node.type !== 'condition' || !node.ast) return
-      const inForce = overrides?.[i]
-      if (inForce && inForce.size > 0) out.push(...this.probesFor(node.ast, inForce))
-      else {
-        let probes = this.probesOf.get(node)
-        if (probes === undefined) this.probesOf.set(node, (probes = this.probesFor(node.ast, new Map())))
-        out.push(...probes)
-      }
-    })
+    path.nodes.forEach((node, i) => out.push(...this.conditionProbes(node, definitions?.atNodes[i], false)))
+    for (const node of path.avoided) out.push(...this.conditionProbes(node, definitions?.atAvoided.get(node), true))
     return out
+  }
+
+  private conditionProbes(node: CompiledNode, inForce: InForce | undefined, negated: boolean): Probe[] {
+    if (node.type !== 'condition' || !node.ast) return []
+    if (inForce && (inForce.formulas.size > 0 || inForce.variables.size > 0)) return this.probesFor(node.ast, inForce, negated)
+    const cache = negated ? this.negatedProbesOf : this.probesOf
+    let probes = cache.get(node)
+    if (probes === undefined) cache.set(node, (probes = this.probesFor(node.ast, NOTHING_IN_FORCE, negated)))
+    return probes
   }
 
   private someProbe: boolean | undefined
 
   /** Whether any condition of the set has a comparison to solve; most sets compare plain variables only. */
   private anyProbes(): boolean {
-    this.someProbe ??= this.hasFormulaNodes || [...this.compiled.nodeById.values()].some((node) => {
-      if (node.type !== 'condition' || !node.ast) return false
-      let probes = this.probesOf.get(node)
-      if (probes === undefined) this.probesOf.set(node, (probes = this.probesFor(node.ast, new Map())))
-      return probes.length > 0
-    })
+    this.someProbe ??= this.hasDefiningNodes || [...this.compiled.nodeById.values()].some((node) => this.conditionProbes(node, undefined, false).length > 0)
     return this.someProbe
   }
 
@@ -195,7 +213,7 @@ export class Deriver {
     const found = new Map<number, Value[]>()
     const anchors = new Map<number, Value>()
     for (const probe of probes) {
-      scope.overrides = probe.overrides
+      scope.inForce = probe.inForce
       for (const slot of probe.unknowns) {
         const choice = bySlot.get(slot)
         if (!choice || choice.fixed || anchors.has(slot)) continue
@@ -255,7 +273,7 @@ export class Deriver {
     try {
       return probes.every((probe) => {
         if (!probe.unknowns.includes(slot)) return true
-        scope.overrides = probe.overrides
+        scope.inForce = probe.inForce
         return scope.test(probe.holds) === true
       })
     } finally {
@@ -284,28 +302,31 @@ export class Deriver {
     }
   }
 
-  /** The probes of one condition: its comparisons that must hold (and/not pushed in) and read no plain variable alone. */
-  private probesFor(condition: Expr, overrides: ReadonlyMap<number, Expr>): Probe[] {
+  /**
+   * The probes of one condition (`negated`: of its negation): its comparisons that must hold (and/not pushed in) and
+   * read no plain variable alone.
+   */
+  private probesFor(condition: Expr, inForce: InForce, negated: boolean): Probe[] {
     const out: Probe[] = []
     const add = (holds: Expr, crossing: Expr | null) => {
-      const unknowns = this.unknownsOf(holds, overrides)
-      if (unknowns.length > 0) out.push({ id: this.nextProbeId++, holds: compiledOf(holds), crossing: crossing && compiledOf(crossing), unknowns, overrides })
+      const unknowns = this.unknownsOf(holds, inForce)
+      if (unknowns.length > 0) out.push({ id: this.nextProbeId++, holds: compiledOf(holds), crossing: crossing && compiledOf(crossing), unknowns, inForce })
     }
     const visit = (expr: Expr, negated: boolean): void => {
       if (expr.type === 'unary' && expr.op === '!') return visit(expr.operand, !negated)
-      if (expr.type === 'ref' && this.isFormula(expr)) return add(negated ? { type: 'unary', op: '!', operand: expr, span: expr.span } : expr, null)
+      if (expr.type === 'ref' && this.isComputed(expr, inForce)) return add(negated ? { type: 'unary', op: '!', operand: expr, span: expr.span } : expr, null)
       if (expr.type !== 'binary') return
       if ((expr.op === '&&' && !negated) || (expr.op === '||' && negated)) {
         visit(expr.left, negated)
         visit(expr.right, negated)
         return
       }
-      if (!COMPARE_OPS.has(expr.op) || this.plainAtom(expr.left, expr.right)) return
+      if (!COMPARE_OPS.has(expr.op) || this.plainAtom(expr.left, expr.right, inForce)) return
       const op = negated ? NEGATED[expr.op]! : expr.op
       const compare = (o: BinaryOp): Expr => ({ type: 'binary', op: o, left: expr.left, right: expr.right, span: expr.span })
       add(compare(op), op === '==' || op === '!=' ? compare('>=') : null)
     }
-    visit(condition, false)
+    visit(condition, negated)
     return out
   }
 
@@ -313,28 +334,43 @@ export class Deriver {
     return ref.kind === 'formula' || (ref.kind === 'bare' && this.compiled.bareFormulas.has(ref.name))
   }
 
-  /** A variable compared with a constant: constraints.ts reads it exactly, nothing to solve. */
-  private plainAtom(left: Expr, right: Expr): boolean {
-    const plainRef = (e: Expr) => e.type === 'ref' && !this.isFormula(e)
+  /** A formula, or a variable a Variable Assignment in force has set: its value is worked out, not answered. */
+  private isComputed(ref: Expr & { type: 'ref' }, inForce: InForce): boolean {
+    if (this.isFormula(ref)) return true
+    const slot = this.compiled.variableIndex.get(ref.name)
+    return slot !== undefined && inForce.variables.has(slot)
+  }
+
+  /** A variable (not a computed one) compared with a constant: constraints.ts reads it exactly, nothing to solve. */
+  private plainAtom(left: Expr, right: Expr, inForce: InForce): boolean {
+    const plainRef = (e: Expr) => e.type === 'ref' && !this.isComputed(e, inForce)
     const constant = (e: Expr) => e.type === 'literal' || (e.type === 'unary' && e.op === '-' && e.operand.type === 'literal')
     return (plainRef(left) && constant(right)) || (constant(left) && plainRef(right))
   }
 
-  /** Input variables an expression reads, directly or through the formulas in force, by slot. */
-  private unknownsOf(expr: Expr, overrides: ReadonlyMap<number, Expr>): number[] {
+  /** Input variables an expression reads, directly or through the formulas and assignments in force, by slot. */
+  private unknownsOf(expr: Expr, inForce: InForce): number[] {
     const slots = new Set<number>()
     const seen = new Set<number>()
+    const seenAssigned = new Set<number>()
     const visit = (e: Expr): void => {
       const refs = references(e)
       for (const name of [...refs.variables, ...refs.bare.filter((n) => !this.compiled.bareFormulas.has(n))]) {
         const slot = this.compiled.variableIndex.get(name)
-        if (slot !== undefined && this.inputs.has(slot)) slots.add(slot)
+        if (slot === undefined) continue
+        const assigned = inForce.variables.get(slot)
+        if (assigned === undefined) {
+          if (this.inputs.has(slot)) slots.add(slot)
+        } else if (!seenAssigned.has(slot)) {
+          seenAssigned.add(slot)
+          visit(assigned)
+        }
       }
       for (const name of [...refs.formulas, ...refs.bare.filter((n) => this.compiled.bareFormulas.has(n))]) {
         const index = this.compiled.formulaIndex.get(name)
         if (index === undefined || seen.has(index)) continue
         seen.add(index)
-        const ast = overrides.get(index) ?? this.compiled.formulas[index]!.ast
+        const ast = inForce.formulas.get(index) ?? this.compiled.formulas[index]!.ast
         if (ast) visit(ast)
       }
     }
@@ -342,22 +378,35 @@ export class Deriver {
     return [...slots]
   }
 
-  /** For each node of the path: the Formula nodes run before it (earlier siblings on the way down, nodes above). */
-  private overridesAlong(path: TreePath): Array<ReadonlyMap<number, Expr>> {
-    const out: Array<ReadonlyMap<number, Expr>> = []
-    const current = new Map<number, Expr>()
+  /**
+   * For each node of the path, and each condition it avoids: the Formula nodes and Variable Assignments run before it
+   * (earlier siblings on the way down, nodes above). An assignment that reads its own variable (`+=`, `{{X}} = {{X}} * 2`) or a question asking
+   * the variable again leaves its value to the answers, as before any assignment.
+   */
+  private definitionsAlong(path: TreePath): { atNodes: InForce[]; atAvoided: Map<CompiledNode, InForce> } {
+    const atNodes: InForce[] = []
+    const atAvoided = new Map<CompiledNode, InForce>()
+    const formulas = new Map<number, Expr>()
+    const variables = new Map<number, Expr>()
+    const define = (node: CompiledNode) => {
+      if (node.slot < 0) return
+      if (node.type === 'formula' && node.ast) formulas.set(node.slot, node.ast)
+      else if (node.type === 'variableAssignment' && node.ast && !references(node.ast).variables.includes(this.compiled.variables[node.slot]!.name)) variables.set(node.slot, node.ast)
+      else if (node.type === 'variableAssignment' || node.type === 'inputRequest') variables.delete(node.slot)
+    }
     path.nodes.forEach((node, i) => {
       const above = path.nodes[i - 1]
       const list = above === undefined ? (this.compiled.ruleById.get(path.ruleId)?.nodes ?? [])
         : above.called?.nodes.includes(node) ? above.called.nodes : above.children
       for (const sibling of list) {
         if (sibling === node) break
-        if (sibling.type === 'formula' && sibling.ast && sibling.slot >= 0) current.set(sibling.slot, sibling.ast)
+        if (path.avoided.includes(sibling)) atAvoided.set(sibling, { formulas: new Map(formulas), variables: new Map(variables) })
+        define(sibling)
       }
-      out.push(new Map(current))
-      if (node.type === 'formula' && node.ast && node.slot >= 0) current.set(node.slot, node.ast)
+      atNodes.push({ formulas: new Map(formulas), variables: new Map(variables) })
+      define(node)
     })
-    return out
+    return { atNodes, atAvoided }
   }
 }
 

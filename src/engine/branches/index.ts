@@ -144,6 +144,7 @@ class AnswerSearch {
   private readonly fixed: Record<string, unknown>
   /** usableAtoms of each condition with the stable variables: a node's facts never change during a generation. */
   private readonly factsOf = new Map<CompiledNode, { atoms: Atom[]; alwaysFalse: boolean }>()
+  private readonly avoidedFactsOf = new Map<CompiledNode, { atoms: Atom[]; alwaysFalse: boolean }>()
   /** Answers for comparisons of computed values (formulas, arithmetic), which atoms cannot express. */
   private readonly deriver: Deriver
 
@@ -170,12 +171,11 @@ class AnswerSearch {
     }
   }
 
-  private facts(node: CompiledNode): { atoms: Atom[]; alwaysFalse: boolean } {
-    let facts = this.factsOf.get(node)
-    if (facts === undefined) {
-      facts = usableAtoms(this.compiled, node, this.stable)
-      this.factsOf.set(node, facts)
-    }
+  /** What a condition on the path says when it holds, or, `negated`, when it does not (its children exit the rule). */
+  private facts(node: CompiledNode, negated = false): { atoms: Atom[]; alwaysFalse: boolean } {
+    const cache = negated ? this.avoidedFactsOf : this.factsOf
+    let facts = cache.get(node)
+    if (facts === undefined) cache.set(node, (facts = usableAtoms(this.compiled, node, this.stable, negated)))
     return facts
   }
 
@@ -189,6 +189,11 @@ class AnswerSearch {
     for (const node of path.nodes) {
       const facts = this.facts(node)
       if (facts.alwaysFalse) return void unreachable(`The condition of node ${node.id} is always false.`)
+      pathAtoms.push(...facts.atoms)
+    }
+    for (const node of path.avoided) {
+      const facts = this.facts(node, true)
+      if (facts.alwaysFalse) return void unreachable(`The rule always exits at node ${node.id} before this path.`)
       pathAtoms.push(...facts.atoms)
     }
     const conflict = contradiction(pathAtoms)

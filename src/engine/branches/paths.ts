@@ -1,7 +1,9 @@
 // Root-to-leaf paths through the rule trees, in run order. A Rule Call continues into the called rule: the path
 // to a leaf inside the called rule goes through the call node (so the conditions above the call are part of it),
 // and the call node's own children are a further list of leaves after it. A rule already being called on the way
-// down is not entered again (the engine refuses such cycles at run time), so the call is then a leaf.
+// down is not entered again (the engine refuses such cycles at run time), so the call is then a leaf. A condition
+// whose children always exit the rule, met before a node on the way down, is one the path needs false: it is listed
+// with the path, as the run must not take it.
 import type { CompiledNode, CompiledRule } from '../tree/compiled.ts'
 import { KIND_CALL } from '../tree/compiled.ts'
 import { alwaysExits } from '../checks/reachability.ts'
@@ -11,6 +13,8 @@ export interface TreePath {
   nodes: CompiledNode[]
   /** Set when an earlier sibling of a node on the path always exits the rule. */
   afterExit: boolean
+  /** Earlier siblings of nodes on the path that exit the rule when their condition holds: the path needs each false. */
+  avoided: CompiledNode[]
 }
 
 /** The rule a node calls and the path may enter, or null (not a call, missing rule, or a call cycle). */
@@ -33,21 +37,23 @@ function exitsAfter(node: CompiledNode): boolean {
 /** Root-to-leaf paths of the given rules, in rule and sibling order; lazy, so a caller may stop at any path. */
 export function* treePaths(rules: readonly CompiledRule[]): Generator<TreePath, void, undefined> {
   const stack: CompiledNode[] = []
-  function* walk(ruleId: string, nodes: readonly CompiledNode[], afterExit: boolean, calls: readonly string[]): Generator<TreePath, void, undefined> {
+  function* walk(ruleId: string, nodes: readonly CompiledNode[], afterExit: boolean, avoided: readonly CompiledNode[], calls: readonly string[]): Generator<TreePath, void, undefined> {
     let exited = afterExit
+    const avoiding = [...avoided]
     for (const node of nodes) {
       stack.push(node)
       const called = enterable(node, calls)
-      if (node.children.length === 0 && called === null) yield { ruleId, nodes: [...stack], afterExit: exited }
+      if (node.children.length === 0 && called === null) yield { ruleId, nodes: [...stack], afterExit: exited, avoided: [...avoiding] }
       else {
-        if (called !== null) yield* walk(ruleId, called.nodes, exited, [...calls, called.id])
-        if (node.children.length > 0) yield* walk(ruleId, node.children, exited, calls)
+        if (called !== null) yield* walk(ruleId, called.nodes, exited, avoiding, [...calls, called.id])
+        if (node.children.length > 0) yield* walk(ruleId, node.children, exited, avoiding, calls)
       }
       stack.pop()
       if (exitsAfter(node)) exited = true
+      else if (node.type === 'condition' && alwaysExits(node.children)) avoiding.push(node)
     }
   }
-  for (const rule of rules) yield* walk(rule.id, rule.nodes, false, [rule.id])
+  for (const rule of rules) yield* walk(rule.id, rule.nodes, false, [], [rule.id])
 }
 
 /**

@@ -24,9 +24,9 @@ export function stableVariables(compiled: CompiledAdviceSet): Set<string> {
  * that keep their value across the run (so they still hold further down the path); without, every variable
  * atom (valid within the one evaluation of the condition itself).
  */
-export function usableAtoms(compiled: CompiledAdviceSet, node: CompiledNode, stable?: ReadonlySet<string>): { atoms: Atom[]; alwaysFalse: boolean } {
+export function usableAtoms(compiled: CompiledAdviceSet, node: CompiledNode, stable?: ReadonlySet<string>, negated = false): { atoms: Atom[]; alwaysFalse: boolean } {
   if (node.type !== 'condition' || !node.ast) return { atoms: [], alwaysFalse: false }
-  const facts = conditionFacts(node.ast)
+  const facts = conditionFacts(node.ast, negated)
   return {
     atoms: facts.atoms.filter((atom) => !compiled.bareFormulas.has(atom.name) && (!stable || stable.has(atom.name))),
     alwaysFalse: facts.alwaysFalse,

@@ -9,7 +9,7 @@ import type { Branch } from '../../../src/engine/branches/index.ts'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { CompiledAdviceSet } from '../../../src/engine/tree/index.ts'
 import type { AdviceSetModel } from '../../../src/engine/model.ts'
-import { advice, adviceSet, always, ask, condition, formula, rule, variable } from '../../fixtures/engine/build.ts'
+import { advice, adviceSet, always, ask, assign, condition, exit, formula, rule, variable } from '../../fixtures/engine/build.ts'
 import { randomFormulaSet } from '../../fixtures/engine/random-formula-sets.ts'
 import { drawdown } from '../../fixtures/engine/drawdown.ts'
 
@@ -97,6 +97,42 @@ t.test('the drawdown set: ages from a birth date, percents, sums and products, a
   t.ok((byLeaf.get('c-big-pot>a-big-pot')!.inputs.Pot as number) / 12 > 50000)
   t.ok((byLeaf.get('c-top-up>a-top-up')!.inputs.Pot as number) + 25000 >= 100000)
   for (const branch of report.branches) agreesWithDebugger(t, compiled, branch)
+})
+
+t.test('a condition on a variable a Variable Assignment set is solved through what it was set to', async (t) => {
+  // The drawdown journey's Tax check as an author writes it first: the income assigned, then compared.
+  const taxed = adviceSet([rule('r', 'Tax check', ask('q-pot', 'Pot'), ask('q-rate', 'Withdrawal_Rate'),
+    assign('s-income', '{{Yearly_Income}} = {{Pot}} * {{Withdrawal_Rate}}'),
+    condition('c-untaxed', '{{Yearly_Income}} <= 12570', advice('a-untaxed', 'No income tax')),
+    condition('c-taxed', '{{Yearly_Income}} > 12570', advice('a-taxed', 'Income tax will apply')))],
+  [variable('Pot'), variable('Withdrawal_Rate', { dataType: 'percent' }), variable('Yearly_Income')])
+  const report = generateBranches(taxed, { now: NOW })
+  const compiled = compileAdviceSet(taxed)
+  t.same(report.unreachable, [], 'no path is called unreachable')
+  const branch = report.branches.find((b) => b.path.at(-1) === 'a-taxed')!
+  t.ok(evaluate(compiled, branch.inputs, { now: NOW }).valueOf('Yearly_Income') as number > 12570, `the taxed branch draws more than the allowance (${JSON.stringify(branch.inputs)})`)
+  for (const b of report.branches) agreesWithDebugger(t, compiled, b)
+})
+
+t.test('a path after a condition that exits the rule needs that condition false, on computed values too', async (t) => {
+  // Within the allowance Tax check stops (its Rule Exit); the tax advice after it is reached only above it.
+  const questions = [ask('q-pot', 'Pot'), ask('q-rate', 'Withdrawal_Rate')]
+  const allowance = (income: string) => condition('c-untaxed', `${income} <= 12570`, advice('a-untaxed', 'No income tax'), exit('x-untaxed'))
+  const sets: Array<[string, AdviceSetModel]> = [
+    ['a formula', adviceSet([rule('r', 'Tax check', ...questions, allowance('[[Yearly_Income]]'), advice('a-taxed', 'Income tax will apply'))],
+      [variable('Pot'), variable('Withdrawal_Rate', { dataType: 'percent' }), formula('Yearly_Income', '{{Pot}} * {{Withdrawal_Rate}}')])],
+    ['an assignment', adviceSet([rule('r', 'Tax check', ...questions, assign('s-income', '{{Yearly_Income}} = {{Pot}} * {{Withdrawal_Rate}}'),
+      allowance('{{Yearly_Income}}'), advice('a-taxed', 'Income tax will apply'))],
+    [variable('Pot'), variable('Withdrawal_Rate', { dataType: 'percent' }), variable('Yearly_Income')])],
+  ]
+  for (const [income, model] of sets) {
+    const report = generateBranches(model, { now: NOW })
+    const compiled = compileAdviceSet(model)
+    t.same(report.unreachable, [], `income from ${income}: no path is called unreachable`)
+    const taxed = report.branches.find((b) => b.path.at(-1) === 'a-taxed')
+    t.same(taxed?.outcome?.advice, ['a-taxed'], `income from ${income}: the tax advice is reached, above the allowance`)
+    for (const b of report.branches) agreesWithDebugger(t, compiled, b)
+  }
 })
 
 t.test('property: on generated sets with division, dates and rule calls, every branch is the debugger\'s run of its answers', async (t) => {
