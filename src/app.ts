@@ -57,6 +57,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? { level: opts.config.logLevel, serializers: { req: serializeRequest } },
     trustProxy: opts.config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Ready waits for the job queue, the search indexer's catch-up and the publish listener. On a busy 2-core machine
+    // (CI, or a host starting many things at once) that measured over Fastify's default 10 s and the start failed.
+    pluginTimeout: 60_000,
     genReqId: () => crypto.randomUUID(),
     // Unknown properties are refused with their name rather than silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
