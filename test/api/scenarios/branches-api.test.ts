@@ -147,7 +147,7 @@ t.test('a task can be cancelled; only the person who started it sees it', async 
   const id = started.json().data.task.id
   const early = await agent.api('GET', `/api/adviceset/generate-branches/tasks/${id}/result`)
   t.equal(early.statusCode, 409, 'no result while it runs')
-  t.match(early.json().error.message, /^This task has no result: it is still running \((Waiting for a worker…|[\d,]+ of [\d,]+ paths)\)\.$/)
+  t.match(early.json().error.message, /^This task has no result: it is still running \((Waiting for a worker…|Starting|[\d,]+ of [\d,]+ paths)\)\.$/)
   const cancelled = await agent.api('POST', `/api/adviceset/generate-branches/tasks/${id}/cancel`)
   t.equal(cancelled.statusCode, 200)
   t.equal(cancelled.json().data.state, 'cancelled')
