@@ -1,6 +1,7 @@
 // An external API definition as authors write it (form or JSON) → the settings that are stored, each field checked
 // with a message naming it; and the views of a stored definition that may leave the server (secret header values
 // never do: they are stored sealed and shown masked).
+import { checkFields } from '../check-fields.ts'
 import { DATA_TYPES, NAME_PATTERN, isDataType, parseTemplate } from '../../engine/index.ts'
 import type { ResponseMappingEntry, StoredHeader } from '../../db/schema/index.ts'
 import type { ExternalApiRow, ExternalApiSettings } from '../../db/queries/external-apis.ts'
@@ -132,22 +133,27 @@ export interface CheckedDefinition extends Omit<ExternalApiSettings, 'headers'> 
   headers: HeaderInput[]
 }
 
-export function checkDefinition(input: ExternalApiInput): CheckedDefinition {
-  const method = input.method === undefined || input.method === null || input.method === '' ? 'GET' : String(input.method).toUpperCase()
-  if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new ValidationError('method', `Method: one of ${HTTP_METHODS.join(', ')}.`)
-  const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT, 'multiline')
-  checkTemplate('bodyTemplate', 'Body', bodyTemplate)
-  return {
-    name: requireText('name', input.name, 'Name', 120),
-    method,
-    urlTemplate: urlTemplateOf(input.urlTemplate),
-    headers: headersOf(input.headers),
-    bodyTemplate,
-    timeoutMs: wholeNumber('timeoutMs', 'Timeout (ms)', input.timeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
-    responseMapping: mappingOf(input.responseMapping),
-    cacheTtlSeconds: wholeNumber('cacheTtlSeconds', 'Cache time (seconds)', input.cacheTtlSeconds, 0, MAX_CACHE_TTL_SECONDS, DEFAULT_CACHE_TTL_SECONDS),
-    sampleResponse: sampleOf(input.sampleResponse),
-  }
+/** Every field checked; all that are wrong are told together. */
+export async function checkDefinition(input: ExternalApiInput): Promise<CheckedDefinition> {
+  return checkFields({
+    name: () => requireText('name', input.name, 'Name', 120),
+    method: () => {
+      const method = input.method === undefined || input.method === null || input.method === '' ? 'GET' : String(input.method).toUpperCase()
+      if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new ValidationError('method', `Method: one of ${HTTP_METHODS.join(', ')}.`)
+      return method
+    },
+    urlTemplate: () => urlTemplateOf(input.urlTemplate),
+    headers: () => headersOf(input.headers),
+    bodyTemplate: () => {
+      const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT, 'multiline')
+      checkTemplate('bodyTemplate', 'Body', bodyTemplate)
+      return bodyTemplate
+    },
+    timeoutMs: () => wholeNumber('timeoutMs', 'Timeout (ms)', input.timeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
+    responseMapping: () => mappingOf(input.responseMapping),
+    cacheTtlSeconds: () => wholeNumber('cacheTtlSeconds', 'Cache time (seconds)', input.cacheTtlSeconds, 0, MAX_CACHE_TTL_SECONDS, DEFAULT_CACHE_TTL_SECONDS),
+    sampleResponse: () => sampleOf(input.sampleResponse),
+  })
 }
 
 /**
