@@ -9,7 +9,8 @@ import { createOwner, createUser } from '../../helpers/factories.ts'
 const { app, database } = await buildTestApp(t)
 const db = database.db
 const owner = await createOwner(db, { name: 'Team A' })
-const admin = await signedInAgent(app, await createUser(db, { ownerId: owner, role: 'admin' }))
+const adminUser = await createUser(db, { ownerId: owner, role: 'admin' })
+const admin = await signedInAgent(app, adminUser)
 
 /** The opening tag of the control named `name` on a page. */
 function controlTag(body: string, name: string): string {
@@ -71,4 +72,26 @@ t.test('a dictionary name already taken: 409 naming reservedName in error.fields
   t.equal(clash.statusCode, 409)
   t.equal(clash.json().error.field, 'reservedName')
   t.same(clash.json().error.fields, [{ field: 'reservedName', message: clash.json().error.message }])
+})
+
+t.test('a new advice set with no name and a category that is no id: both at their fields', async (t) => {
+  const form = await admin.postForm('/adviceset/new', { name: '', categoryId: 'abc', description: 'Kept text' }, { page: '/adviceset/new' })
+  t.equal(form.statusCode, 400)
+  t.match(form.body, 'Please correct the 2 fields marked below.')
+  t.match(form.body, 'id="f-name-error">Name is required.')
+  t.match(form.body, 'id="f-categoryId-error">Invalid item id format.')
+  t.match(controlTag(form.body, 'name'), 'autofocus')
+  t.match(form.body, 'Kept text')
+})
+
+t.test('an external API with no name and a timeout out of range: error.fields names both', async (t) => {
+  const res = await admin.api('POST', '/api/external-api', { name: '', method: 'GET', urlTemplate: 'https://rates.example/latest', timeoutMs: 999999 })
+  t.equal(res.statusCode, 400)
+  t.same(res.json().error.fields.map((f: { field: string }) => f.field), ['name', 'timeoutMs'])
+})
+
+t.test('a profile with no name and an About with a control character: error.fields names both', async (t) => {
+  const res = await admin.api('PATCH', `/api/user/${adminUser.id}`, { name: ' ', title: 'bell\u0007' })
+  t.equal(res.statusCode, 400)
+  t.same(res.json().error.fields.map((f: { field: string }) => f.field), ['name', 'title'])
 })
