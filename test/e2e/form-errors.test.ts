@@ -1,7 +1,7 @@
 // In Chromium: a refused form shows each message at its field and the focus moves to the first field in error, on
 // server-rendered forms (autofocus) and on island forms (focus after the answer): a name already taken in the
 // dictionary and among tags, an API key with a bad origin and a rate limit of 0 (both told at once), an external API
-// with two bad fields (issues 24, 25).
+// with two bad fields, and a name refused when the inline editor saves it (issues 24, 25).
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
@@ -99,5 +99,18 @@ t.test('refused forms: messages at their fields, focus on the first', { skip: ch
     await page.locator('.field-error', { hasText: 'Name is required.' }).waitFor()
     await page.locator('.field-error', { hasText: 'Timeout (ms): a whole number from' }).waitFor()
     await shot(page, 'external-api-two-fields')
+  })
+  await t.test('a refused inline edit (profile name): told at the field, which opens again with the focus', async (t) => {
+    await page.goto(`${server.url}/profile`)
+    t.equal(await islandsSettled(page), 'mounted')
+    const field = page.locator('[data-island="inline-editor"] [data-name="name"]')
+    await field.locator('.inline-editor__text').click()
+    await field.locator('input').fill('Bell\u0007Name')
+    await field.locator('input').press('Enter')
+    await field.locator('.inline-editor__error', { hasText: 'Name must be one line without control characters' }).waitFor()
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'name')
+    const now = await focused(page)
+    t.match(now.describedBy, 'Name must be one line without control characters', 'the focused field points at its message')
+    await shot(page, 'profile-inline-refused')
   })
 })
