@@ -50,6 +50,7 @@ async function apiError(response: Response): Promise<ApiError> {
     if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') {
       const field = typeof body.error.field === 'string' ? body.error.field : undefined
       const fields = fieldProblems(body.error.fields)
+      // An answer that names only `field` (an upload refused before its form was read) is about that one field.
       return new ApiError(body.error.message, response.status, field, fields.length || !field ? fields : [{ field, message: body.error.message }])
     }
   } catch {
