@@ -14,8 +14,7 @@ export type { UserRow }
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { checkPasswordRules, hashLinkToken, hashPassword, newLinkToken, verifyPassword } from './passwords.ts'
-import { requireEmail, requireText, optionalText, requireOneOf } from '../validate.ts'
-import { checkFields, checkSentFields } from '../check-fields.ts'
+import { checkFields, checkSentFields, requireEmail, requireText, optionalText, requireOneOf } from '../validate.ts'
 
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000
 export const ROLES: readonly UserRole[] = ['admin', 'author', 'viewer']

@@ -1,13 +1,12 @@
 // An external API definition as authors write it (form or JSON) → the settings that are stored, each field checked
 // with a message naming it; and the views of a stored definition that may leave the server (secret header values
 // never do: they are stored sealed and shown masked).
-import { checkFields } from '../check-fields.ts'
 import { DATA_TYPES, NAME_PATTERN, isDataType, parseTemplate } from '../../engine/index.ts'
 import type { ResponseMappingEntry, StoredHeader } from '../../db/schema/index.ts'
 import type { ExternalApiRow, ExternalApiSettings } from '../../db/queries/external-apis.ts'
 import { DEFAULT_TIMEOUT_MS, FORBIDDEN_REQUEST_HEADERS, MAX_TIMEOUT_MS } from '../../net/index.ts'
 import { ValidationError } from '../errors.ts'
-import { optionalText, requireText } from '../validate.ts'
+import { checkFields, optionalText, requireText } from '../validate.ts'
 import { MASK, type RequestHeader, type SendableDefinition } from './api-request.ts'
 import { parsePath } from './response-mapping.ts'
 import { seal, unseal } from './secrets.ts'

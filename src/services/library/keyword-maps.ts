@@ -18,8 +18,7 @@ import { canAdministerOwned, canReadSet, setVisibility } from '../accounts/visib
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { registerScenarioUse } from '../scenarios/uses.ts'
-import { requireText } from '../validate.ts'
-import { checkFields } from '../check-fields.ts'
+import { checkFields, requireText } from '../validate.ts'
 
 export const ENTITY_KEYWORD_MAP = 'keywordmap'
 export const MAX_PHRASES = 50

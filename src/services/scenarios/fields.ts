@@ -4,8 +4,7 @@
 // inputProblem too: an answer that fitted when saved may no longer fit the set being run.
 import { coerceInput, type CompiledAdviceSet } from '../../engine/index.ts'
 import { ValidationError } from '../errors.ts'
-import { optionalText, requireText } from '../validate.ts'
-import { checkSentFields } from '../check-fields.ts'
+import { checkSentFields, optionalText, requireText } from '../validate.ts'
 import type { PinnedApiResponse } from '../../db/schema/index.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome } from './outcome.ts'
 

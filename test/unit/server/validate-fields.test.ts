@@ -1,7 +1,7 @@
 // checkFields: every field is checked and all refusals are told together; one refusal keeps its own kind (a name
 // taken stays a 409); any other failure stops at once.
 import t from 'tap'
-import { checkFields, checkSentFields } from '../../../src/services/check-fields.ts'
+import { checkFields, checkSentFields } from '../../../src/services/validate.ts'
 import { ConflictError, ValidationError } from '../../../src/services/errors.ts'
 
 const refuse = (field: string, message: string) => () => { throw new ValidationError(field, message) }
