@@ -2,10 +2,11 @@
 // placeholders' value fields following the templates as they are typed, "Send test request" answered in place
 // (/api/external-api/verify/send, the saved definition's stored secrets filling empty secret headers), and each
 // value of the answer mappable with one click. Saving goes through /api/external-api; errors are shown at the
-// field the server names.
-import { useMemo, useState } from 'react'
+// fields the server names, the first taking the focus.
+import { useMemo, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
-import { ApiError, callApi } from '../shared/api.ts'
+import { callApi } from '../shared/api.ts'
+import { refusalOf, useFocusFirstInvalid } from '../shared/field-errors.ts'
 import { isRecord } from '../shared/guards.ts'
 import { notify } from '../shared/notify.ts'
 import { answerLeaves, placeholdersIn, suggestedDataType, suggestedVariable } from './answer-paths.ts'
@@ -22,11 +23,6 @@ function payload(values: DefinitionValues) {
     headers: values.headers.filter((h) => h.name !== '' || h.value !== ''),
     responseMapping: values.responseMapping.filter((m) => m.path !== '' || m.variable !== ''),
   }
-}
-
-function errorOf(error: unknown): { field: string; message: string } {
-  const message = error instanceof Error ? error.message : String(error)
-  return { field: error instanceof ApiError && error.field ? error.field : '', message }
 }
 
 function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
@@ -99,6 +95,8 @@ export function ApiDefinition(props: ApiDefinitionProps) {
   const [formError, setFormError] = useState<string | null>(null)
   const [test, setTest] = useState<TestResult | null>(props.test)
   const [busy, setBusy] = useState<'saving' | 'sending' | null>(null)
+  const form = useRef<HTMLFormElement>(null)
+  useFocusFirstInvalid(form, errors)
   const placeholders = useMemo(
     () => placeholdersIn(values.urlTemplate, values.bodyTemplate, ...values.headers.map((h) => h.value)),
     [values.urlTemplate, values.bodyTemplate, values.headers],
@@ -110,9 +108,9 @@ export function ApiDefinition(props: ApiDefinitionProps) {
   const setMapping = (index: number, change: Partial<MappingRow>) => set('responseMapping', values.responseMapping.map((m, i) => (i === index ? { ...m, ...change } : m)))
 
   const fail = (error: unknown) => {
-    const { field, message } = errorOf(error)
-    setErrors(field ? { [field]: message } : {})
-    setFormError(field ? 'Please correct the field marked below.' : message)
+    const refusal = refusalOf(error)
+    setErrors(refusal.errors)
+    setFormError(refusal.formError)
   }
 
   async function save(event: FormEvent) {
@@ -169,7 +167,7 @@ export function ApiDefinition(props: ApiDefinitionProps) {
   }
 
   return (
-    <form className="external-api-definition" onSubmit={(event) => void save(event)} noValidate data-island-form="api-definition">
+    <form ref={form} className="external-api-definition" onSubmit={(event) => void save(event)} noValidate data-island-form="api-definition">
       {formError && <div className="form-error" role="alert">{formError}</div>}
       <fieldset className="external-api-fields" disabled={readOnly}>
         <Field id="api-name" label="Name" error={errors.name} hint="What the API gives, e.g. “Exchange rates”.">

@@ -1,17 +1,18 @@
 // The dictionary entry form (SPEC.md §3 fields, §5 name rule) saving through /api/entity without a page load.
 // Editing an entry, Save and Reset appear once a field differs from its original value (SPEC.md §4); a new entry has
 // nothing saved to differ from, so its Create button is there from the start. A server error is shown beside
-// the field it names, keeping what was typed. A save that renamed the entry or changed its type dispatches
+// the fields it names (the first takes the focus), keeping what was typed. A save that renamed the entry or changed its type dispatches
 // `entity:changed` (islands/entity-sync), so every place showing it, here and in other tabs, follows.
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import { ENTITY_TYPES } from '../../src/engine/entity-types.ts'
 import { ENTITY_CHANGED_EVENT, parseEntityChange, refreshedBoxValue } from '../entity-sync/change.ts'
 import type { EntityChange } from '../entity-sync/change.ts'
 import { callApi } from '../shared/api.ts'
+import { refusalOf, useFocusFirstInvalid } from '../shared/field-errors.ts'
 import { isRecord } from '../shared/guards.ts'
 import { notify } from '../shared/notify.ts'
-import { apiBody, fieldOfMessage, sameValues } from './values.ts'
+import { apiBody, formFieldOf, sameValues } from './values.ts'
 import type { Choice, EntityFormValues, SetChoice } from './values.ts'
 
 export interface SavedEntity { id: number; values: EntityFormValues }
@@ -26,10 +27,6 @@ export interface EntityFormProps {
   onCreated(entity: SavedEntity): void
   onSaved?(entity: SavedEntity): void
   cancel: ReactNode
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 function changeOf(id: number, before: EntityFormValues, after: EntityFormValues): EntityChange | null {
@@ -47,6 +44,9 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
   const [errors, setErrors] = useState<Record<string, string>>(initialErrors ?? {})
   const [formError, setFormError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  const form = useRef<HTMLFormElement>(null)
+  // Errors the page came with (the card page's form post) and each refused save put the focus on the first field.
+  useFocusFirstInvalid(form, errors)
   const changed = !sameValues(values, original)
 
   // An unmodified expression follows a renamed entry it refers to; Reset then brings back what was stored.
@@ -90,10 +90,9 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
       if (change) document.dispatchEvent(new CustomEvent(ENTITY_CHANGED_EVENT, { detail: change }))
       onSaved?.({ id: entityId, values: saved })
     } catch (error) {
-      const message = errorText(error)
-      const field = fieldOfMessage(message)
-      if (field) setErrors({ [field]: message })
-      else setFormError(message)
+      const refusal = refusalOf(error, formFieldOf)
+      setErrors(refusal.errors)
+      setFormError(refusal.formError)
     } finally {
       setSaving(false)
     }
@@ -105,7 +104,7 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
   const fieldClass = (field: string) => `field${errors[field] ? ' field-invalid' : ''}`
 
   return (
-    <form className="entity-form" onSubmit={save} noValidate aria-busy={saving} data-changed={changed}>
+    <form ref={form} className="entity-form" onSubmit={save} noValidate aria-busy={saving} data-changed={changed}>
       {formError && <div className="form-error" role="alert">{formError}</div>}
       <div className={fieldClass('reservedName')}>
         <label htmlFor={id('reservedName')}>Name</label>

@@ -58,11 +58,10 @@ export function apiBody(values: EntityFormValues): Record<string, unknown> {
   }
 }
 
-/** The services start field errors with the field's name ("reservedName: …"); the form's field for it, if any. */
-export function fieldOfMessage(message: string): keyof EntityFormValues | null {
-  const name = /^(\w+): /.exec(message)?.[1]
-  if (name === 'entityTypeId') return 'kind'
-  return FIELD_NAMES.find((field) => field === name) ?? null
+/** The form's field for a field the server refused (`error.fields`), if the form has it. */
+export function formFieldOf(field: string): keyof EntityFormValues | null {
+  if (field === 'entityTypeId') return 'kind'
+  return FIELD_NAMES.find((name) => name === field) ?? null
 }
 
 export function sameValues(a: EntityFormValues, b: EntityFormValues): boolean {

@@ -1,9 +1,11 @@
 // Click a text to edit it in place (SPEC.md §2, §4, §5). Escape restores the text as it was before the edit,
 // Enter saves, leaving the editor keeps the edit and shows the text again. Save and Reset appear while any field
-// differs from its original (or autosave) value.
+// differs from its original (or autosave) value. A field the server refuses shows why beside it and opens again.
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, KeyboardEvent } from 'react'
 import { callApi } from '../shared/api.ts'
+import { refusalOf } from '../shared/field-errors.ts'
+import type { FieldErrors } from '../shared/field-errors.ts'
 import { notify } from '../shared/notify.ts'
 import { changedValues, editorKeyAction, fieldError, isFieldChanged, isFormValid } from './fields.ts'
 import type { FieldState } from './fields.ts'
@@ -45,6 +47,8 @@ export function InlineEditor({ action, method, fields: fieldProps }: InlineEdito
   const [fields, setFields] = useState(() => fieldProps.map((field) => toEditorField(field, action)))
   const [editing, setEditing] = useState<Editing | null>(null)
   const [saving, setSaving] = useState(false)
+  /** What the server refused, by field, until the field is changed again. */
+  const [refused, setRefused] = useState<FieldErrors>({})
   const [focusAfterRender, setFocusAfterRender] = useState<string | null>(null)
   const formRef = useRef<HTMLFormElement>(null)
   const textButtons = useRef(new Map<string, HTMLButtonElement>())
@@ -69,8 +73,10 @@ export function InlineEditor({ action, method, fields: fieldProps }: InlineEdito
   const changed = fields.some(isFieldChanged)
   const valid = isFormValid(fields)
 
-  const updateValue = (name: string, value: string) =>
+  const updateValue = (name: string, value: string) => {
     setFields((current) => current.map((field) => field.name === name ? { ...field, value, setByCode: false } : field))
+    setRefused(({ [name]: _, ...others }) => others)
+  }
 
   async function save(current: EditorField[]): Promise<void> {
     const values = changedValues(current)
@@ -81,9 +87,15 @@ export function InlineEditor({ action, method, fields: fieldProps }: InlineEdito
       setFields((latest) => latest.map((field) => Object.hasOwn(values, field.name)
         ? { ...field, original: values[field.name] ?? field.value, autosave: undefined, setByCode: false }
         : field))
+      setRefused({})
       notify({ type: 'success', text: 'Saved.' })
     } catch (error) {
-      notify({ type: 'error', text: errorMessage(error) })
+      // A refused field is told beside it and opened for editing, so the focus lands in it.
+      const refusal = refusalOf(error, (name) => (current.some((field) => field.name === name) ? name : null))
+      const first = current.find((field) => refusal.errors[field.name] !== undefined)
+      setRefused(refusal.errors)
+      if (first) setEditing({ name: first.name, valueBefore: first.value })
+      else notify({ type: 'error', text: refusal.formError ?? errorMessage(error) })
     } finally {
       setSaving(false)
     }
@@ -120,7 +132,7 @@ export function InlineEditor({ action, method, fields: fieldProps }: InlineEdito
       {fields.map((field) => {
         const baseId = `${idPrefix}-${field.id}`
         const isEditing = editing?.name === field.name
-        const error = fieldError(field)
+        const error = fieldError(field) ?? refused[field.name] ?? null
         const Control = field.editor === 'textarea' ? 'textarea' : 'input'
         return (
           <div key={field.name} className="inline-editor__field"

@@ -5,6 +5,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { CreateEntry, type CreateRequest } from './create-entry.tsx'
 import { FieldEditor } from './field-editor.tsx'
+import { useFocusFirstInvalid } from '../shared/field-errors.ts'
 import { fieldsOf, fieldValues, type FieldName, type FieldValues } from './fields.ts'
 import type { KnownNames, MissingEntry } from './live-checks.ts'
 import type { ApiRef, DictionaryEntry, RuleRef, TreeNode } from './props.ts'
@@ -99,10 +100,14 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
     return serverError && (serverError.field === name || (serverError.field === null && name === fields[0]?.name)) ? serverError.message : null
   }
   const unplaced = serverError && serverError.field !== null && !fields.some((field) => field.name === serverError.field) ? serverError.message : null
+  // A refused save leaves the focus in the field it refused, not on the button that saved.
+  const editor = useRef<HTMLDivElement>(null)
+  const refused = useMemo(() => (serverError ? { [serverError.field ?? '']: serverError.message } : {}), [serverError])
+  useFocusFirstInvalid(editor, refused)
   const mappedType = useMemo(() => (creating && node.type === 'apiCall' ? apis.find((api) => api.id === values.apiId)?.dataTypes[creating.name] : undefined), [creating, node.type, apis, values.apiId])
 
   return (
-    <div className="rule-tree__editor" data-editing-node={node.id} onKeyDown={(event) => event.stopPropagation()}>
+    <div ref={editor} className="rule-tree__editor" data-editing-node={node.id} onKeyDown={(event) => event.stopPropagation()}>
       {fields.map((field, index) => (
         <FieldEditor
           key={field.name}

@@ -1,13 +1,26 @@
 // The only way islands talk to the server: same-origin fetch with the session cookie and the CSRF header.
-// Failed calls throw an ApiError carrying the server's message (`{ error: { status, name, message } }`).
+// Failed calls throw an ApiError carrying the server's message (`{ error: { status, name, message } }`) and, for bad
+// input, the fields it refused (`field`, `fields`).
 import { isRecord } from './guards.ts'
+
+/** One input field the server refused, with what is wrong with it. */
+export interface FieldProblem { field: string; message: string }
 
 export class ApiError extends Error {
   override readonly name = 'ApiError'
 
-  constructor(message: string, readonly status: number, /** The input field the server named (`error.field`), if any. */ readonly field?: string) {
+  constructor(
+    message: string, readonly status: number,
+    /** The input field the server named (`error.field`), if any. */ readonly field?: string,
+    /** Every field the server refused (`error.fields`), each with its own message; empty when it named none. */ readonly fields: FieldProblem[] = [],
+  ) {
     super(message)
   }
+}
+
+function fieldProblems(raw: unknown): FieldProblem[] {
+  if (!Array.isArray(raw)) return []
+  return raw.filter(isRecord).flatMap((p) => (typeof p.field === 'string' && typeof p.message === 'string' ? [{ field: p.field, message: p.message }] : []))
 }
 
 export interface ApiRequest {
@@ -35,7 +48,10 @@ async function apiError(response: Response): Promise<ApiError> {
   try {
     const body: unknown = await response.json()
     if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') {
-      return new ApiError(body.error.message, response.status, typeof body.error.field === 'string' ? body.error.field : undefined)
+      const field = typeof body.error.field === 'string' ? body.error.field : undefined
+      const fields = fieldProblems(body.error.fields)
+      // An answer that names only `field` (an upload refused before its form was read) is about that one field.
+      return new ApiError(body.error.message, response.status, field, fields.length || !field ? fields : [{ field, message: body.error.message }])
     }
   } catch {
     // Not JSON (a proxy error page, say): the status line is all there is to tell.

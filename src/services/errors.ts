@@ -19,11 +19,19 @@ export class DeleteNotAllowedError extends DomainError {
   }
 }
 
-/** Bad input. `field` names the form field or property at fault; API clients get it as `error.field`. */
+/** One field's problem: the form field or property at fault and what is wrong with it. */
+export interface FieldProblem { field: string; message: string }
+
+/**
+ * Bad input. `field` names the form field or property at fault; API clients get it as `error.field`, and every
+ * field at fault, each with its own message, as `error.fields` (several when checkFields gathered them).
+ */
 export class ValidationError extends DomainError {
-  constructor(readonly field: string, message: string) {
+  readonly fields: FieldProblem[]
+  constructor(readonly field: string, message: string, fields: FieldProblem[] = [{ field, message }]) {
     super('VALIDATION', message, 400)
-    this.details = { field }
+    this.fields = fields
+    this.details = { field, fields }
   }
 }
 
@@ -45,11 +53,19 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** The input clashes with what exists (a name taken); told at its field like a ValidationError. */
 export class ConflictError extends DomainError {
+  readonly fields: FieldProblem[]
   constructor(readonly field: string, message: string) {
     super('CONFLICT', message, 409)
-    this.details = { field }
+    this.fields = [{ field, message }]
+    this.details = { field, fields: this.fields }
   }
+}
+
+/** The fields an error is about, if it is about input fields at all. */
+export function fieldProblemsOf(error: unknown): FieldProblem[] | null {
+  return error instanceof ValidationError || error instanceof ConflictError ? error.fields : null
 }
 
 /**

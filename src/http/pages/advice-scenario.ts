@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
 import { DeleteNotAllowedError, NotFoundError, ValidationError } from '../../services/errors.ts'
+import { formErrors } from './forms.ts'
 import {
   fieldsFor, formValuesFromBody, formValuesOf, pinnedFormValue, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
 } from '../../services/scenarios/form.ts'
@@ -131,7 +132,7 @@ async function postForm(app: FastifyInstance, request: FastifyRequest, reply: Fa
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error
     reply.code(400)
-    return formPage(reply, request, form, { ...p, values, errors: { [error.field]: error.message }, formError: 'Please correct the field marked below.' })
+    return formPage(reply, request, form, { ...p, values, ...formErrors(error.fields) })
   }
 }
 
@@ -199,7 +200,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error
       reply.code(400)
-      return formPage(reply, request, form, { mode: 'new', action, values, errors: { [error.field]: error.message }, formError: 'Please correct the field marked below.' })
+      return formPage(reply, request, form, { mode: 'new', action, values, ...formErrors(error.fields) })
     }
   })
 

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
 import { ConflictError, ValidationError } from '../../services/errors.ts'
+import { formErrors } from './forms.ts'
 import { compareSources, comparisonTask, type CompareView } from '../../services/scenarios/branch-compare.ts'
 import { MAX_BRANCH_LIMIT } from '../../services/scenarios/branch-requests.ts'
 import type { TaskStatus } from '../../services/scenarios/branch-task.ts'
@@ -107,7 +108,7 @@ async function renderFragment(reply: FastifyReply, template: string, data: Recor
  * beside the field and the typed values kept. Anything else (404, a fault) is thrown on to the error handler.
  */
 function refusal(error: unknown): { status: number; errors: Record<string, string>; formError: string } {
-  if (error instanceof ValidationError) return { status: 400, errors: { [error.field]: error.message }, formError: 'Please correct the field marked below.' }
+  if (error instanceof ValidationError) return { status: 400, ...formErrors(error.fields) }
   if (error instanceof ConflictError) return { status: 409, errors: {}, formError: error.message }
   throw error
 }

@@ -1,6 +1,6 @@
 // Re-rendering a form after bad input: the field's message beside it, the typed values kept (never passwords).
 import type { FastifyReply } from 'fastify'
-import { ConflictError, ValidationError } from '../../services/errors.ts'
+import { DomainError, fieldProblemsOf, type FieldProblem } from '../../services/errors.ts'
 
 const SECRET_FIELDS = new Set(['password', 'confirm', 'current', '_csrf'])
 
@@ -12,11 +12,23 @@ export function keptValues(body: unknown): Record<string, unknown> {
   return values
 }
 
-/** Renders `template` with the error when it is a field error; anything else is rethrown to the error handler. */
+/**
+ * Renders `template` with each field's message at its field when the error is about input fields; anything else is
+ * rethrown to the error handler. The view's fields mark themselves invalid (views/partials/_field.eta), and the
+ * first of them takes the focus, so the person lands on what to correct rather than at the Save button.
+ */
 export async function renderFormError(reply: FastifyReply, error: unknown, template: string, data: Record<string, unknown>) {
-  if (error instanceof ValidationError || error instanceof ConflictError) {
-    reply.code(error.status)
-    return reply.page(template, { ...data, errors: { [error.field]: error.message }, formError: 'Please correct the field marked below.' })
-  }
-  throw error
+  const problems = fieldProblemsOf(error)
+  if (!problems || !(error instanceof DomainError)) throw error
+  reply.code(error.status)
+  return reply.page(template, { ...data, ...formErrors(problems) })
+}
+
+/** A view's `errors` (message by field) and the line above the form that says how many fields need correcting. */
+export function formErrors(problems: FieldProblem[]): { errors: Record<string, string>; formError: string } {
+  const errors: Record<string, string> = {}
+  // Two problems with one field are both told there.
+  for (const { field, message } of problems) errors[field] = errors[field] ? `${errors[field]} ${message}` : message
+  const count = Object.keys(errors).length
+  return { errors, formError: count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.` }
 }

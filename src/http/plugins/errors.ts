@@ -1,4 +1,5 @@
-// One error handler: HTML pages get an error page, /api gets { error: { status, name, message } }. 5xx never leak.
+// One error handler: HTML pages get an error page, /api gets { error: { status, name, message } } (bad input adds
+// `field` and `fields`, each field at fault with its message). 5xx never leak.
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, UpstreamError } from '../../services/errors.ts'
@@ -46,7 +47,10 @@ function validationMessage(error: FastifyError): string {
 
 function detailsOf(error: FastifyError): Record<string, unknown> | undefined {
   if (error instanceof DomainError) return error.details
-  if (error.validation) return { field: validationField(error) }
+  if (error.validation) {
+    const field = validationField(error)
+    return { field, fields: [{ field, message: validationMessage(error) }] }
+  }
   return undefined
 }
 

@@ -14,7 +14,7 @@ export type { UserRow }
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { checkPasswordRules, hashLinkToken, hashPassword, newLinkToken, verifyPassword } from './passwords.ts'
-import { requireEmail, requireText, optionalText } from '../validate.ts'
+import { checkFields, checkSentFields, requireEmail, requireText, optionalText, requireOneOf } from '../validate.ts'
 
 export const LINK_TOKEN_TTL_MS = 60 * 60 * 1000
 export const ROLES: readonly UserRole[] = ['admin', 'author', 'viewer']
@@ -39,21 +39,27 @@ export interface SignUpInput { name: unknown; email: unknown; password: unknown;
 
 /** Signing up creates a new owner with the new user as its admin (DESIGN "Owners, roles and visibility"). */
 export async function signUp(deps: Deps, input: SignUpInput): Promise<UserRow> {
-  const name = requireText('name', input.name, 'Name', 120)
-  const email = requireEmail('email', input.email)
-  const company = optionalText('company', input.company, 'Organisation', 120) || `${name}'s team`
-  const password = requireText('password', input.password, 'Password', 256, 'secret')
-  checkPasswordRules(password)
+  const { name, email, company, password } = await checkFields({
+    name: () => requireText('name', input.name, 'Name', 120),
+    email: () => requireEmail('email', input.email),
+    company: () => optionalText('company', input.company, 'Organisation', 120),
+    password: () => {
+      const password = requireText('password', input.password, 'Password', 256, 'secret')
+      checkPasswordRules(password)
+      return password
+    },
+  })
+  const teamName = company || `${name}'s team`
   const passwordHash = await hashPassword(password)
   return deps.db.transaction(async (tx) => {
     const cancelled = await emailFreeOrCancelled(tx, email)
     const ownerId = `o${randomBytes(6).toString('hex')}`
-    await insertOwner(tx, { id: ownerId, name: company })
+    await insertOwner(tx, { id: ownerId, name: teamName })
     // An address whose invitation was cancelled is free again: its row (which never signed in) becomes this account.
     const user = cancelled
       ? (await updateUser(tx, cancelled.id, { ownerId, name, role: 'admin', passwordHash, status: 'active' }))!
       : await insertUser(tx, { ownerId, email, name, role: 'admin', passwordHash })
-    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: company } })
+    await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'owner', entityId: ownerId, after: { name: teamName } })
     await audit(tx, actorForUser(user), { ownerId, action: 'create', entityType: 'user', entityId: user.id, after: withoutSecrets(user) })
     return user
   })
@@ -178,9 +184,10 @@ export async function updateProfile(deps: Deps, actor: Actor, userId: number, in
   if (userId !== actor.userId && !(actor.role === 'admin' && before.ownerId === actor.ownerId) && !isProviderAdmin(actor)) {
     throw new ForbiddenError('You can only edit your own profile: an admin of your team edits colleagues’ profiles.')
   }
-  const changes: { name?: string; title?: string } = {}
-  if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 120)
-  if (input.title !== undefined) changes.title = optionalText('title', input.title, 'About', 2000, 'multiline')
+  const changes = await checkSentFields<{ name: string; title: string }>(input, {
+    name: () => requireText('name', input.name, 'Name', 120),
+    title: () => optionalText('title', input.title, 'About', 2000, 'multiline'),
+  })
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or title.')
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, userId, changes)

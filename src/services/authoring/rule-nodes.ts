@@ -26,7 +26,7 @@ const TEMPLATE_LIMIT = 20_000
 export function expressionError(field: string, error: EngineError): ValidationError {
   const at = error.span ? ` (position ${error.span.start})` : ''
   const failure = new ValidationError(field, `${field}: ${error.message}${at}`)
-  failure.details = { field, code: error.code, ...(error.span ? { position: error.span } : {}) }
+  failure.details = { ...failure.details, code: error.code, ...(error.span ? { position: error.span } : {}) }
   return failure
 }
 

@@ -12,7 +12,7 @@ import { findOwner, listOwners } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
-import { requireOneOf, requireText } from '../validate.ts'
+import { checkFields, requireOneOf, requireText } from '../validate.ts'
 import { setVisibility } from '../accounts/visibility.ts'
 import { forgetApiKey, hashApiKeySecret, issueApiKey, secretUnder } from './api-keys.ts'
 
@@ -141,16 +141,17 @@ function rateLimitOf(raw: unknown): number {
   return n
 }
 
-async function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
-  return {
-    name: requireText('name', input.name, 'Name', 120),
-    audienceId: await audienceOf(deps, ownerId, input.audienceId),
-    allowedAdviceSetIds: await allowedSetsOf(deps, ownerId, input.allowedAdviceSetIds),
-    allowedOrigins: parseOrigins(input.allowedOrigins),
-    rateLimit: rateLimitOf(input.rateLimit),
+/** The settings a form may change, every field checked (all bad fields are told at once). */
+function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
+  return checkFields({
+    name: () => requireText('name', input.name, 'Name', 120),
+    audienceId: () => audienceOf(deps, ownerId, input.audienceId),
+    allowedAdviceSetIds: () => allowedSetsOf(deps, ownerId, input.allowedAdviceSetIds),
+    allowedOrigins: () => parseOrigins(input.allowedOrigins),
+    rateLimit: () => rateLimitOf(input.rateLimit),
     // A checkbox: present ("on", true) when ticked.
-    adviceRequests: input.adviceRequests === true || input.adviceRequests === 'on' || input.adviceRequests === 'true',
-  }
+    adviceRequests: () => input.adviceRequests === true || input.adviceRequests === 'on' || input.adviceRequests === 'true',
+  })
 }
 
 /** What the audit log keeps of a key: its settings, never its secret or hash. */
@@ -162,10 +163,13 @@ function audited(key: ListedApiKey) {
 /** Creates a key and returns its secret: the only time it exists outside the hash. */
 export async function createApiKeyFor(deps: Deps, actor: Actor, input: ApiKeyInput): Promise<{ key: ListedApiKey; secret: string }> {
   assertKeyAdmin(actor)
+  // The team decides which audiences and sets are allowed: the other settings are checked against it once it is known.
   const ownerId = await keyOwner(deps, actor, input.ownerId)
-  const environment: ApiKeyEnvironment = input.environment === undefined || input.environment === ''
-    ? 'production' : requireOneOf('environment', input.environment, API_KEY_ENVIRONMENTS, 'Environment')
-  const settings = await settingsOf(deps, ownerId, input)
+  const { environment, settings } = await checkFields({
+    environment: (): ApiKeyEnvironment => input.environment === undefined || input.environment === ''
+      ? 'production' : requireOneOf('environment', input.environment, API_KEY_ENVIRONMENTS, 'Environment'),
+    settings: () => settingsOf(deps, ownerId, input),
+  })
   return deps.db.transaction(async (tx) => {
     const issued = await issueApiKey(tx, { ...settings, environment, ownerId, createdBy: actor.userId })
     await audit(tx, actor, { ownerId, action: 'create', entityType: ENTITY_API_KEY, entityId: issued.key.id, after: audited(issued.key) })

@@ -6,7 +6,7 @@ import type { ResponseMappingEntry, StoredHeader } from '../../db/schema/index.t
 import type { ExternalApiRow, ExternalApiSettings } from '../../db/queries/external-apis.ts'
 import { DEFAULT_TIMEOUT_MS, FORBIDDEN_REQUEST_HEADERS, MAX_TIMEOUT_MS } from '../../net/index.ts'
 import { ValidationError } from '../errors.ts'
-import { optionalText, requireText } from '../validate.ts'
+import { checkFields, optionalText, requireText } from '../validate.ts'
 import { MASK, type RequestHeader, type SendableDefinition } from './api-request.ts'
 import { parsePath } from './response-mapping.ts'
 import { seal, unseal } from './secrets.ts'
@@ -132,22 +132,27 @@ export interface CheckedDefinition extends Omit<ExternalApiSettings, 'headers'> 
   headers: HeaderInput[]
 }
 
-export function checkDefinition(input: ExternalApiInput): CheckedDefinition {
-  const method = input.method === undefined || input.method === null || input.method === '' ? 'GET' : String(input.method).toUpperCase()
-  if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new ValidationError('method', `Method: one of ${HTTP_METHODS.join(', ')}.`)
-  const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT, 'multiline')
-  checkTemplate('bodyTemplate', 'Body', bodyTemplate)
-  return {
-    name: requireText('name', input.name, 'Name', 120),
-    method,
-    urlTemplate: urlTemplateOf(input.urlTemplate),
-    headers: headersOf(input.headers),
-    bodyTemplate,
-    timeoutMs: wholeNumber('timeoutMs', 'Timeout (ms)', input.timeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
-    responseMapping: mappingOf(input.responseMapping),
-    cacheTtlSeconds: wholeNumber('cacheTtlSeconds', 'Cache time (seconds)', input.cacheTtlSeconds, 0, MAX_CACHE_TTL_SECONDS, DEFAULT_CACHE_TTL_SECONDS),
-    sampleResponse: sampleOf(input.sampleResponse),
-  }
+/** Every field checked; all that are wrong are told together. */
+export async function checkDefinition(input: ExternalApiInput): Promise<CheckedDefinition> {
+  return checkFields({
+    name: () => requireText('name', input.name, 'Name', 120),
+    method: () => {
+      const method = input.method === undefined || input.method === null || input.method === '' ? 'GET' : String(input.method).toUpperCase()
+      if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new ValidationError('method', `Method: one of ${HTTP_METHODS.join(', ')}.`)
+      return method
+    },
+    urlTemplate: () => urlTemplateOf(input.urlTemplate),
+    headers: () => headersOf(input.headers),
+    bodyTemplate: () => {
+      const bodyTemplate = optionalText('bodyTemplate', input.bodyTemplate, 'Body', TEMPLATE_LIMIT, 'multiline')
+      checkTemplate('bodyTemplate', 'Body', bodyTemplate)
+      return bodyTemplate
+    },
+    timeoutMs: () => wholeNumber('timeoutMs', 'Timeout (ms)', input.timeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
+    responseMapping: () => mappingOf(input.responseMapping),
+    cacheTtlSeconds: () => wholeNumber('cacheTtlSeconds', 'Cache time (seconds)', input.cacheTtlSeconds, 0, MAX_CACHE_TTL_SECONDS, DEFAULT_CACHE_TTL_SECONDS),
+    sampleResponse: () => sampleOf(input.sampleResponse),
+  })
 }
 
 /**

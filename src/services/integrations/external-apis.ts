@@ -91,7 +91,7 @@ function storable(deps: Deps, checked: CheckedDefinition, stored?: ExternalApiRo
 
 export async function createExternalApi(deps: Deps, actor: Actor, input: ExternalApiInput): Promise<ExternalApiView> {
   if (!canWriteExternalApis(actor)) throw new ForbiddenError('Only authors and admins create external APIs. Ask an admin of your team to make you an author.')
-  const settings = storable(deps, checkDefinition(input))
+  const settings = storable(deps, await checkDefinition(input))
   const row = await deps.db.transaction(async (tx) => {
     const row = await insertExternalApi(tx, { ...settings, ownerId: actor.ownerId, createdBy: actor.userId })
     await audit(tx, actor, { ownerId: row.ownerId, action: 'create', entityType: ENTITY_EXTERNAL_API, entityId: row.id, after: snapshot(row) })
@@ -103,7 +103,7 @@ export async function createExternalApi(deps: Deps, actor: Actor, input: Externa
 /** Replaces the definition; a secret header sent with an empty value keeps its stored value. */
 export async function updateExternalApiFor(deps: Deps, actor: Actor, id: number, input: ExternalApiInput): Promise<ExternalApiView> {
   const before = await writable(deps, actor, id)
-  const settings = storable(deps, checkDefinition(input), before)
+  const settings = storable(deps, await checkDefinition(input), before)
   const after = await deps.db.transaction(async (tx) => {
     const after = await updateExternalApi(tx, id, { ...settings, updatedBy: actor.userId })
     await audit(tx, actor, { ownerId: before.ownerId, action: 'update', entityType: ENTITY_EXTERNAL_API, entityId: id, before: snapshot(before), after: snapshot(after) })
@@ -145,7 +145,7 @@ export async function restoreExternalApiSnapshot(deps: Deps, actor: Actor, id: n
     if (row.deletedAt !== null) throw new ValidationError('id', 'This external API is already deleted.')
     await assertNoDependents(deps.db, ENTITY_EXTERNAL_API, id, `The external API "${row.name}"`)
   }
-  const settings = deleteIt ? {} : storable(deps, checkDefinition({ ...target, headers: target!.headers.map((h) => ({ ...h, value: 'value' in h ? h.value : '' })) }), row)
+  const settings = deleteIt ? {} : storable(deps, await checkDefinition({ ...target, headers: target!.headers.map((h) => ({ ...h, value: 'value' in h ? h.value : '' })) }), row)
   await deps.db.transaction(async (tx) => {
     const restored = await updateExternalApi(tx, id, { ...settings, deletedAt: deleteIt ? new Date() : null, updatedBy: actor.userId })
     await audit(tx, actor, { ownerId: row.ownerId, action: 'restore', entityType: ENTITY_EXTERNAL_API, entityId: id, before: snapshot(row), after: snapshot(restored) })
@@ -187,7 +187,7 @@ export async function sendTestRequest(deps: Deps, actor: Actor, input: TestReque
   if (input.definition !== undefined) {
     // A definition can be tried before it is named.
     const named = typeof input.definition.name === 'string' && input.definition.name.trim() !== ''
-    const checked = checkDefinition(named ? input.definition : { ...input.definition, name: 'Unsaved external API' })
+    const checked = await checkDefinition(named ? input.definition : { ...input.definition, name: 'Unsaved external API' })
     row = { ...storable(deps, checked, stored), id: stored?.id ?? 0, updatedAt: new Date() }
   } else if (stored) {
     row = stored

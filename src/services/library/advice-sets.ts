@@ -14,7 +14,7 @@ import { countOpenAdviceRequests } from '../../db/queries/advice-requests.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { tagsById, visibleTagIds } from './tags.ts'
-import { optionalText, requireText } from '../validate.ts'
+import { checkSentFields, optionalText, requireText } from '../validate.ts'
 import { assertWritable, canCollaborateOnSet, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
 export const ENTITY_ADVICE_SET = 'adviceset'
@@ -128,15 +128,16 @@ async function parseCategory(db: Db, raw: unknown, ownerId: string): Promise<num
   return id
 }
 
-async function parseChanges(db: Db, input: AdviceSetInput, ownerId: string): Promise<Partial<AdviceSetFields>> {
-  const changes: Partial<AdviceSetFields> = {}
-  if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
-  if (input.nameAlt !== undefined) changes.nameAlt = optionalText('nameAlt', input.nameAlt, 'Display name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
-  if (input.categoryId !== undefined) changes.categoryId = await parseCategory(db, input.categoryId, ownerId)
-  if (input.isPublic !== undefined) changes.isPublic = parseFlag('isPublic', input.isPublic)
-  if (input.isStarter !== undefined) changes.isStarter = parseFlag('isStarter', input.isStarter)
-  return changes
+/** The fields sent, each checked; all that are wrong are told together. */
+function parseChanges(db: Db, input: AdviceSetInput, ownerId: string): Promise<Partial<AdviceSetFields>> {
+  return checkSentFields<Pick<AdviceSetFields, 'name' | 'nameAlt' | 'description' | 'categoryId' | 'isPublic' | 'isStarter'>>(input, {
+    name: () => requireText('name', input.name, 'Name', 200),
+    nameAlt: () => optionalText('nameAlt', input.nameAlt, 'Display name', 200),
+    description: () => optionalText('description', input.description, 'Description', 5000, 'multiline'),
+    categoryId: () => parseCategory(db, input.categoryId, ownerId),
+    isPublic: () => parseFlag('isPublic', input.isPublic),
+    isStarter: () => parseFlag('isStarter', input.isStarter),
+  })
 }
 
 export async function createAdviceSet(deps: Deps, actor: Actor, input: AdviceSetInput): Promise<AdviceSetRow> {

@@ -18,7 +18,7 @@ import { canAdministerOwned, canReadSet, setVisibility } from '../accounts/visib
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { registerScenarioUse } from '../scenarios/uses.ts'
-import { requireText } from '../validate.ts'
+import { checkFields, requireText } from '../validate.ts'
 
 export const ENTITY_KEYWORD_MAP = 'keywordmap'
 export const MAX_PHRASES = 50
@@ -150,12 +150,14 @@ async function checkedTarget(db: Db, actor: Actor, ownerId: string, input: Keywo
   return { adviceSetId: set.id, scenarioId }
 }
 
+/** Every field checked: all that are wrong are told at once. */
 async function checkedFields(db: Db, actor: Actor, ownerId: string, input: KeywordMapInput) {
-  return {
-    name: requireText('name', input.name, 'Name', 200),
-    phrases: parsePhrases(input.phrases),
-    ...(await checkedTarget(db, actor, ownerId, input)),
-  }
+  const { target, ...fields } = await checkFields({
+    name: () => requireText('name', input.name, 'Name', 200),
+    phrases: () => parsePhrases(input.phrases),
+    target: () => checkedTarget(db, actor, ownerId, input),
+  })
+  return { ...fields, ...target }
 }
 
 // Reading ------------------------------------------------------------------------------------------------------------
@@ -216,14 +218,14 @@ export async function createKeywordMap(deps: Deps, actor: Actor, input: KeywordM
 /** Changes the fields sent; the others stay. */
 export async function updateKeywordMapFor(deps: Deps, actor: Actor, id: number, input: KeywordMapInput): Promise<KeywordMapView> {
   const before = await writable(deps.db, actor, id)
-  const target = input.adviceSetId !== undefined || input.scenarioId !== undefined
-    ? await checkedTarget(deps.db, actor, before.ownerId, { adviceSetId: input.adviceSetId ?? before.adviceSetId, scenarioId: input.scenarioId === undefined ? before.scenarioId : input.scenarioId })
-    : {}
-  const changes = {
-    ...(input.name !== undefined ? { name: requireText('name', input.name, 'Name', 200) } : {}),
-    ...(input.phrases !== undefined ? { phrases: parsePhrases(input.phrases) } : {}),
-    ...target,
-  }
+  const checked = await checkFields({
+    name: () => (input.name !== undefined ? { name: requireText('name', input.name, 'Name', 200) } : {}),
+    phrases: () => (input.phrases !== undefined ? { phrases: parsePhrases(input.phrases) } : {}),
+    target: () => input.adviceSetId !== undefined || input.scenarioId !== undefined
+      ? checkedTarget(deps.db, actor, before.ownerId, { adviceSetId: input.adviceSetId ?? before.adviceSetId, scenarioId: input.scenarioId === undefined ? before.scenarioId : input.scenarioId })
+      : {},
+  })
+  const changes = { ...checked.name, ...checked.phrases, ...checked.target }
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name, phrases, adviceSetId or scenarioId.')
   await deps.db.transaction(async (tx) => {
     const after = await updateKeywordMap(tx, id, { ...changes, updatedBy: actor.userId })

@@ -4,7 +4,7 @@
 // inputProblem too: an answer that fitted when saved may no longer fit the set being run.
 import { coerceInput, type CompiledAdviceSet } from '../../engine/index.ts'
 import { ValidationError } from '../errors.ts'
-import { optionalText, requireText } from '../validate.ts'
+import { checkSentFields, optionalText, requireText } from '../validate.ts'
 import type { PinnedApiResponse } from '../../db/schema/index.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome } from './outcome.ts'
 
@@ -155,13 +155,14 @@ export function parsePinnedResponses(raw: unknown, compiled: CompiledAdviceSet):
  * The fields `input` sends, checked against the set as `compiled` has it; fields it leaves out are left out (so a
  * change of name never trips over an expected outcome the set has since outgrown).
  */
-export function parseScenarioChanges(input: ScenarioInput, compiled: CompiledAdviceSet): Partial<ScenarioFieldValues> {
-  const changes: Partial<ScenarioFieldValues> = {}
-  if (input.name !== undefined) changes.name = requireText('name', input.name, 'Name', 200)
-  if (input.description !== undefined) changes.description = optionalText('description', input.description, 'Description', 5000, 'multiline')
-  if (input.inputs !== undefined) changes.inputs = parseInputs(input.inputs, compiled)
-  if (input.runAsOf !== undefined) changes.runAsOf = parseRunAsOf(input.runAsOf)
-  if (input.expected !== undefined) changes.expected = parseExpected(input.expected, compiled)
-  if (input.pinnedResponses !== undefined) changes.pinnedResponses = parsePinnedResponses(input.pinnedResponses, compiled)
-  return changes
+export function parseScenarioChanges(input: ScenarioInput, compiled: CompiledAdviceSet): Promise<Partial<ScenarioFieldValues>> {
+  // All fields that are wrong are told together.
+  return checkSentFields<ScenarioFieldValues>(input, {
+    name: () => requireText('name', input.name, 'Name', 200),
+    description: () => optionalText('description', input.description, 'Description', 5000, 'multiline'),
+    inputs: () => parseInputs(input.inputs, compiled),
+    runAsOf: () => parseRunAsOf(input.runAsOf),
+    expected: () => parseExpected(input.expected, compiled),
+    pinnedResponses: () => parsePinnedResponses(input.pinnedResponses, compiled),
+  })
 }

@@ -144,7 +144,7 @@ async function draftCompiled(db: Db, adviceSetId: number) {
 export async function createScenario(deps: Deps, actor: Actor, input: ScenarioInput & { adviceSetId: number }): Promise<ScenarioRow> {
   const set = await writableSetOf(deps.db, actor, input.adviceSetId)
   const compiled = await draftCompiled(deps.db, set.id)
-  const changes = parseScenarioChanges({ ...input, name: input.name ?? '' }, compiled)
+  const changes = await parseScenarioChanges({ ...input, name: input.name ?? '' }, compiled)
   const inputs = changes.inputs ?? {}
   const runAsOf = changes.runAsOf ?? null
   const pinnedResponses = changes.pinnedResponses ?? {}
@@ -161,7 +161,7 @@ export async function createScenario(deps: Deps, actor: Actor, input: ScenarioIn
 
 export async function updateScenario(deps: Deps, actor: Actor, id: number, input: ScenarioInput): Promise<ScenarioRow> {
   const { scenario, set } = await writableScenario(deps.db, actor, id)
-  const changes = parseScenarioChanges(input, await draftCompiled(deps.db, set.id))
+  const changes = await parseScenarioChanges(input, await draftCompiled(deps.db, set.id))
   if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name, description, inputs, runAsOf, expected or pinnedResponses.')
   return deps.db.transaction(async (tx) => {
     const updated = await updateScenarioRow(tx, scenario.id, { ...changes, updatedBy: actor.userId })
@@ -173,7 +173,7 @@ export async function updateScenario(deps: Deps, actor: Actor, id: number, input
 /** A new scenario from an existing one in the same set; `overrides` replaces any of its fields (default name "Copy of …"). */
 export async function copyScenario(deps: Deps, actor: Actor, id: number, overrides: ScenarioInput = {}): Promise<ScenarioRow> {
   const { scenario, set } = await writableScenario(deps.db, actor, id)
-  const changes = parseScenarioChanges({ ...overrides, name: overrides.name === undefined || overrides.name === '' ? `Copy of ${scenario.name}`.slice(0, 200) : overrides.name }, await draftCompiled(deps.db, set.id))
+  const changes = await parseScenarioChanges({ ...overrides, name: overrides.name === undefined || overrides.name === '' ? `Copy of ${scenario.name}`.slice(0, 200) : overrides.name }, await draftCompiled(deps.db, set.id))
   return deps.db.transaction(async (tx) => {
     const copy = await insertScenario(tx, {
       adviceSetId: set.id, name: changes.name!, description: changes.description ?? scenario.description, inputs: changes.inputs ?? scenario.inputs,

@@ -43,7 +43,7 @@ t.test('a failing handler answers 500 without internals', async (t) => {
   t.match(page.body, 'Something went wrong on our side.')
 })
 
-t.test('bad input names the field in the message and as error.field', async (t) => {
+t.test('bad input names the field in the message, as error.field and in error.fields', async (t) => {
   const checked = await buildTestApp(t, {}, {
     beforeReady: (app) => {
       app.post('/api/check-schema', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, age: { type: 'integer' } } } } }, async () => ({}))
@@ -52,11 +52,14 @@ t.test('bad input names the field in the message and as error.field', async (t) 
   })
   const schema = await checked.app.inject({ method: 'POST', url: '/api/check-schema', payload: { name: 'x', age: 'old' } })
   t.equal(schema.statusCode, 400)
-  t.same(schema.json(), { error: { status: 400, name: 'Bad Request', message: 'age: must be integer', field: 'age' } })
+  t.same(schema.json(), { error: { status: 400, name: 'Bad Request', message: 'age: must be integer', field: 'age', fields: [{ field: 'age', message: 'age: must be integer' }] } })
   const missing = await checked.app.inject({ method: 'POST', url: '/api/check-schema', payload: {} })
   t.equal(missing.json().error.field, 'name')
   const service = await checked.app.inject({ method: 'GET', url: '/api/check-service' })
-  t.same(service.json(), { error: { status: 400, name: 'Bad Request', message: 'reservedName: must start with a letter or digit.', field: 'reservedName' } })
+  t.same(service.json(), { error: {
+    status: 400, name: 'Bad Request', message: 'reservedName: must start with a letter or digit.', field: 'reservedName',
+    fields: [{ field: 'reservedName', message: 'reservedName: must start with a letter or digit.' }],
+  } })
 })
 
 t.test('security headers and cookie flags', async (t) => {

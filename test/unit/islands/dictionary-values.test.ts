@@ -1,6 +1,6 @@
 // The dictionary form's mapping to /api/entity and back, and which field a server message is about.
 import t from 'tap'
-import { apiBody, emptyValues, fieldOfMessage, sameValues, valuesOfEntity } from '../../../islands/dictionary-editor/values.ts'
+import { apiBody, emptyValues, formFieldOf, sameValues, valuesOfEntity } from '../../../islands/dictionary-editor/values.ts'
 import { ENTITY_TYPES } from '../../../src/engine/entity-types.ts'
 
 t.test('apiBody sends what the service reads: nulls for empty optional fields, options per line', async (t) => {
@@ -28,10 +28,9 @@ t.test('valuesOfEntity reads an API entity back into the form, and apiBody round
   t.equal(valuesOfEntity({ ...entity, defaultValue: ['x', 'y'] }).defaultValue, 'x, y')
 })
 
-t.test('fieldOfMessage finds the field a service message names', async (t) => {
-  t.equal(fieldOfMessage('reservedName: a name is required.'), 'reservedName')
-  t.equal(fieldOfMessage('entityTypeId: 12 (Variable) or 5 (Formula).'), 'kind')
-  t.equal(fieldOfMessage('defaultValue: not a number'), 'defaultValue')
-  t.equal(fieldOfMessage('You cannot change this dictionary entry.'), null)
-  t.equal(fieldOfMessage('ownerId: nope'), null, 'only fields the form has')
+t.test('formFieldOf finds the form field for a field the server refused', async (t) => {
+  t.equal(formFieldOf('reservedName'), 'reservedName')
+  t.equal(formFieldOf('entityTypeId'), 'kind')
+  t.equal(formFieldOf('defaultValue'), 'defaultValue')
+  t.equal(formFieldOf('ownerId'), null, 'only fields the form has')
 })
