@@ -10,7 +10,7 @@ import { SearchIndexer } from '../search/sync.ts'
 import type { Filter, FilterField, SearchIndex, SearchResult } from '../search/types.ts'
 import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
-import { ForbiddenError, ValidationError } from './errors.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { keywordMapSuggestion, type KeywordMapHit } from './library/keyword-search.ts'
 
 export interface SearchRuntime {
@@ -123,9 +123,11 @@ export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSea
 }
 
 /** Support (SPEC §6): a provider admin removes one object from the index, e.g. one left behind by an old bug. */
+/** Removes one object from the search index; an ID the index does not hold is a NotFoundError (nothing is recorded). */
 export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: string): Promise<void> {
   if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can delete search objects.')
-  await searchRuntime(deps).index.delete([objectID])
+  const removed = await searchRuntime(deps).index.delete([objectID])
+  if (removed === 0) throw new NotFoundError(`Nothing in the search index has the object ID “${objectID}”; nothing was removed.`)
   await deps.db.transaction(async (tx) => {
     await audit(tx, actor, { ownerId: actor.ownerId, action: 'delete', entityType: 'search-object', entityId: objectID })
   })
