@@ -283,6 +283,8 @@ export const ROWS: Record<string, Row> = {
   'POST /admin/tag': { ...adminWrite, body: () => ({ label: aName() }) },
   'GET /admin/tag/:id/edit': { ...adminRead, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* admins see the provider's tags (fixed), and cannot save them */,
   'POST /admin/tag/:id/edit': adminWrite,
+  'GET /admin/tag/:id/confirm-merge': { ...adminRead, fresh: 'tag', query: (_, c) => ({ into: String(c.base.tag) }) }  /* asks first: a tag of its own, so it is not merged into itself */,
+  'GET /admin/tag/:id/confirm-delete': adminRead,
   'POST /admin/tag/:id/merge': { ...adminWrite, fresh: 'tag', body: (_, c) => ({ into: String(c.base.tag) }) },
   'POST /admin/tag/:id/delete': { ...adminWrite, fresh: 'tag' },
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches': teamRead,
