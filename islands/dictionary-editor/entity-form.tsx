@@ -2,10 +2,12 @@
 // Editing an entry, Save and Reset appear once a field differs from its original value (SPEC.md §4); a new entry has
 // nothing saved to differ from, so its Create button is there from the start. A server error is shown beside
 // the fields it names (the first takes the focus), keeping what was typed. A save that renamed the entry or changed its type dispatches
-// `entity:changed` (islands/entity-sync), so every place showing it, here and in other tabs, follows.
+// `entity:changed` (islands/entity-sync), so every place showing it, here and in other tabs, follows; a new entry
+// is announced by `entity:created`, so other tabs' `{{` suggestions offer it.
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import { ENTITY_TYPES } from '../../src/engine/entity-types.ts'
+import { announceCreatedEntity } from '../entity-sync/announce.ts'
 import { ENTITY_CHANGED_EVENT, parseEntityChange, refreshedBoxValue } from '../entity-sync/change.ts'
 import type { EntityChange } from '../entity-sync/change.ts'
 import { callApi } from '../shared/api.ts'
@@ -77,6 +79,7 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
       if (entityId === null) {
         const response = await callApi('/api/entity', { method: 'POST', json: apiBody(saved) })
         const data = isRecord(response) && isRecord(response.data) ? response.data : {}
+        announceCreatedEntity(data)
         onCreated({ id: Number(data.id), values: saved })
         return
       }

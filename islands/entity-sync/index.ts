@@ -1,9 +1,13 @@
-// Reserved-name change (SPEC.md §4) on every page, plain DOM and started by the loader: relays `entity:changed`
-// events to the other tabs over a BroadcastChannel, replays theirs here, and updates the generic places that show
-// an entry: `[data-entity-id]` names and links (text) and inputs (value), and `[data-formula-box]` editors.
+// Reserved-name change (SPEC.md §4) on every page, plain DOM and started by the loader: relays `entity:changed`,
+// `entity:created` and `entity:deleted` events to the other tabs over a BroadcastChannel, replays theirs here, and on
+// a rename updates the generic places that show an entry: `[data-entity-id]` names and links (text) and inputs
+// (value), and `[data-formula-box]` editors. Made and deleted entries matter to the islands that list entries (the
+// rule tree's `{{` suggestions), which listen for those events themselves.
 import { notify } from '../shared/notify.ts'
+import { isRecord } from '../shared/guards.ts'
 import { ENTITY_CHANGED_EVENT, ENTITY_CHANNEL, parseEntityChange, refreshedBoxValue, renameReferences, typeChangeNotice } from './change.ts'
 import type { EntityChange } from './change.ts'
+import { parseSyncMessage, SYNC_EVENTS, syncDetail, type SyncMessage } from './events.ts'
 
 // The inline editor's event for setting a field's value from outside (islands/README.md).
 const SET_VALUE_EVENT = 'inline-editor:set-value'
@@ -68,21 +72,37 @@ export function applyEntityChange(root: ParentNode, change: EntityChange): void 
   if (notice && shown > 0) notify({ type: 'info', text: notice })
 }
 
+/** Entries made or deleted by the form post that led to this page, as the server announces them in the app context. */
+function announcedMessages(): SyncMessage[] {
+  try {
+    const context: unknown = JSON.parse(document.getElementById('app-context')?.textContent ?? 'null')
+    const announced = isRecord(context) && Array.isArray(context.entityEvents) ? context.entityEvents : []
+    return announced.map(parseSyncMessage).filter((message): message is SyncMessage => message !== null)
+  } catch {
+    return []
+  }
+}
+
 export function startEntitySync(): void {
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(ENTITY_CHANNEL) : null
   // Events replayed from another tab must not be sent back to it.
   const replayed = new WeakSet<Event>()
-  document.addEventListener(ENTITY_CHANGED_EVENT, (event) => {
-    const change = parseEntityChange((event as CustomEvent<unknown>).detail)
-    if (!change) return
-    if (!replayed.has(event)) channel?.postMessage(change)
-    applyEntityChange(document, change)
-  })
+  for (const name of SYNC_EVENTS) {
+    document.addEventListener(name, (event) => {
+      const detail = syncDetail(name, (event as CustomEvent<unknown>).detail)
+      if (!detail) return
+      if (!replayed.has(event)) channel?.postMessage({ event: name, detail } satisfies SyncMessage)
+      const change = name === ENTITY_CHANGED_EVENT ? parseEntityChange(detail) : null
+      if (change) applyEntityChange(document, change)
+    })
+  }
   channel?.addEventListener('message', (message) => {
-    const change = parseEntityChange(message.data)
-    if (!change) return
-    const event = new CustomEvent(ENTITY_CHANGED_EVENT, { detail: change })
+    const parsed = parseSyncMessage(message.data)
+    if (!parsed) return
+    const event = new CustomEvent(parsed.event, { detail: parsed.detail })
     replayed.add(event)
     document.dispatchEvent(event)
   })
+  // This page already shows what a form post made or deleted; the other tabs learn of it now.
+  for (const message of announcedMessages()) channel?.postMessage(message)
 }

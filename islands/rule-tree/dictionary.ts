@@ -3,6 +3,7 @@
 // Formula node edits (the dictionary formula is its one definition).
 import { DATA_TYPES, INPUT_TYPES, type DataType } from '../../src/engine/types/data-types.ts'
 import { apiBody, emptyValues } from '../dictionary-editor/values.ts'
+import { announceCreatedEntity } from '../entity-sync/announce.ts'
 import { callApi } from '../shared/api.ts'
 import { isRecord } from '../shared/guards.ts'
 import type { DictionaryEntry } from './props.ts'
@@ -34,7 +35,9 @@ export async function createEntry(entry: NewEntry): Promise<DictionaryEntry> {
     isClosedSet: withOptions, expression: entry.expression,
   }
   const answer = await callApi('/api/entity', { method: 'POST', json: apiBody(values) })
-  const id = isRecord(answer) && isRecord(answer.data) ? Number(answer.data.id) : Number.NaN
+  const data = isRecord(answer) ? answer.data : null
+  announceCreatedEntity(data)
+  const id = isRecord(data) ? Number(data.id) : Number.NaN
   return {
     id, name: entry.name, kind: entry.kind, dataType: entry.dataType || null,
     expression: entry.kind === 'formula' ? entry.expression.trim() || null : null,

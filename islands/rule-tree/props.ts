@@ -35,7 +35,8 @@ export interface RuleTreeProps {
   /** Whether the reader may open the nodes' comments: the set's own team only (a public or starter set's other readers may not). */
   comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
-  adviceSet: { id: number; name: string }
+  /** `ownerId`: whose dictionary the set reads (entries made in other tabs join the suggestions when they are its). */
+  adviceSet: { id: number; name: string; ownerId: string }
   nodes: TreeNode[]
   rules: RuleRef[]
   entities: DictionaryEntry[]
@@ -105,8 +106,8 @@ export function parseRuleTreeProps(raw: unknown): RuleTreeProps {
     throw new InvalidPropsError('rule-tree needs the rule and its nodes')
   }
   const adviceSet = isRecord(raw.adviceSet) && isId(raw.adviceSet.id)
-    ? { id: raw.adviceSet.id, name: typeof raw.adviceSet.name === 'string' ? raw.adviceSet.name : '' }
-    : { id: isId(raw.rule.adviceSetId) ? raw.rule.adviceSetId : 0, name: '' }
+    ? { id: raw.adviceSet.id, name: typeof raw.adviceSet.name === 'string' ? raw.adviceSet.name : '', ownerId: typeof raw.adviceSet.ownerId === 'string' ? raw.adviceSet.ownerId : '' }
+    : { id: isId(raw.rule.adviceSetId) ? raw.rule.adviceSetId : 0, name: '', ownerId: '' }
   return {
     mode: raw.mode === 'edit' ? 'edit' : 'read',
     comments: raw.comments === true,

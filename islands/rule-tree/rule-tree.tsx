@@ -12,6 +12,8 @@ import { RULE_TREE_CHANGED_EVENT, type RuleTreeChange } from './changed-event.ts
 import { CommentsPanel } from './comments-panel.tsx'
 import type { CreateRequest } from './create-entry.tsx'
 import { createEntry, setFormulaExpression } from './dictionary.ts'
+import { withCreatedEntity, withoutEntry } from './dictionary-sync.ts'
+import { ENTITY_CREATED_EVENT, ENTITY_DELETED_EVENT, parseCreatedEntity, parseDeletedEntity } from '../entity-sync/events.ts'
 import { SourcesPanel } from './sources-panel.tsx'
 import { insertNode, placementForNew, removeSubtree, replaceNode } from './edits.ts'
 import { fieldPayload, fieldsOf, nodeSummary, typeLabel, type FieldValues } from './fields.ts'
@@ -73,7 +75,7 @@ export function RuleTree(props: RuleTreeProps) {
   const [serverError, setServerError] = useState<ServerError | null>(null)
   const [checked, setChecked] = useState<{ tree: Tree | null; issues: ReadonlyMap<number, CheckIssue[]> }>({ tree: null, issues: new Map() })
   const issues = checked.issues
-  const [entries, setEntries] = useState(props.entities)
+  const [entries, setEntries] = useState<readonly DictionaryEntry[]>(props.entities)
   const known = useMemo(() => knownNames(entries), [entries])
   const [commentsFor, setCommentsFor] = useState<number | null>(null)
   const [sourcesFor, setSourcesFor] = useState<number | null>(null)
@@ -213,6 +215,24 @@ export function RuleTree(props: RuleTreeProps) {
     }
   }, [reload, select])
 
+  // Entries made or deleted in this tab or another (islands/entity-sync) join or leave the `{{` suggestions.
+  useEffect(() => {
+    const onCreated = (event: Event) => {
+      const entity = parseCreatedEntity((event as CustomEvent<unknown>).detail)
+      if (entity) setEntries((current) => withCreatedEntity(current, entity, props.adviceSet))
+    }
+    const onDeleted = (event: Event) => {
+      const deleted = parseDeletedEntity((event as CustomEvent<unknown>).detail)
+      if (deleted) setEntries((current) => withoutEntry(current, deleted.id))
+    }
+    document.addEventListener(ENTITY_CREATED_EVENT, onCreated)
+    document.addEventListener(ENTITY_DELETED_EVENT, onDeleted)
+    return () => {
+      document.removeEventListener(ENTITY_CREATED_EVENT, onCreated)
+      document.removeEventListener(ENTITY_DELETED_EVENT, onDeleted)
+    }
+  }, [props.adviceSet])
+
   const createNode = useCallback(async (type: NodeType, placement: Placement, content: Record<string, unknown>, draftId?: number) => {
     setSaving(true)
     try {
@@ -262,7 +282,8 @@ export function RuleTree(props: RuleTreeProps) {
   /** A name a node uses, added to the dictionary; a question asking for it goes just before the node. */
   const createEntryFor = useCallback(async (node: TreeNode, request: CreateRequest) => {
     const created = await createEntry(request.entry)
-    setEntries((current) => [...current, created])
+    // Its announcement (entity:created) may have added it already.
+    setEntries((current) => [...withoutEntry(current, created.id), created])
     const written = request.entry.kind === 'formula' ? `[[${created.name}]]` : `{{${created.name}}}`
     if (request.question === null) {
       notify({ type: 'success', text: `${written} is in the dictionary now.` })

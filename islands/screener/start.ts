@@ -9,7 +9,8 @@ import { parseSearchContext } from '../search-box/context.ts'
 import { FACETS, HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG, QUERY_MAX_LENGTH } from '../search-box/constants.ts'
 import { hitView, parseHit } from '../search-box/hit.ts'
 import { createSearchClient, pageCsrfToken } from '../search-box/search-client.ts'
-import { facetValueLabel } from './labels.ts'
+import { facetValueLabel, withoutFiltersLabel } from './labels.ts'
+import { allHitsOfResults } from '../search-box/filter.ts'
 import { routeFromSearchParams, routeFromUiState, searchParamsFromRoute, uiStateFromRoute } from './routing.ts'
 import type { IndexUiState, ScreenerRoute } from './routing.ts'
 
@@ -72,6 +73,11 @@ export function startScreener(root: HTMLElement, options: ScreenerOptions): () =
     },
   })
 
+  /** Keeps the text, drops every refinement (and the page). */
+  function clearRefinements(): void {
+    search.setUiState((state: UiState) => ({ [indexName]: { query: state[indexName]?.query ?? '' } }))
+  }
+
   search.addWidgets([
     // The server escapes highlighted values and inserts these tags; instantsearch must not escape them again.
     configure({ highlightPreTag: HIGHLIGHT_PRE_TAG, highlightPostTag: HIGHLIGHT_POST_TAG }),
@@ -93,7 +99,13 @@ export function startScreener(root: HTMLElement, options: ScreenerOptions): () =
       container: container(root, 'hits'),
       escapeHTML: false,
       templates: {
-        empty: () => 'No results',
+        // Refinements that leave nothing while the text alone finds something: said, with a one-click way out.
+        empty: (results: unknown, { html }: { html: Html }) => {
+          const allHits = allHitsOfResults(results)
+          if (allHits === 0) return 'No results'
+          return html`<p class="screener-widen">No results with these filters.
+            <button type="button" class="screener-widen__button" onClick=${clearRefinements}>${withoutFiltersLabel(allHits)}</button></p>`
+        },
         item: (raw: unknown, { html }: { html: Html }) => {
           const hit = parseHit(raw)
           if (!hit) return ''

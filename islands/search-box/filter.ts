@@ -37,3 +37,28 @@ export function writeSearchFilter(storage: FilterStorage, filter: SearchFilter):
     // Not stored means the choice lasts for this page only, which is all the user can have then.
   }
 }
+
+/** The filter's label, as the panel's choice shows it. */
+export function searchFilterLabel(filter: SearchFilter): string {
+  return SEARCH_FILTER_CHOICES.find((choice) => choice.value === filter)?.label ?? filter
+}
+
+/** `allHitsOf` of the first response behind an algoliasearch-helper / instantsearch result object. */
+export function allHitsOfResults(results: unknown): number {
+  const raw = typeof results === 'object' && results !== null && '_rawResults' in results ? results._rawResults : undefined
+  return Array.isArray(raw) ? allHitsOf(raw[0]) : 0
+}
+
+/**
+ * How many results "All" would give, from a search response that found nothing under a narrower filter (the
+ * server's `allHits`, src/services/search.ts); 0 when it does not say.
+ */
+export function allHitsOf(rawResult: unknown): number {
+  const allHits = typeof rawResult === 'object' && rawResult !== null && 'allHits' in rawResult ? rawResult.allHits : undefined
+  return typeof allHits === 'number' && Number.isSafeInteger(allHits) && allHits > 0 ? allHits : 0
+}
+
+/** The one-click switch's wording: "Show 3 results under All". */
+export function widenLabel(allHits: number): string {
+  return `Show ${allHits} result${allHits === 1 ? '' : 's'} under ${searchFilterLabel('all')}`
+}

@@ -10,7 +10,7 @@ import {
 } from './constants.ts'
 import { parseSearchContext } from './context.ts'
 import { debounce } from './debounce.ts'
-import { SEARCH_FILTER_CHOICES, parseSearchFilter, readSearchFilter, writeSearchFilter } from './filter.ts'
+import { SEARCH_FILTER_CHOICES, allHitsOfResults, parseSearchFilter, readSearchFilter, searchFilterLabel, widenLabel, writeSearchFilter } from './filter.ts'
 import type { SearchFilter } from './filter.ts'
 import { hitView, parseHit } from './hit.ts'
 import type { SearchHit } from './hit.ts'
@@ -67,14 +67,20 @@ function buildPanel(filter: SearchFilter) {
   list.setAttribute('aria-label', 'Search results')
   const empty = element('p', 'search-panel__empty', 'No results')
   empty.hidden = true
+  // Nothing under a narrower filter while "All" finds something: says so, with the switch to "All".
+  const widen = element('p', 'search-panel__empty search-panel__widen')
+  widen.hidden = true
+  const widenText = element('span', 'search-panel__widen-text')
+  const widenButton = button('search-panel__widen-button', '')
+  widen.append(widenText, ' ', widenButton)
   const failure = element('p', 'search-panel__empty', 'Search failed. Try again.')
   failure.hidden = true
   const footer = element('div', 'search-panel__footer')
   const advanced = element('a', 'search-panel__advanced', 'Advanced Search')
   advanced.href = advancedSearchUrl('')
   footer.append(advanced)
-  panel.append(head, list, empty, failure, footer)
-  return { panel, select, list, empty, failure, advanced }
+  panel.append(head, list, empty, widen, failure, footer)
+  return { panel, select, list, empty, widen, widenText, widenButton, failure, advanced }
 }
 
 function openResult(uri: string, target: OpenTarget): void {
@@ -160,7 +166,11 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     if (query().trim() === '') return
     hits = results.hits.map(parseHit).filter((hit): hit is SearchHit => hit !== undefined)
     ui.list.replaceChildren(...hits.map((hit, i) => renderHit(hitView(hit, context), `${LIST_ID}-${i}`)))
-    ui.empty.hidden = hits.length > 0
+    const allHits = hits.length === 0 && filter !== 'all' ? allHitsOfResults(results) : 0
+    ui.empty.hidden = hits.length > 0 || allHits > 0
+    ui.widen.hidden = allHits === 0
+    ui.widenText.textContent = `No results under “${searchFilterLabel(filter)}”.`
+    ui.widenButton.textContent = widenLabel(allHits)
     ui.failure.hidden = true
     ui.advanced.href = advancedSearchUrl(query())
     setActive(-1)
@@ -174,6 +184,7 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     hits = []
     ui.list.replaceChildren()
     ui.empty.hidden = true
+    ui.widen.hidden = true
     ui.failure.hidden = false
     if (focusInside() && !dismissed) setOpen(true)
   }
@@ -246,7 +257,7 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
         event.preventDefault()
         if (!open) {
           dismissed = false
-          if (hits.length > 0 || !ui.empty.hidden) setOpen(true)
+          if (hits.length > 0 || !ui.empty.hidden || !ui.widen.hidden) setOpen(true)
           else search()
           return
         }
@@ -292,12 +303,16 @@ export function startPanel({ root, form, input }: SearchBoxParts): void {
     if (index >= 0) select(index, openTarget(event))
   })
 
-  ui.select.addEventListener('change', () => {
-    filter = parseSearchFilter(ui.select.value)
+  function chooseFilter(next: SearchFilter): void {
+    filter = next
+    ui.select.value = next
     writeSearchFilter(localStorage, filter)
     input.focus()
     if (query().trim() !== '') search()
-  })
+  }
+
+  ui.select.addEventListener('change', () => chooseFilter(parseSearchFilter(ui.select.value)))
+  ui.widenButton.addEventListener('click', () => chooseFilter('all'))
 
   clear.addEventListener('click', () => {
     clearText()

@@ -71,10 +71,11 @@ export class MeiliSearchIndex implements SearchIndex {
     await this.index.addDocuments(documents.map((d) => ({ ...d, updatedAt: d.updatedAt.getTime() }))).waitTask()
   }
 
-  async delete(objectIDs: string[]): Promise<void> {
-    if (objectIDs.length === 0) return
+  async delete(objectIDs: string[]): Promise<number> {
+    if (objectIDs.length === 0) return 0
     await this.configured()
-    await this.index.deleteDocuments(objectIDs).waitTask()
+    const task = await this.index.deleteDocuments(objectIDs).waitTask()
+    return task.details?.deletedDocuments ?? 0
   }
 
   async clear(): Promise<void> {

@@ -71,9 +71,11 @@ export class PostgresSearchIndex implements SearchIndex {
     }
   }
 
-  async delete(objectIDs: string[]): Promise<void> {
-    if (objectIDs.length === 0) return
-    await this.db.execute(sql`DELETE FROM search_documents WHERE object_id IN (${sql.join(objectIDs.map((id) => sql`${id}`), sql`, `)})`)
+  async delete(objectIDs: string[]): Promise<number> {
+    if (objectIDs.length === 0) return 0
+    const removed = await rows<{ object_id: string }>(this.db,
+      sql`DELETE FROM search_documents WHERE object_id IN (${sql.join(objectIDs.map((id) => sql`${id}`), sql`, `)}) RETURNING object_id`)
+    return removed.length
   }
 
   async clear(): Promise<void> {

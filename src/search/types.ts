@@ -74,7 +74,8 @@ export interface SearchIndexStats {
 export interface SearchIndex {
   readonly kind: 'postgres' | 'meilisearch'
   upsert(documents: SearchDocument[]): Promise<void>
-  delete(objectIDs: string[]): Promise<void>
+  /** How many of the objects were in the index (and are gone now). */
+  delete(objectIDs: string[]): Promise<number>
   search(query: SearchQuery): Promise<SearchResult>
   clear(): Promise<void>
   stats(): Promise<SearchIndexStats>

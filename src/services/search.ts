@@ -10,7 +10,7 @@ import { SearchIndexer } from '../search/sync.ts'
 import type { Filter, FilterField, SearchIndex, SearchResult } from '../search/types.ts'
 import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
-import { ForbiddenError, ValidationError } from './errors.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from './errors.ts'
 import { keywordMapSuggestion, type KeywordMapHit } from './library/keyword-search.ts'
 
 export interface SearchRuntime {
@@ -117,15 +117,30 @@ export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSea
       highlightPostTag: parsed.highlightPostTag,
     })
     const suggested = parsed.page === 0 && parsed.query.trim() !== '' ? await suggestionFor(parsed.query) : null
-    results.push(withSuggestion(algoliaResult(result, parsed, runtime.indexName, startedAt), suggested, parsed.facetFilters))
+    const answered = withSuggestion(algoliaResult(result, parsed, runtime.indexName, startedAt), suggested, parsed.facetFilters)
+    const choice = searchFilterChoice(parsed.searchFilter)
+    const narrowed = choice !== 'all' || parsed.facetFilters.length > 0
+    // Nothing under the default "Starters" (or a refinement) while "All" finds something: the client says so and
+    // offers the switch (`allHits`, beside the Algolia-shaped fields).
+    results.push(answered.nbHits === 0 && narrowed && parsed.query.trim() !== ''
+      ? { ...answered, allHits: await countAll(runtime.index, actor, parsed.query) }
+      : answered)
   }
   return { results }
 }
 
+/** How many results the text has under the filter "All" with no refinement: what the user can see at all. */
+async function countAll(index: SearchRuntime['index'], actor: Actor, text: string): Promise<number> {
+  const all = await index.search({ text, filter: visibilityFilter(actor, 'all'), facets: [], page: 0, hitsPerPage: 1, highlightPreTag: '', highlightPostTag: '' })
+  return all.nbHits
+}
+
 /** Support (SPEC §6): a provider admin removes one object from the index, e.g. one left behind by an old bug. */
+/** Removes one object from the search index; an ID the index does not hold is a NotFoundError (nothing is recorded). */
 export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: string): Promise<void> {
   if (!isProviderAdmin(actor)) throw new ForbiddenError('Only provider admins can delete search objects.')
-  await searchRuntime(deps).index.delete([objectID])
+  const removed = await searchRuntime(deps).index.delete([objectID])
+  if (removed === 0) throw new NotFoundError(`Nothing in the search index has the object ID “${objectID}”; nothing was removed.`)
   await deps.db.transaction(async (tx) => {
     await audit(tx, actor, { ownerId: actor.ownerId, action: 'delete', entityType: 'search-object', entityId: objectID })
   })

@@ -88,7 +88,7 @@ t.test('search box', { skip: chromiumMissing }, async (t) => {
     t.equal(await page.getByRole('link', { name: 'Advanced Search' }).getAttribute('href'), '/library/search?q=mortgage&type=Advice+Set')
 
     await search(page, 'zzzqqq', 0)
-    t.ok(await panel(page).getByText('No results').isVisible(), 'No results')
+    t.ok(await panel(page).getByText('No results', { exact: true }).isVisible(), 'No results')
   })
 
   t.test('arrows move, Enter opens the result, Escape closes then clears, Tab closes', async (t) => {
@@ -206,6 +206,26 @@ t.test('search box', { skip: chromiumMissing }, async (t) => {
     await panel(page).getByLabel('Show').selectOption('9')
     await page.waitForFunction(() => document.querySelectorAll('#search-box-results [role="option"]').length === 4)
     t.equal(await page.evaluate(() => localStorage.getItem('searchFilterEntityTypes')), '9', 'the advice-set type id')
+  })
+
+  t.test('nothing under Starters while All has results: said, with a one-click switch to All', async (t) => {
+    const page = await library(t)
+    await search(page, 'draft', 0)
+    const widen = panel(page).locator('.search-panel__widen')
+    await widen.waitFor()
+    t.equal(await widen.locator('.search-panel__widen-text').textContent(), 'No results under “Starters”.')
+    t.notOk(await panel(page).getByText('No results', { exact: true }).isVisible(), 'not a bare No results')
+    await page.screenshot({ path: '/tmp/shots-25c/search-box-widen.png' })
+    const rerun = page.waitForResponse((response) => response.url().endsWith('/api/search'))
+    await widen.getByRole('button', { name: 'Show 1 result under All' }).click()
+    await rerun
+    await page.waitForFunction(() => document.querySelectorAll('#search-box-results [role="option"]').length === 1)
+    t.same(await titles(page), ['Mortgage draft'], 'the team’s own set')
+    t.equal(await panel(page).getByLabel('Show').inputValue(), 'all')
+    t.equal(await page.evaluate(() => localStorage.getItem('searchFilterEntityTypes')), 'all', 'the choice is stored')
+    t.ok(await widen.isHidden())
+    await search(page, 'zzzqqq', 0)
+    t.ok(await panel(page).getByText('No results', { exact: true }).isVisible(), 'nothing anywhere: just No results')
   })
 
   t.test('states: idle, loading, stalled after 300 ms, idle again when the answer comes', async (t) => {

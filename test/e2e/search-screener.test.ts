@@ -106,6 +106,19 @@ t.test('screener', { skip: chromiumMissing }, async (t) => {
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/screener-no-results.png`, fullPage: true })
   })
 
+  t.test('refinements that leave nothing while the text alone finds results: said, with a one-click way out', async (t) => {
+    const page = await screener(t, '/library/search?q=mortgage&public=true')
+    const widen = page.locator('.screener-widen')
+    await widen.waitFor()
+    t.match(await widen.textContent(), /^No results with these filters\./)
+    await page.screenshot({ path: '/tmp/shots-25c/screener-widen.png', fullPage: true })
+    await widen.getByRole('button', { name: 'Show 1 result without filters' }).click()
+    await hitCount(page, 1)
+    t.equal(await hits(page).locator('.search-hit__title').textContent(), 'Mortgage advice')
+    await page.waitForURL((url) => !url.searchParams.has('public'))
+    t.equal(query(page).get('q'), 'mortgage', 'the text stays')
+  })
+
   t.test('a keyword map’s phrase: the search box suggests its set, and Advanced Search shows it too', async (t) => {
     const page = await signedInPage(t, browser, server.url, world.author)
     await openPage(t, page, `${server.url}/library`)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, apiKeys, apiKeyUsage, audiences, owners, type ApiKeyEnvironment } from '../schema/index.ts'
 
@@ -71,6 +71,23 @@ export async function findLiveApiKey(db: Db, id: number): Promise<ListedApiKey |
   const [row] = await db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt))).limit(1)
   return row
+}
+
+/** A key whose usage history can be read: live or deleted (the row stays for it). */
+export type KeyWithHistory = ListedApiKey & { deletedAt: Date | null }
+
+export async function findApiKeyWithHistory(db: Db, id: number): Promise<KeyWithHistory | undefined> {
+  const [row] = await db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+    .where(eq(apiKeys.id, id)).limit(1)
+  return row
+}
+
+/** Deleted keys, the most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
+export async function listDeletedApiKeys(db: Db, ownerId: string | undefined): Promise<KeyWithHistory[]> {
+  const deleted = isNotNull(apiKeys.deletedAt)
+  return db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+    .where(ownerId === undefined ? deleted : and(deleted, eq(apiKeys.ownerId, ownerId)))
+    .orderBy(desc(apiKeys.deletedAt), desc(apiKeys.id))
 }
 
 /** Live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */

@@ -11,6 +11,7 @@ import { AdviceCache } from '../../services/delivery/cache.ts'
 import { createRateLimiter, type RateDecision } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
+import { servedFor } from '../../services/delivery/advice-api.ts'
 import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
 import { adviceApi } from './advice.ts'
 import { adviceEmbedApi } from './advice-embed.ts'
@@ -60,12 +61,29 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
     return new ApiRateLimitedError(key.rateLimit, decision.retryAfterSeconds)
   }
 
+  /**
+   * A refused request is metered under the set its path names when the key may read that set (as the handler would
+   * have found it), not under "No valid advice set".
+   */
+  function refuse(request: FastifyRequest, key: AuthenticatedKey, refusal: ApiRateLimitedError, done: HookHandlerDoneFunction): void {
+    const params: unknown = request.params
+    const named = typeof params === 'object' && params !== null && 'adviceSetId' in params ? Number(params.adviceSetId) : Number.NaN
+    if (!Number.isSafeInteger(named) || named < 1) return done(refusal)
+    servedFor(cache, key, named).then((version) => { request.meteredAdviceSetId = version.adviceSetId }, () => undefined).finally(() => done(refusal))
+  }
+
+  function decide(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey, decision: RateDecision, done: HookHandlerDoneFunction): void {
+    const refusal = verdict(reply, key, decision)
+    if (refusal) refuse(request, key, refusal, done)
+    else done()
+  }
+
   /** The request is the key's from here on, and counts against its limit. */
   function admit(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey, done: HookHandlerDoneFunction): void {
     request.partnerKey = key
     const decision = limiter.take(key.id, key.rateLimit)
-    if ('then' in decision) decision.then((d) => done(verdict(reply, key, d)), done)
-    else done(verdict(reply, key, decision))
+    if ('then' in decision) decision.then((d) => decide(request, reply, key, d, done), done)
+    else decide(request, reply, key, decision, done)
   }
 
   // A callback hook: on the embedded database a key this instance has just seen (nearly every partner request) is

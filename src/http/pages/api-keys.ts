@@ -2,7 +2,8 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, listApiKeysFor, MAX_ROTATION_GRACE_HOURS, rotateApiKeyFor, updateApiKeyFor, type ListedApiKey,
+  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, getApiKeyWithHistoryFor, listApiKeysFor, listDeletedApiKeysFor,
+  MAX_ROTATION_GRACE_HOURS, rotateApiKeyFor, updateApiKeyFor, type ListedApiKey,
 } from '../../services/delivery/api-key-admin.ts'
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
@@ -61,9 +62,9 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/admin/apikey', { preHandler: requireUser }, async (request, reply) => {
-    const keys = await listApiKeysFor(deps, actorOf(request))
+    const [keys, deletedKeys] = await Promise.all([listApiKeysFor(deps, actorOf(request)), listDeletedApiKeysFor(deps, actorOf(request))])
     return reply.page('admin/apikey/index', {
-      title: 'API keys', keys, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
+      title: 'API keys', keys, deletedKeys, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
     })
   })
 
@@ -133,8 +134,9 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect('/admin/apikey', 303)
   })
 
+  // A deleted key's usage stays readable (its delete dialog promises so).
   app.get('/admin/apikey/:keyId/usage', { preHandler: requireUser, schema: { params: KeyParams } }, async (request, reply) => {
-    const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
+    const key = await getApiKeyWithHistoryFor(deps, actorOf(request), keyIdOf(request.params))
     return reply.page('admin/apikey/usage', {
       title: `Usage of ${key.name}`, key, report: await usageReport(deps.db, key.id), usageDays: USAGE_DAYS, latencyLabel,
       formatDate: dateFormatter(request.user!.preferences.tz),

@@ -11,6 +11,7 @@ import { createEntity, deleteEntity, updateEntity, type EntityInput } from '../.
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { announceEntityCreated, announceEntityDeleted } from '../plugins/entity-announcements.ts'
 import { FormBody, IdString, StringEnum } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 import { countOf } from '../format.ts'
@@ -139,6 +140,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
     try {
       const created = await createEntity(deps, actorOf(request), entityInputFrom(body, kind))
       const entry = { kind: isKind(body.kind) ? body.kind : kind, id: created.id }
+      announceEntityCreated(request, created)
       reply.flash({ type: 'info', text: `${ENTITY_TYPES[entry.kind].displayName} ${created.reservedName} added to the dictionary.` })
       return reply.redirect(cardUrl(entry), 303)
     } catch (error) {
@@ -181,6 +183,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
       // The service's dependents are these same uses; the card's list links each node to its place in the rule.
       return reply.page('card/show', { title: entry.name, entry, refusal: error.message })
     }
+    announceEntityDeleted(request, entry.id)
     reply.flash({ type: 'info', text: `${entry.typeDisplayName} ${entry.name} deleted. It can be restored from Activity.` })
     return reply.redirect('/admin/dictionary', 303)
   })

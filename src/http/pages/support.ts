@@ -5,7 +5,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { jobsPanel } from '../../services/operations/jobs.ts'
 import { findForSupport, impersonationTarget, startImpersonation, stopImpersonation } from '../../services/operations/support.ts'
 import { deleteSearchObject, startReindex, SUPPORT_JOB_SUBJECT } from '../../services/search.ts'
-import { ValidationError } from '../../services/errors.ts'
+import { NotFoundError, ValidationError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireProviderAdmin, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
@@ -34,8 +34,14 @@ export const supportPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/admin/support/object', { preHandler: requireProviderAdmin, schema: { body: FormBody } }, async (request, reply) => {
     const objectID = typeof request.body?.objectID === 'string' ? request.body.objectID.trim() : ''
     if (!objectID || objectID.length > 200) throw new ValidationError('objectID', 'Object ID is required (at most 200 characters).')
-    await deleteSearchObject(deps, actorOf(request), objectID)
-    reply.flash({ type: 'info', text: `Removed “${objectID}” from the search index.` })
+    try {
+      await deleteSearchObject(deps, actorOf(request), objectID)
+      reply.flash({ type: 'info', text: `Removed “${objectID}” from the search index.` })
+    } catch (error) {
+      // An ID the index does not hold: said as such, not as a removal.
+      if (!(error instanceof NotFoundError)) throw error
+      reply.flash({ type: 'warning', text: error.message })
+    }
     return reply.redirect('/admin/support', 303)
   })
 

@@ -1,15 +1,19 @@
 // The tags admin (page `tag`, admins): /admin/tag lists the tags with their type and how many sets use them, and
 // creates one; /admin/tag/{id}/edit changes label, type and description, shows where the tag is used, merges it
-// into another tag and deletes it (the provider's fixed tags can be neither merged away nor deleted).
+// into another tag and deletes it (the provider's fixed tags can be neither merged away nor deleted). A merge or a
+// delete is confirmed first on its own page (…/confirm-merge?into=, …/confirm-delete), which says how many advice
+// sets' links move or go; it works without JavaScript.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { createTag, deleteTag, listTagsForAdmin, mergeTags, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
+import { createTag, deletePreview, deleteTag, listTagsForAdmin, mergePreview, mergeTags, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
+import { countOf } from '../format.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireRole } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 const TagParams = Type.Object({ id: IdString })
+const MergeQuery = Type.Object({ into: IdString })
 const admins = requireRole('admin')
 
 export const tagPages: FastifyPluginAsyncTypebox = async (app) => {
@@ -47,6 +51,26 @@ export const tagPages: FastifyPluginAsyncTypebox = async (app) => {
       return back(reply, `/admin/tag/${id}/edit`, 'Tag saved.')
     } catch (error) {
       return renderFormError(reply, error, 'admin/tag-edit', { ...(await editPage(request, id)), values: keptValues(body) })
+    }
+  })
+
+  app.get('/admin/tag/:id/confirm-merge', { preHandler: admins, schema: { params: TagParams, querystring: MergeQuery } }, async (request, reply) => {
+    const id = itemId(request.params.id)
+    try {
+      const preview = await mergePreview(deps, actorOf(request), id, itemId(request.query.into, 'into'))
+      return reply.page('admin/tag-confirm', { title: `Merge ${preview.tag.label}`, action: 'merge', ...preview, countOf })
+    } catch (error) {
+      return renderFormError(reply, error, 'admin/tag-edit', await editPage(request, id))
+    }
+  })
+
+  app.get('/admin/tag/:id/confirm-delete', { preHandler: admins, schema: { params: TagParams } }, async (request, reply) => {
+    const id = itemId(request.params.id)
+    try {
+      const preview = await deletePreview(deps, actorOf(request), id)
+      return reply.page('admin/tag-confirm', { title: `Delete ${preview.tag.label}`, action: 'delete', ...preview, countOf })
+    } catch (error) {
+      return renderFormError(reply, error, 'admin/tag-edit', await editPage(request, id))
     }
   })
 

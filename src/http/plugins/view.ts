@@ -6,6 +6,7 @@ import view from '@fastify/view'
 import { Eta } from 'eta'
 import type { FastifyReply } from 'fastify'
 import { indexNameFor } from '../../search/index.ts'
+import { takeEntityAnnouncements } from './entity-announcements.ts'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -31,10 +32,12 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
     const user = request.user
     const flash = request.session?.flash ?? []
     if (request.session?.flash) delete request.session.flash
+    const entityEvents = takeEntityAnnouncements(request)
     const appContext = {
       currentUser: user ? { id: user.id, ownerId: user.ownerId, role: user.role, name: user.name, preferences: user.preferences } : null,
       currentRule: data.currentRule ?? null,
       currentAdviceSet: data.currentAdviceSet ?? null,
+      ...(entityEvents.length > 0 ? { entityEvents } : {}),
     }
     const html = await this.viewAsync(template, {
       title: 'Advice Studio',

@@ -35,7 +35,8 @@ export interface RuleTreeProps {
   /** The set's own team opens the nodes' comments; another team's reader of a public or starter set does not. */
   comments: boolean
   rule: { id: number; name: string; adviceSetId: number }
-  adviceSet: { id: number; name: string }
+  /** `ownerId`: whose dictionary the set reads, so entries made in another tab can join the `{{` suggestions. */
+  adviceSet: { id: number; name: string; ownerId: string }
   nodes: CompactNodeProps[]
   rules: Array<{ id: number; name: string; adviceSetId: number; adviceSetName: string }>
   /** Formulas with their expression: a Formula node shows and edits its dictionary formula's. */
@@ -181,7 +182,7 @@ export async function ruleTreeModel(deps: Deps, actor: Actor, rule: RuleWithSet,
     mode: canWriteOwned(actor, rule.set.ownerId) ? 'edit' : 'read',
     comments: canCollaborateOnSet(actor, rule.set),
     rule: { id: rule.id, name: rule.name, adviceSetId: rule.adviceSetId },
-    adviceSet: { id: rule.set.id, name: rule.set.name },
+    adviceSet: { id: rule.set.id, name: rule.set.name, ownerId: rule.set.ownerId },
     nodes: nodes.map(compactNode),
     rules: [...callable.values()],
     entities: dictionary.map((e) => ({ id: e.id, name: e.reservedName, kind: kindOf(e), dataType: e.dataType, expression: kindOf(e) === 'formula' ? e.expression : null })),

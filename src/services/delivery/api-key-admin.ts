@@ -4,7 +4,7 @@ import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
 import { API_KEY_ENVIRONMENTS } from '../../db/schema/index.ts'
 import {
   findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,
-  updateApiKey, type ListedApiKey,
+  updateApiKey, findApiKeyWithHistory, listDeletedApiKeys, type KeyWithHistory, type ListedApiKey,
 } from '../../db/queries/api-keys.ts'
 import { findAdviceSetsByIds, listAdviceSets } from '../../db/queries/advice-sets.ts'
 import { findAudience } from '../../db/queries/audiences.ts'
@@ -55,9 +55,25 @@ function assertKeyAdmin(actor: Actor): void {
 /** The key if the actor may manage it; another owner's key answers as unknown. */
 export async function getApiKeyFor(deps: Deps, actor: Actor, id: number): Promise<ListedApiKey> {
   assertKeyAdmin(actor)
-  const key = await findLiveApiKey(deps.db, id)
+  return managed(actor, await findLiveApiKey(deps.db, id))
+}
+
+/** Another owner's key answers as unknown (provider admins manage every owner's). */
+function managed<Key extends { ownerId: string }>(actor: Actor, key: Key | undefined): Key {
   if (!key || (key.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No API key with this id')
   return key
+}
+
+/** A key live or deleted, for its usage history: its owner's admins and provider admins read it. */
+export async function getApiKeyWithHistoryFor(deps: Deps, actor: Actor, id: number): Promise<KeyWithHistory> {
+  assertKeyAdmin(actor)
+  return managed(actor, await findApiKeyWithHistory(deps.db, id))
+}
+
+/** Deleted keys whose usage the actor may read. */
+export async function listDeletedApiKeysFor(deps: Deps, actor: Actor): Promise<KeyWithHistory[]> {
+  assertKeyAdmin(actor)
+  return listDeletedApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId)
 }
 
 function todayUtc(now = new Date()): string {

@@ -130,8 +130,7 @@ export async function updateTagAdmin(deps: Deps, actor: Actor, id: number, input
 }
 
 export async function deleteTag(deps: Deps, actor: Actor, id: number): Promise<void> {
-  const tag = await managedTag(deps, actor, id)
-  if (isFixedTag(tag)) throw new ValidationError('id', `“${tag.label}” cannot be deleted: the advice relies on it.`)
+  const tag = await deletableTag(deps, actor, id)
   await deps.db.transaction(async (tx) => {
     const sets = await setsWithTag(tx, id)
     await deleteTagLinks(tx, id)
@@ -140,13 +139,43 @@ export async function deleteTag(deps: Deps, actor: Actor, id: number): Promise<v
   })
 }
 
-/** Merges `id` into `intoId` (both of one owner): every set carrying `id` carries `intoId` instead; `id` is deleted. */
-export async function mergeTags(deps: Deps, actor: Actor, id: number, intoId: number): Promise<TagRow> {
+/** A tag that may be merged into another, and that other: both the actor's to manage, of one owner. */
+async function mergePair(deps: Deps, actor: Actor, id: number, intoId: number): Promise<{ tag: TagRow; into: TagRow }> {
   const tag = await managedTag(deps, actor, id)
   if (isFixedTag(tag)) throw new ValidationError('into', `“${tag.label}” cannot be merged away: the advice relies on it.`)
   if (intoId === id) throw new ValidationError('into', 'Choose another tag to merge into.')
   const into = await managedTag(deps, actor, intoId).catch(() => { throw new ValidationError('into', 'Choose a tag of the same team to merge into.') })
   if (into.ownerId !== tag.ownerId) throw new ValidationError('into', 'Choose a tag of the same team to merge into.')
+  return { tag, into }
+}
+
+/**
+ * What a merge would do, for its confirmation: of the advice sets carrying the tag, how many move to the target and
+ * how many already carry it (they only lose the merged tag).
+ */
+export async function mergePreview(deps: Deps, actor: Actor, id: number, intoId: number) {
+  const { tag, into } = await mergePair(deps, actor, id, intoId)
+  const [sets, intoSets] = await Promise.all([setsWithTag(deps.db, id), setsWithTag(deps.db, intoId)])
+  const carrying = new Set(intoSets.map((s) => s.id))
+  const already = sets.filter((s) => carrying.has(s.id)).length
+  return { tag, into, moving: sets.length - already, already }
+}
+
+async function deletableTag(deps: Deps, actor: Actor, id: number): Promise<TagRow> {
+  const tag = await managedTag(deps, actor, id)
+  if (isFixedTag(tag)) throw new ValidationError('id', `“${tag.label}” cannot be deleted: the advice relies on it.`)
+  return tag
+}
+
+/** What a delete would do, for its confirmation: how many advice sets lose the tag. */
+export async function deletePreview(deps: Deps, actor: Actor, id: number) {
+  const tag = await deletableTag(deps, actor, id)
+  return { tag, links: (await setsWithTag(deps.db, id)).length }
+}
+
+/** Merges `id` into `intoId` (both of one owner): every set carrying `id` carries `intoId` instead; `id` is deleted. */
+export async function mergeTags(deps: Deps, actor: Actor, id: number, intoId: number): Promise<TagRow> {
+  const { tag, into } = await mergePair(deps, actor, id, intoId)
   return deps.db.transaction(async (tx) => {
     const sets = await setsWithTag(tx, id)
     await moveTagLinks(tx, id, intoId)

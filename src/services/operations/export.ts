@@ -24,8 +24,9 @@ export const EXPORT_INLINE_LIMIT = 5_000
 const PAGE = 500
 export const EXPORT_JOB = 'export.data'
 
-type Row = Record<string, string | number | boolean>
-interface Column { key: string; header: string; width: number }
+// Moments stay Dates up to the writer: XLSX makes them date cells, CSV and JSON write them in ISO 8601.
+type Row = Record<string, string | number | boolean | Date>
+interface Column { key: string; header: string; width: number; /** Excel's number format, for date columns. */ numFmt?: string }
 
 const COLUMNS: Record<ExportKind, Column[]> = {
   'questions': [
@@ -40,10 +41,10 @@ const COLUMNS: Record<ExportKind, Column[]> = {
     { key: 'id', header: 'Id', width: 10 }, { key: 'adviceSetId', header: 'Advice set id', width: 12 },
     { key: 'adviceSet', header: 'Advice set', width: 30 }, { key: 'text', header: 'Request', width: 60 },
     { key: 'status', header: 'Status', width: 12 }, { key: 'answeredBy', header: 'Answered by rule', width: 30 },
-    { key: 'source', header: 'Source', width: 10 }, { key: 'createdAt', header: 'Received', width: 24 },
+    { key: 'source', header: 'Source', width: 10 }, { key: 'createdAt', header: 'Received', width: 24, numFmt: 'yyyy-mm-dd hh:mm:ss' },
   ],
   'activity': [
-    { key: 'id', header: 'Id', width: 10 }, { key: 'createdAt', header: 'When (UTC)', width: 24 },
+    { key: 'id', header: 'Id', width: 10 }, { key: 'createdAt', header: 'When (UTC)', width: 24, numFmt: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'by', header: 'By', width: 36 }, { key: 'impersonator', header: 'Impersonated by', width: 24 },
     { key: 'entry', header: 'Entry', width: 80 }, { key: 'action', header: 'Action', width: 10 },
     { key: 'entityType', header: 'Kind', width: 16 }, { key: 'entityId', header: 'Item id', width: 12 },
@@ -95,7 +96,7 @@ async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
       const page = await activityExportPage(deps, plan.actor, ownerId, after, PAGE)
       for (const a of page) {
         yield {
-          id: a.id, createdAt: a.createdAt.toISOString(), by: a.byline, impersonator: a.impersonator?.name ?? '', entry: a.summary,
+          id: a.id, createdAt: a.createdAt, by: a.byline, impersonator: a.impersonator?.name ?? '', entry: a.summary,
           action: a.action, entityType: a.entityType, entityId: a.entityId, source: a.source,
         }
       }
@@ -118,7 +119,7 @@ async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
       for (const r of page) {
         yield {
           id: r.id, adviceSetId: r.adviceSetId, adviceSet: r.adviceSetName, text: r.text, status: r.status,
-          answeredBy: r.ruleName ?? '', source: r.source, createdAt: r.createdAt.toISOString(),
+          answeredBy: r.ruleName ?? '', source: r.source, createdAt: r.createdAt,
         }
       }
       if (page.length < PAGE) return
@@ -138,7 +139,11 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
     }
   })()
   if (plan.format === 'csv') {
-    return Readable.from(rows).pipe(stringify({ header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })), cast: { boolean: (v) => (v ? 'yes' : 'no') } }))
+    // The BOM tells spreadsheet programs the file is UTF-8 (without it they read "Ünïcödé" in the local code page).
+    return Readable.from(rows).pipe(stringify({
+      bom: true, header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })),
+      cast: { boolean: (v) => (v ? 'yes' : 'no'), date: (v) => v.toISOString() },
+    }))
   }
   if (plan.format === 'json') {
     return Readable.from((async function* json() {
@@ -157,7 +162,7 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
     const { default: ExcelJS } = await import('exceljs')
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
     const sheet = workbook.addWorksheet(EXPORT_TITLES[plan.kind])
-    sheet.columns = columns.map((c) => ({ key: c.key, header: c.header, width: c.width }))
+    sheet.columns = columns.map((c) => ({ key: c.key, header: c.header, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }))
     sheet.getRow(1).font = { bold: true }
     for await (const row of rows) sheet.addRow(row).commit()
     sheet.commit()

@@ -3,7 +3,7 @@
 // or query to send (from the cell's side, so the object column means what it says), a fresh object per cell for routes
 // that destroy theirs (deleted first for routes that restore it), or the statuses a cell expects instead.
 import type { Access, Expect, PublicIs, StarterIs } from './authorization-access.ts'
-import { passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
+import { indexedSearchObject, passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
 import type { Agent } from '../../helpers/agent.ts'
@@ -299,6 +299,8 @@ export const ROWS: Record<string, Row> = {
   'POST /admin/tag': { ...adminWrite, body: () => ({ label: aName() }) },
   'GET /admin/tag/:id/edit': { ...adminRead, expect: { ownerAdmin: { public: 'ok' }, otherAdmin: { public: 'ok' } } }  /* admins see the provider's tags (fixed), and cannot save them */,
   'POST /admin/tag/:id/edit': adminWrite,
+  'GET /admin/tag/:id/confirm-merge': { ...adminRead, fresh: 'tag', query: (_, c) => ({ into: String(c.base.tag) }) }  /* asks first: a tag of its own, so it is not merged into itself */,
+  'GET /admin/tag/:id/confirm-delete': adminRead,
   'POST /admin/tag/:id/merge': { ...adminWrite, fresh: 'tag', body: (_, c) => ({ into: String(c.base.tag) }) },
   'POST /admin/tag/:id/delete': { ...adminWrite, fresh: 'tag' },
   'GET /adviceset/:ruleSetId/advicescenario/gen-branches': teamRead,
@@ -389,7 +391,7 @@ export const ROWS: Record<string, Row> = {
   'POST /api/recentitem': teamOnly({ ...teamRead, body: (s) => ({ entityType: 'adviceset', entityId: s.set }) })  /* one's own list of what one opened, of the team's sets (recent items are collaboration data) */,
   'DELETE /api/recentitem/:id': { ...self, expect: { ...everyone(404, ['own', 'other', 'public', 'starter']), ownerAdmin: { own: 'ok', other: 404, public: 404, starter: 404 }, otherAdmin: { own: 404, other: 'ok', public: 404, starter: 'ok' }, providerAdmin: { own: 404, other: 404, public: 'ok', starter: 404 } } }  /* a recent item is in its person's own list (each column's is its side's admin's): anyone else's is not found */,
   'POST /api/search': { ...teamRun, body: () => ({ requests: [{ indexName: 'advice_updatedAt', params: { query: 'probe' } }] }) },
-  'DELETE /api/admin/support/algolia/object/:objectID': providerOnly,
+  'DELETE /api/admin/support/algolia/object/:objectID': { ...providerOnly, params: async (deps) => ({ objectID: await indexedSearchObject(deps) }) },
   'POST /api/rule': teamWrite,
   'GET /api/rule/stats': teamRead,
   'GET /api/rule/called-by': teamRead,

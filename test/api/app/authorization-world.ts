@@ -43,6 +43,7 @@ import { deleteExternalApi } from '../../../src/services/integrations/external-a
 import { PROVIDER_OWNER_ID } from '../../../src/services/context.ts'
 import { and, desc, eq } from 'drizzle-orm'
 import { activity } from '../../../src/db/schema/index.ts'
+import { searchRuntime } from '../../../src/services/search.ts'
 
 /** The activity row of a comment's deletion (what /activity/:id/restore undoes). */
 async function deletionOf(db: Db, commentId: number): Promise<number> {
@@ -65,6 +66,18 @@ export async function passwordToken(db: Db, purpose: 'reset' | 'setup'): Promise
   const { token, tokenHash } = newLinkToken()
   await insertPasswordToken(db, { userId: user.id, purpose, tokenHash, expiresAt: new Date(Date.now() + 3_600_000) })
   return token
+}
+
+let indexedObjects = 0
+
+/** An object of its own in the search index, for a cell that deletes it (an ID the index lacks is a 404). */
+export async function indexedSearchObject(deps: Deps): Promise<string> {
+  const objectID = `matrix-object-${++indexedObjects}`
+  await searchRuntime(deps).index.upsert([{
+    objectID, entityType: { id: 9, displayName: 'Advice Set' }, ownerId: PROVIDER_OWNER_ID, ownerName: 'Provider', name: objectID, name_alt: objectID,
+    uri: '/', nodeId: null, rule: null, adviceset: null, tags: [], text: '', updatedAt: new Date(),
+  }])
+  return objectID
 }
 
 /** Only B's private objects carry this; no principal but B's (and the provider admin, who sees everything) may ever read it. */

@@ -57,6 +57,30 @@ t.test('the usage page and the list show the flushed counts', async (t) => {
   t.notMatch(list.body, new RegExp(`<tr data-key-id="${key.id}">[\\s\\S]*?never[\\s\\S]*?</tr>`), 'last used is set')
 })
 
+t.test('a deleted key’s usage stays readable for its owner’s admins, reached from the list’s Deleted keys', async (t) => {
+  const { key: gone } = await createApiKey(db, { ownerId, name: 'Retired partner' })
+  const meter = createUsageMeter(() => now)
+  meter.record({ keyId: gone.id, adviceSetId: set.id, status: 200, durationMs: 4 })
+  await meter.flush(db)
+  const deleted = await admin.postForm(`/admin/apikey/${gone.id}/delete`, {}, { page: `/admin/apikey/${gone.id}/edit` })
+  t.equal(deleted.statusCode, 303)
+
+  const page = await admin.get(`/admin/apikey/${gone.id}/usage`)
+  t.equal(page.statusCode, 200, 'not 404')
+  t.match(page.body, /data-key-deleted>This key was deleted on/)
+  t.match(page.body, /data-total="requests">1</, 'its history')
+  const list = await admin.get('/admin/apikey')
+  t.notMatch(list.body, `<tr data-key-id="${gone.id}">`, 'not among the live keys')
+  t.match(list.body, new RegExp(`Deleted keys[\\s\\S]*<tr data-deleted-key-id="${gone.id}">[\\s\\S]*?Retired partner[\\s\\S]*?href="/admin/apikey/${gone.id}/usage"`), 'listed under Deleted keys with its usage link')
+  t.equal((await admin.get(`/admin/apikey/${gone.id}/edit`)).statusCode, 404, 'it cannot be edited')
+
+  const stranger = await signedInAgent(app, await createUser(db, { ownerId: await createOwner(db), role: 'admin' }))
+  t.equal((await stranger.get(`/admin/apikey/${gone.id}/usage`)).statusCode, 404, 'another owner’s admin')
+  t.notMatch((await stranger.get('/admin/apikey')).body, 'Retired partner')
+  const author = await signedInAgent(app, await createUser(db, { ownerId, role: 'author' }))
+  t.equal((await author.get(`/admin/apikey/${gone.id}/usage`)).statusCode, 403, 'an author')
+})
+
 t.test('counts recorded by recordApiUsage are written when the app closes, not before', async (t) => {
   const other = await createAdviceSet(db, { ownerId })
   recordApiUsage({ keyId: key.id, adviceSetId: other.id, status: 200, durationMs: 3 })

@@ -12,6 +12,7 @@ import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
 import { entities } from '../../../src/db/schema/index.ts'
+import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -48,7 +49,7 @@ t.test('an admin exports the questions as JSON, CSV and XLSX, which parse back',
 
   const csv = await agent.api('GET', '/api/export/questions/data.csv')
   t.match(csv.headers['content-type'], 'text/csv')
-  const records = parse(csv.body, { columns: true }) as Array<Record<string, string>>
+  const records = parse(csv.body, { columns: true, bom: true }) as Array<Record<string, string>>
   t.same(Object.keys(records[0]!), ['Advice set id', 'Advice set', 'Rule id', 'Rule', 'Node id', 'Question', 'Variable', 'Type', 'Options', 'Only these options', 'Where used'])
   t.same(records.map((r) => [r.Question, r.Variable, r.Options, r['Only these options']]), [
     ['How old are you?', 'Age', '', 'no'], ['Which plan, "Basic" or "Plus"?', 'Plan', 'Basic; Plus, with extras', 'yes'],
@@ -106,4 +107,28 @@ t.test('an export as a job: 202 with the job, then its download holds the file',
   t.equal(form.statusCode, 303)
   const panel = await agent.get('/admin/export')
   t.match(panel.body, 'Export of questions (XLSX, Acme)')
+})
+
+t.test('spreadsheets read the files right: CSV starts with a UTF-8 BOM, XLSX dates are date cells', async (t) => {
+  const author = { userId: acmeAuthor.id, ownerId: acme, role: 'author' as const, impersonatorId: null }
+  const asked = await recordAdviceRequest(app.deps, author, set.id, { text: 'Ünïcödé pension question' })
+  const agent = await signedInAgent(app, acmeAdmin)
+
+  const csv = await agent.request({ method: 'GET', url: '/api/export/ai-user-requests/data.csv' })
+  t.same([...csv.rawPayload.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM says UTF-8 to spreadsheet programs')
+  const records = parse(csv.rawPayload.subarray(3).toString('utf8'), { columns: true }) as Array<Record<string, string>>
+  t.equal(records[0]!.Request, 'Ünïcödé pension question')
+  t.match(records[0]!.Received, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'a CSV date is written in ISO 8601')
+  t.equal((await agent.api('GET', '/api/export/questions/data.csv')).rawPayload.subarray(0, 3).toString('hex'), 'efbbbf', 'every CSV export')
+
+  const json = (await agent.api('GET', '/api/export/ai-user-requests/data.json')).json()
+  t.match(json[0], { text: 'Ünïcödé pension question', createdAt: /^\d{4}-\d{2}-\d{2}T/ }, 'JSON keeps ISO strings')
+
+  const xlsx = await agent.request({ method: 'GET', url: '/api/export/ai-user-requests/data.xlsx' })
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer)
+  const received = workbook.getWorksheet('Requests for advice')!.getRow(2).getCell(8)
+  t.ok(received.value instanceof Date, 'the Received cell holds a date, not text')
+  t.ok(Math.abs((received.value as Date).getTime() - asked.createdAt.getTime()) < 1000, 'the time it was received, to the second')
+  t.match(received.numFmt, /yyyy-mm-dd/, 'shown as a date and time')
 })

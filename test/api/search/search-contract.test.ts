@@ -173,7 +173,7 @@ function contract(t: Test, index: SearchIndex) {
     t.same(await ids(index, 'glacier'), [], 'the old name is gone')
     t.same(await ids(index, 'crevasse'), ['a'])
     t.equal((await index.stats()).documents, 2)
-    await index.delete(['a', 'not-there'])
+    t.equal(await index.delete(['a', 'not-there']), 1, 'delete counts what it removed')
     t.same(await ids(index, 'crevasse'), [])
     t.same(await ids(index, ''), ['b'])
     await index.clear()

@@ -157,4 +157,17 @@ t.test('support deletes a search-index object', async (t) => {
   t.equal(res.statusCode, 200, 'a provider admin may')
   t.same(res.json(), { data: { deleted: `adviceset-${set.id}` } })
   t.same(await indexed('numbat'), [], 'gone from the index')
+
+  const again = await support.api('DELETE', url)
+  t.equal(again.statusCode, 404, 'the same object again: nothing to remove')
+  t.match(again.json(), { error: { message: `Nothing in the search index has the object ID “adviceset-${set.id}”; nothing was removed.` } })
+  const nonsense = await support.api('DELETE', `/api/admin/support/algolia/object/${encodeURIComponent('nonsense id !!')}`)
+  t.equal(nonsense.statusCode, 404, 'an ID the index never held')
+  t.match(nonsense.json(), { error: { message: /Nothing in the search index has the object ID “nonsense id !!”/ } })
+
+  const form = await support.postForm('/admin/support/object', { objectID: 'nonsense id !!' }, { page: '/admin/support' })
+  t.equal(form.statusCode, 303)
+  const page = await support.get('/admin/support')
+  t.match(page.body, 'Nothing in the search index has the object ID “nonsense id !!”; nothing was removed.', 'the support page says nothing was found')
+  t.notMatch(page.body, 'Removed “nonsense id !!”')
 })

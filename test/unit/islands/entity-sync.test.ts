@@ -4,6 +4,8 @@ import t from 'tap'
 import { parseEntityChange, refreshedBoxValue, renameReferences, typeChangeNotice } from '../../../islands/entity-sync/change.ts'
 import type { EntityChange } from '../../../islands/entity-sync/change.ts'
 import { ENTITY_TYPES } from '../../../src/engine/entity-types.ts'
+import { belongsToSet, parseCreatedEntity, parseSyncMessage } from '../../../islands/entity-sync/events.ts'
+import { withCreatedEntity, withoutEntry } from '../../../islands/rule-tree/dictionary-sync.ts'
 
 const VARIABLE = ENTITY_TYPES.variable.id
 const FORMULA = ENTITY_TYPES.formula.id
@@ -40,4 +42,27 @@ t.test('refreshedBoxValue refreshes only unmodified boxes that refer to the entr
 t.test('typeChangeNotice names the new type only when the type changed', async (t) => {
   t.equal(typeChangeNotice(rename), null)
   t.equal(typeChangeNotice(toFormula), 'This item was changed to a Formula entity.')
+})
+
+t.test('made and deleted entries: the channel message, and which set dictionaries hold a made entry', async (t) => {
+  const made = { id: 9, reservedName: 'Pot', entityTypeId: VARIABLE, dataType: 'number', expression: null, ownerId: 'o1', adviceSetId: null }
+  t.same(parseSyncMessage({ event: 'entity:created', detail: { ...made, extra: true } }), { event: 'entity:created', detail: made })
+  t.same(parseSyncMessage({ event: 'entity:deleted', detail: { id: 9 } }), { event: 'entity:deleted', detail: { id: 9 } })
+  t.same(parseSyncMessage(rename), { event: 'entity:changed', detail: rename }, 'a bare rename (a tab of the previous bundle)')
+  t.equal(parseSyncMessage({ event: 'entity:created', detail: { ...made, id: '9' } }), null)
+  t.equal(parseSyncMessage({ event: 'entity:gone', detail: { id: 9 } }), null, 'unknown events are dropped')
+  t.equal(parseCreatedEntity({ ...made, adviceSetId: 0 }), null)
+
+  const set = { id: 3, ownerId: 'o1' }
+  t.ok(belongsToSet(made, set), 'an owner-wide entry')
+  t.ok(belongsToSet({ ...made, adviceSetId: 3 }, set), 'an entry of this set')
+  t.notOk(belongsToSet({ ...made, adviceSetId: 4 }, set), 'an entry of another set')
+  t.notOk(belongsToSet({ ...made, ownerId: 'o2' }, set), 'another owner’s entry')
+
+  const age = { id: 1, name: 'Age', kind: 'variable' as const, dataType: null, expression: null }
+  t.same(withCreatedEntity([age], made, set), [age, { id: 9, name: 'Pot', kind: 'variable', dataType: 'number', expression: null }])
+  t.same(withCreatedEntity([age], { ...made, entityTypeId: FORMULA, expression: '{{Age}} * 2' }, set)[1], { id: 9, name: 'Pot', kind: 'formula', dataType: 'number', expression: '{{Age}} * 2' })
+  const once = withCreatedEntity([age], made, set)
+  t.equal(withCreatedEntity(once, made, set), once, 'added once')
+  t.same(withoutEntry(once, 9), [age])
 })

@@ -116,7 +116,7 @@ t.test('the server\'s nested tree becomes flat nodes keeping comment counts, and
 
 t.test('props: nodes and dictionary are checked, optional parts get safe defaults, a bad node type is refused', async (t) => {
   const props = parseRuleTreeProps({
-    mode: 'edit', rule: { id: 7, name: 'Eligibility', adviceSetId: 3 }, adviceSet: { id: 3, name: 'Pensions' },
+    mode: 'edit', rule: { id: 7, name: 'Eligibility', adviceSetId: 3 }, adviceSet: { id: 3, name: 'Pensions', ownerId: 'o1' },
     nodes: [{ id: 1, parentId: null, position: 0, type: 'condition', expression: '{{Age}} > 1', tags: ['example', 5], commentCount: 2 }],
     rules: [{ id: 8, name: 'Other', adviceSetId: 3, adviceSetName: 'Pensions' }],
     entities: [{ id: 4, name: 'Age', kind: 'variable', dataType: 'number' }],

@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  ADVICE_SET_FILTER, DEFAULT_SEARCH_FILTER, SEARCH_FILTER_KEY, parseSearchFilter, readSearchFilter, writeSearchFilter,
+  ADVICE_SET_FILTER, DEFAULT_SEARCH_FILTER, SEARCH_FILTER_KEY, allHitsOfResults, parseSearchFilter, readSearchFilter, searchFilterLabel, widenLabel, writeSearchFilter,
 } from '../../../islands/search-box/filter.ts'
 import { ENTITY_TYPES } from '../../../src/engine/entity-types.ts'
 
@@ -37,4 +37,14 @@ t.test('stored under the search-filter key and read back', async (t) => {
 t.test('storage that throws falls back to the default and does not break writing', async (t) => {
   t.equal(readSearchFilter(broken), 'starters')
   t.doesNotThrow(() => writeSearchFilter(broken, 'all'))
+})
+
+t.test('allHitsOfResults reads the server’s allHits beside an empty result; the switch says how many', async (t) => {
+  t.equal(allHitsOfResults({ _rawResults: [{ nbHits: 0, allHits: 3 }] }), 3)
+  t.equal(allHitsOfResults({ _rawResults: [{ nbHits: 0 }] }), 0, 'not said: nothing to switch to')
+  t.equal(allHitsOfResults({ _rawResults: [{ allHits: '3' }] }), 0)
+  t.equal(allHitsOfResults(null), 0)
+  t.equal(widenLabel(1), 'Show 1 result under All')
+  t.equal(widenLabel(4), 'Show 4 results under All')
+  t.equal(searchFilterLabel('starters'), 'Starters')
 })
