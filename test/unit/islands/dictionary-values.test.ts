@@ -32,6 +32,6 @@ t.test('fieldOfMessage finds the field a service message names', async (t) => {
   t.equal(fieldOfMessage('reservedName: a name is required.'), 'reservedName')
   t.equal(fieldOfMessage('entityTypeId: 12 (Variable) or 5 (Formula).'), 'kind')
   t.equal(fieldOfMessage('defaultValue: not a number'), 'defaultValue')
-  t.equal(fieldOfMessage('You cannot change this dictionary entry.'), null)
+  t.equal(fieldOfMessage('Viewers cannot change this dictionary entry: ask an admin of your team to make you an author.'), null)
   t.equal(fieldOfMessage('ownerId: nope'), null, 'only fields the form has')
 })
