@@ -5,7 +5,7 @@ import { activity, adviceScenarios, comments, entities, ruleNodes, rules, users,
 import { BY_WHOM, impersonators } from './activity.ts'
 
 const ROW = {
-  id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+  id: activity.id, ownerId: activity.ownerId, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
   before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
 }
 

@@ -37,7 +37,7 @@ export interface ListActivityParams {
 /** Newest first, with who acted (BY_WHOM). */
 export async function listActivity(db: Db, p: ListActivityParams) {
   return db.select({
-    id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+    id: activity.id, ownerId: activity.ownerId, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
     before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
   }).from(activity)
     .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
@@ -63,7 +63,7 @@ export async function findActivity(db: Db, id: number) {
 /** One page of an owner's whole log, oldest first after `afterId` (the activity export reads it this way). */
 export async function activityPage(db: Db, ownerId: string, afterId: number, limit: number) {
   return db.select({
-    id: activity.id, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
+    id: activity.id, ownerId: activity.ownerId, action: activity.action, entityType: activity.entityType, entityId: activity.entityId,
     before: activity.before, after: activity.after, createdAt: activity.createdAt, source: activity.source, ...BY_WHOM,
   }).from(activity)
     .leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))

@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
-import { DeleteNotAllowedError, NotFoundError, ValidationError } from '../../services/errors.ts'
+import { DeleteNotAllowedError, ForbiddenError, NotFoundError, ValidationError } from '../../services/errors.ts'
+import { changeRefusal } from '../../services/accounts/visibility.ts'
 import { formErrors } from './forms.ts'
 import {
   fieldsFor, formValuesFromBody, formValuesOf, pinnedFormValue, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
@@ -149,6 +150,13 @@ function prefilledInputs(raw: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>
 }
 
+/** The scenario form, refused before it is shown (not on save, losing what was typed) to whoever may not save it. */
+async function writableForm(app: FastifyInstance, actor: Actor, adviceSetId: number): Promise<ScenarioFormModel> {
+  const form = await scenarioFormModel(app.deps, actor, adviceSetId)
+  if (!form.canWrite) throw new ForbiddenError(changeRefusal(actor, form.scope.set.ownerId, 'advice set’s scenarios'))
+  return form
+}
+
 export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
   const setRoute = { preHandler: requireUser, schema: { params: SetParams } }
   const scenarioRoute = { preHandler: requireUser, schema: { params: ScenarioParams } }
@@ -186,7 +194,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/adviceset/:id/advicescenario/new', { preHandler: requireUser, schema: { params: SetParams, querystring: NewQuery } }, async (request, reply) => {
     const actor = actorOf(request)
-    const form = await scenarioFormModel(app.deps, actor, itemId(request.params.id))
+    const form = await writableForm(app, actor, itemId(request.params.id))
     const action = `${base(form.scope.set.id)}/new`
     const query = request.query
     const start = blankValues(query.name ?? '', query.runAsOf ?? '')
@@ -206,7 +214,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/adviceset/:id/advicescenario/new', { preHandler: requireUser, schema: { params: SetParams, body: FormBody } }, async (request, reply) => {
     const actor = actorOf(request)
-    const form = await scenarioFormModel(app.deps, actor, itemId(request.params.id))
+    const form = await writableForm(app, actor, itemId(request.params.id))
     return postForm(app, request, reply, form, {
       mode: 'new', action: `${base(form.scope.set.id)}/new`, body: request.body ?? {}, done: 'Scenario saved. Run it to see whether it passes.',
       save: (input) => createScenario(app.deps, actor, { ...input, adviceSetId: form.scope.set.id }),
@@ -224,7 +232,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
     app.get(`/adviceset/:id/advicescenario/:scenarioId/${mode}`, scenarioRoute, async (request, reply) => {
       const actor = actorOf(request)
       const scenario = await scenarioIn(app, actor, request.params)
-      const form = await scenarioFormModel(app.deps, actor, scenario.adviceSetId)
+      const form = await writableForm(app, actor, scenario.adviceSetId)
       const values = formValuesOf(fieldsFor(form, scenario.inputs), { ...scenario, name: mode === 'copy' ? `Copy of ${scenario.name}`.slice(0, 200) : scenario.name })
       return formPage(reply, request, form, { mode, action: `${base(scenario.adviceSetId)}/${scenario.id}/${mode}`, values, scenario })
     })
@@ -233,7 +241,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/adviceset/:id/advicescenario/:scenarioId/edit', scenarioForm, async (request, reply) => {
     const actor = actorOf(request)
     const scenario = await scenarioIn(app, actor, request.params)
-    const form = await scenarioFormModel(app.deps, actor, scenario.adviceSetId)
+    const form = await writableForm(app, actor, scenario.adviceSetId)
     return postForm(app, request, reply, form, {
       mode: 'edit', action: `${base(scenario.adviceSetId)}/${scenario.id}/edit`, body: request.body ?? {}, scenario, done: 'Scenario saved.',
       save: (input) => updateScenario(app.deps, actor, scenario.id, input),
@@ -243,7 +251,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/adviceset/:id/advicescenario/:scenarioId/copy', scenarioForm, async (request, reply) => {
     const actor = actorOf(request)
     const scenario = await scenarioIn(app, actor, request.params)
-    const form = await scenarioFormModel(app.deps, actor, scenario.adviceSetId)
+    const form = await writableForm(app, actor, scenario.adviceSetId)
     return postForm(app, request, reply, form, {
       mode: 'copy', action: `${base(scenario.adviceSetId)}/${scenario.id}/copy`, body: request.body ?? {}, scenario, done: 'Copy saved.',
       save: (input) => copyScenario(app.deps, actor, scenario.id, input),

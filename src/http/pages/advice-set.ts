@@ -14,7 +14,7 @@ import { noteSetOpened } from '../../services/library/recent-items.ts'
 import { deletedRuleOf, setRuleList } from '../../services/authoring/rule-page.ts'
 import { listVisibleTags } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
-import { canCreate } from '../../services/accounts/visibility.ts'
+import { canCreate, changeRefusal } from '../../services/accounts/visibility.ts'
 import { scenarioCounts } from '../../services/scenarios/scenarios.ts'
 import { analyticsDays } from '../../services/delivery/interview-analytics.ts'
 import { setInsights } from '../../services/library/set-insights.ts'
@@ -108,7 +108,7 @@ async function formData(app: FastifyInstance, actor: Actor) {
 async function editData(app: FastifyInstance, request: FastifyRequest, id: number) {
   const actor = actorOf(request)
   const set = await getAdviceSet(app.deps, actor, id)
-  if (!set.canWrite) throw new ForbiddenError('You cannot change this advice set.')
+  if (!set.canWrite) throw new ForbiddenError(changeRefusal(actor, set.ownerId, 'advice set'))
   return {
     title: `Edit ${set.name}`,
     set,

@@ -15,6 +15,7 @@ import { announceEntityCreated, announceEntityDeleted } from '../plugins/entity-
 import { FormBody, IdString, StringEnum } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 import { countOf } from '../format.ts'
+import { changeRefusal } from '../../services/accounts/visibility.ts'
 
 type Body = Record<string, unknown>
 
@@ -121,7 +122,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
 
   async function writable(actor: Actor, params: Static<typeof EntityParams>) {
     const entry = await readable(actor, params)
-    if (!entry.canWrite) throw new ForbiddenError('You cannot change this dictionary entry.')
+    if (!entry.canWrite) throw new ForbiddenError(changeRefusal(actor, entry.ownerId, 'dictionary entry'))
     return entry
   }
 

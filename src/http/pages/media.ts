@@ -9,7 +9,7 @@ import {
   assertCanCreate, createLinkSupplement, deleteSupplement, editSupplement, LIBRARIES, restoreSupplement, supplementHref, type Library,
 } from '../../services/files/supplements.ts'
 import { uploadSupplement } from '../../services/files/uploads.ts'
-import { canCreate } from '../../services/accounts/visibility.ts'
+import { canCreate, changeRefusal } from '../../services/accounts/visibility.ts'
 import { DeleteNotAllowedError } from '../../services/errors.ts'
 import { itemId } from '../api/ids.ts'
 import { FILE_HEADERS, sendServedFile } from '../file-reply.ts'
@@ -88,7 +88,7 @@ export const mediaPages: FastifyPluginAsyncTypebox = async (app) => {
     app.get(`${base}/:id/edit`, { preHandler: requireUser, schema: { params: IdParams } }, async (request, reply) => {
       const data = await supplementPage(deps, actorOf(request), library, itemId(request.params.id))
       const s = data.supplement
-      if (!s.canWrite) return showPage(request, reply.code(403), s.id, { formError: 'You cannot change this supplement.' })
+      if (!s.canWrite) return showPage(request, reply.code(403), s.id, { formError: changeRefusal(actorOf(request), s.ownerId, 'supplement') })
       return reply.page('media/edit', {
         title: `Edit ${s.name}`, ...data, ...formChoices(library),
         values: { name: s.name, type: s.type, description: s.description, url: s.url ?? '', imageUrl: s.imageUrl ?? '' },

@@ -11,7 +11,7 @@ import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
 } from '../../services/authoring/rule-page.ts'
 import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
-import { canCollaborateOnSet, canWriteOwned } from '../../services/accounts/visibility.ts'
+import { canCollaborateOnSet, canWriteOwned, changeRefusal } from '../../services/accounts/visibility.ts'
 import { apiChoicesForSet } from '../../services/integrations/external-apis.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -31,7 +31,7 @@ const ruleIdOf = (params: Static<typeof RuleParams>) => itemId(params.ruleId, 'r
 
 async function writableSet(app: FastifyInstance, actor: Actor, id: number) {
   const set = await getAdviceSet(app.deps, actor, id)
-  if (!set.canWrite) throw new ForbiddenError('You cannot change this advice set.')
+  if (!set.canWrite) throw new ForbiddenError(changeRefusal(actor, set.ownerId, 'advice set'))
   return set
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, updateProfile,
+  canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, updateProfile,
 } from '../../services/accounts/users.ts'
 import { cancelInvitation, inviteUser, resendInvitation } from '../../services/accounts/invitations.ts'
 import { changeMemberRole, deactivateMember, reactivateMember } from '../../services/accounts/members.ts'
@@ -43,7 +43,7 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/profile', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
     const actor = actorOf(request)
     const profile = await getProfile(app.deps, actor, profileIdOf(request, request.query))
-    const canEdit = profile.id === actor.userId || (actor.role === 'admin' && profile.ownerId === actor.ownerId) || isProviderAdmin(actor)
+    const canEdit = canEditProfile(actor, profile)
     const editorProps = {
       action: `/api/user/${profile.id}`, method: 'PATCH',
       fields: [
@@ -55,7 +55,7 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
-    const profile = await getProfile(app.deps, actorOf(request), profileIdOf(request, request.query))
+    const profile = await editableProfile(app.deps, actorOf(request), profileIdOf(request, request.query))
     return reply.page('user/profile-edit', { title: 'Edit profile', profileId: profile.id, values: { name: profile.name, title: profile.title } })
   })
 

@@ -179,11 +179,20 @@ export async function getProfile(deps: Deps, actor: Actor, userId: number): Prom
   return user
 }
 
+/** One's own profile; a colleague's for the team's admins; anyone's for provider admins. */
+export function canEditProfile(actor: Actor, profile: { id: number; ownerId: string }): boolean {
+  return profile.id === actor.userId || (actor.role === 'admin' && profile.ownerId === actor.ownerId) || isProviderAdmin(actor)
+}
+
+/** A profile the actor may edit: the form is refused before it is shown, not when it is saved. */
+export async function editableProfile(deps: Deps, actor: Actor, userId: number): Promise<PublicUser> {
+  const profile = await getProfile(deps, actor, userId)
+  if (!canEditProfile(actor, profile)) throw new ForbiddenError('You can only edit your own profile: an admin of your team edits colleagues’ profiles.')
+  return profile
+}
+
 export async function updateProfile(deps: Deps, actor: Actor, userId: number, input: { name?: unknown; title?: unknown }): Promise<PublicUser> {
-  const before = await getProfile(deps, actor, userId)
-  if (userId !== actor.userId && !(actor.role === 'admin' && before.ownerId === actor.ownerId) && !isProviderAdmin(actor)) {
-    throw new ForbiddenError('You can only edit your own profile: an admin of your team edits colleagues’ profiles.')
-  }
+  const before = await editableProfile(deps, actor, userId)
   const changes = await checkSentFields<{ name: string; title: string }>(input, {
     name: () => requireText('name', input.name, 'Name', 120),
     title: () => optionalText('title', input.title, 'About', 2000, 'multiline'),

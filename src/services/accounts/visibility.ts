@@ -44,5 +44,18 @@ export function canCreate(actor: Actor): boolean {
 /** Not visible → 404 (its existence is not revealed); visible but not writable → 403. */
 export function assertWritable(actor: Actor, set: OwnedShared, what = 'advice set'): void {
   if (!canReadSet(actor, set)) throw new NotFoundError(`No ${what} with this id`)
-  if (!canWriteOwned(actor, set.ownerId)) throw new ForbiddenError(`You cannot change this ${what}.`)
+  assertCanChange(actor, set.ownerId, what)
+}
+
+/**
+ * Why the actor may not change a thing of `ownerId`, and what to do about it: one voice for every such refusal. In
+ * the actor's own team only viewers are refused; elsewhere, only that team's authors change its things.
+ */
+export function changeRefusal(actor: Actor, ownerId: string, what: string): string {
+  if (ownerId === actor.ownerId) return `Viewers cannot change this ${what}: ask an admin of your team to make you an author.`
+  return `This ${what} belongs to another team, so only its authors can change it.`
+}
+
+export function assertCanChange(actor: Actor, ownerId: string, what: string): void {
+  if (!canWriteOwned(actor, ownerId)) throw new ForbiddenError(changeRefusal(actor, ownerId, what))
 }

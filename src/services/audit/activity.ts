@@ -13,7 +13,7 @@ import { ENTITY_RULE, ENTITY_RULE_NODE, restoreRuleSnapshot, type RuleSnapshot }
 import { ENTITY_SCENARIO, type ScenarioSnapshot } from '../scenarios/access.ts'
 import { restoreScenarioSnapshot } from '../scenarios/scenarios.ts'
 import { ENTITY_KEYWORD_MAP, restoreKeywordMapSnapshot, type KeywordMapSnapshot } from '../library/keyword-maps.ts'
-import { canCollaborateOnSet, canCreate } from '../accounts/visibility.ts'
+import { canAdministerOwned, canCollaborateOnSet, canCreate } from '../accounts/visibility.ts'
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findNode } from '../../db/queries/rule-nodes.ts'
 import { findRule } from '../../db/queries/rules.ts'
@@ -45,6 +45,18 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_SCENARIO]: async (deps, actor, id, before) => { await restoreScenarioSnapshot(deps, actor, id, before as ScenarioSnapshot | null) },
   [ENTITY_KEYWORD_MAP]: (deps, actor, id, before) => restoreKeywordMapSnapshot(deps, actor, id, before as KeywordMapSnapshot | null),
   [ENTITY_SUPPLEMENT]: async (deps, actor, id, before) => { await restoreSupplementSnapshot(deps, actor, id, before as SupplementSnapshot | null) },
+}
+
+/**
+ * Who may undo an entry beyond the set's authors: keyword maps are the owner's admins' (as on their own pages). The
+ * log offers Restore only to whoever the restore would not refuse.
+ */
+const RESTORE_ALLOWED: Partial<Record<string, (actor: Actor, ownerId: string) => boolean>> = {
+  [ENTITY_KEYWORD_MAP]: canAdministerOwned,
+}
+
+function canRestoreRow(actor: Actor, row: { entityType: string; ownerId: string }): boolean {
+  return row.entityType in RESTORERS && canCreate(actor) && (RESTORE_ALLOWED[row.entityType]?.(actor, row.ownerId) ?? true)
 }
 
 export function timeframeOf(raw: unknown): number {
@@ -105,7 +117,7 @@ function describeRow(actor: Actor, row: LoggedRow, book: ActivityBook) {
     changes,
     /** `changes` as people read them: labels, names instead of ids. */
     details: readableChanges(row.entityType, row.action, changes, book),
-    canRestore: row.entityType in RESTORERS && canCreate(actor),
+    canRestore: canRestoreRow(actor, row),
   }
 }
 

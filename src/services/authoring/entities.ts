@@ -17,7 +17,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { ENTITY_RULE_NODE } from './rules.ts'
 import { checkExpression, nodeSnapshot } from './rule-nodes.ts'
 import { optionalText } from '../validate.ts'
-import { canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { assertCanChange, canCreate, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
 
 export const ENTITY_DICTIONARY = 'entity'
 const DICTIONARY_TYPE_IDS = [ENTITY_TYPES.variable.id, ENTITY_TYPES.formula.id]
@@ -64,7 +64,7 @@ async function readableEntity(db: Db, actor: Actor, id: number, opts: { includeD
 
 async function writableEntity(db: Db, actor: Actor, id: number): Promise<EntityRow> {
   const entity = await readableEntity(db, actor, id)
-  if (!canWriteOwned(actor, entity.ownerId)) throw new ForbiddenError('You cannot change this dictionary entry.')
+  assertCanChange(actor, entity.ownerId, 'dictionary entry')
   return entity
 }
 
@@ -502,7 +502,7 @@ export type EntitySnapshot = ReturnType<typeof snapshot>
  */
 export async function restoreEntitySnapshot(deps: Deps, actor: Actor, id: number, target: EntitySnapshot | null) {
   const entity = await readableEntity(deps.db, actor, id, { includeDeleted: true })
-  if (!canWriteOwned(actor, entity.ownerId)) throw new ForbiddenError('You cannot change this dictionary entry.')
+  assertCanChange(actor, entity.ownerId, 'dictionary entry')
   const deleteIt = target === null || target.deleted
   if (deleteIt && entity.deletedAt) throw new ValidationError('id', 'This dictionary entry is already deleted.')
   if (deleteIt) await assertNoDependents(deps.db, ENTITY_DICTIONARY, id, kindOf(entity) === 'formula' ? `[[${entity.reservedName}]]` : `{{${entity.reservedName}}}`)

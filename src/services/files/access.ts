@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import { findSupplement, listLinkUses, type LinkUse, type SupplementRow } from '../../db/queries/supplements.ts'
-import { canCollaborateOnSet, canReadOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
+import { assertCanChange, canCollaborateOnSet, canReadOwned, canReadSet, canWriteOwned } from '../accounts/visibility.ts'
 import type { Actor } from '../context.ts'
 import { ForbiddenError, NotFoundError } from '../errors.ts'
 
@@ -34,7 +34,7 @@ export async function readableSupplement(db: Db, actor: Actor, id: number, opts:
 /** Readable and the actor's to change; a supplement the actor cannot read is a 404, one it only reads a 403. */
 export async function writableSupplement(db: Db, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<SupplementRow> {
   const row = await readableSupplement(db, actor, id, opts)
-  if (!canWriteOwned(actor, row.ownerId)) throw new ForbiddenError('You cannot change this supplement.')
+  assertCanChange(actor, row.ownerId, 'supplement')
   return row
 }
 

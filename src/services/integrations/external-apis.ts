@@ -9,7 +9,7 @@ import {
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError, type Dependent } from '../errors.ts'
-import { canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
+import { assertCanChange, canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
 import { assertNoDependents, registerDependentCheck } from '../authoring/dependents.ts'
 import {
   HTTP_METHODS, checkDefinition, externalApiView, resolveSecrets, sealHeaders, type CheckedDefinition, type ExternalApiInput, type ExternalApiView,
@@ -63,7 +63,7 @@ async function readable(deps: Deps, actor: Actor, id: number, opts: { includeDel
 
 async function writable(deps: Deps, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<ExternalApiRow> {
   const row = await readable(deps, actor, id, opts)
-  if (!canWriteOwned(actor, row.ownerId)) throw new ForbiddenError('You cannot change this external API.')
+  assertCanChange(actor, row.ownerId, 'external API')
   return row
 }
 

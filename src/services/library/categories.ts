@@ -5,7 +5,7 @@ import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../co
 import { assertNoDependents, registerDependentCheck } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
-import { canCreate, canWriteOwned } from '../accounts/visibility.ts'
+import { assertCanChange, canCreate, canWriteOwned } from '../accounts/visibility.ts'
 
 export const ENTITY_CATEGORY = 'category'
 
@@ -33,7 +33,7 @@ export async function getCategory(deps: Deps, actor: Actor, id: number): Promise
 async function writableCategory(deps: Deps, actor: Actor, id: number, includeDeleted = false): Promise<CategoryRow> {
   const category = await findCategory(deps.db, id, { includeDeleted })
   if (!category || (category.ownerId !== actor.ownerId && !isProviderAdmin(actor))) throw new NotFoundError('No category with this id')
-  if (!canWriteOwned(actor, category.ownerId)) throw new ForbiddenError('You cannot change this category.')
+  assertCanChange(actor, category.ownerId, 'category')
   return category
 }
 
