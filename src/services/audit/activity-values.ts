@@ -48,7 +48,8 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_RULE_NODE]: new Set(['name', 'ruleId']),
   [ENTITY_DICTIONARY]: new Set(['name', 'parentId', 'ownerId']),
   [ENTITY_COMMENT]: new Set(['name', 'parentId', 'ruleNodeId']),
-  [ENTITY_VERSION]: new Set(['name', 'adviceSetId']),
+  // A version's number is its name in the sentence ("Version 3"); it never changes, so a row for it only says "— → 3".
+  [ENTITY_VERSION]: new Set(['name', 'adviceSetId', 'number']),
   [ENTITY_SCENARIO]: new Set(['parentId', 'adviceSetId']),
   [ENTITY_SUPPLEMENT_LINK]: new Set(['supplementId', 'targetType', 'targetId']),
   audience: new Set(['adviceSetId']),
