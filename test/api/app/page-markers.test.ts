@@ -10,6 +10,7 @@ import { createApiKey } from '../../helpers/api-keys.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
+import { createTag } from '../../../src/services/library/tags.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { tags } from '../../../src/db/schema/index.ts'
 import { Readable } from 'node:stream'
@@ -38,6 +39,8 @@ const EXPECTED: Record<string, string> = {
   '/admin/export': 'admin-export',
   '/admin/tag': 'tag',
   '/admin/tag/:id/edit': 'tag',
+  '/admin/tag/:id/confirm-merge': 'tag',
+  '/admin/tag/:id/confirm-delete': 'tag',
   '/library': 'rule-set-index',
   '/library/classic': 'rule-set-index',
   '/library/search': 'screener',
@@ -157,6 +160,10 @@ const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerI
 const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
 const markerAuthor = await createUser(database.db, { ownerId: provider, role: 'author' })
 const [markerTag] = await database.db.select({ id: tags.id }).from(tags).limit(1)
+// The tag confirmation pages need a tag of the admin's own that may go, and another to merge it into.
+const providerActor = { userId: admin.id, ownerId: provider, role: 'admin' as const, impersonatorId: null }
+const doomedTag = await createTag(app.deps, providerActor, { label: 'Marker doomed' })
+const keeperTag = await createTag(app.deps, providerActor, { label: 'Marker keeper' })
 const adminActor = { userId: admin.id, ownerId: provider, role: 'admin' as const, impersonatorId: null }
 const markerMedia = await createLinkSupplement(app.deps, adminActor, { url: 'https://example.com/guide', name: 'Marker link' })
 const markerViz = await uploadSupplement(app.deps, adminActor, (async function* () {
@@ -167,11 +174,12 @@ const QUERIES: Record<string, string> = {
   '/adviceset/:id/rule/confirm-delete': `?ruleId=${markerRule.id}`,
   '/adviceset/:id/rule/copyselector': `?ruleId=${markerRule.id}`,
   '/admin/support/impersonate': `?userId=${markerAuthor.id}`,
+  '/admin/tag/:id/confirm-merge': `?into=${keeperTag.id}`,
 }
 const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/${markerApi.id}`).replace('/gen-branches/:id', `/gen-branches/${markerScenario.id}`)
   .replace(':token', 'not-a-real-token').replace(':ruleSetId', String(adviceSet.id))
   .replace(/^\/media\/:id/, `/media/${markerMedia.id}`).replace(/^\/visualizations\/:id/, `/visualizations/${markerViz.id}`)
-  .replace(':id', String(url.startsWith('/admin/tag/') ? markerTag!.id : adviceSet.id))
+  .replace(':id', String(url.startsWith('/admin/tag/') ? (url.includes('/confirm-') ? doomedTag.id : markerTag!.id) : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
   .replace(':scenarioId', String(markerScenario.id)).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')

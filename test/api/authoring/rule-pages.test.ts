@@ -87,7 +87,7 @@ t.test('the island props are exactly the contract for a writer', async (t) => {
   t.equal(props.comments, true, 'the set\'s own team opens its comments')
   t.same([props.sourceCounts, props.maxSourcesPerNode, props.maxUploadBytes], [{}, 10, 10 * 1024 * 1024], 'no node has sources yet (issue 15)')
   t.same(props.rule, { id: rule.id, name: 'Retirement', adviceSetId: set.id })
-  t.same(props.adviceSet, { id: set.id, name: 'Pension advice' })
+  t.same(props.adviceSet, { id: set.id, name: 'Pension advice', ownerId: set.ownerId }, 'its owner: entries made in other tabs join its suggestions only when they are this team’s')
   t.equal(props.activeNodeId, null)
   t.equal(props.nodes.length, 4)
   t.same(props.nodes.find((n: { id: number }) => n.id === condition.id), {

@@ -145,8 +145,9 @@ t.test('each step asks the next question with its input type', async (t) => {
 t.test('a bad answer is a 400 naming the variable; names the set does not use are ignored', async (t) => {
   const notNumber = await call({ url: `${url}?Age=old` })
   t.equal(notNumber.statusCode, 400)
-  t.same(Object.keys(notNumber.json().error).sort(), ['field', 'message', 'name', 'status'])
+  t.same(Object.keys(notNumber.json().error).sort(), ['field', 'fields', 'message', 'name', 'status'])
   t.match(notNumber.json().error, { status: 400, name: 'Bad Request', field: 'Age', message: /^Age: / })
+  t.same(notNumber.json().error.fields, [{ field: 'Age', message: notNumber.json().error.message }], 'the one bad field, listed as every error lists its fields')
   const notOption = await call({ url, body: { inputs: { Age: 40, Employed: false, Region: 'East' } } })
   t.match(notOption.json().error, { status: 400, field: 'Region' })
   const system = await call({ url: `${url}?ApiKey_Owner_Id=someone-else` })
