@@ -63,7 +63,7 @@ t.test('the list: status badges, last run, what differed, the failing filter, Ru
   t.equal((await viewerAgent.postForm(`${base}/test`, {}, { page: `${base}/index` })).statusCode, 403)
   t.equal((await strangerAgent.get(`${base}/index`)).statusCode, 404, 'other owners do not see it')
   t.equal((await strangerAgent.get(`${base}/${old.id}/show`)).statusCode, 404)
-  t.equal((await viewerAgent.get(`${base}/${old.id}/edit`)).statusCode, 200, 'viewers may look at the form')
+  t.equal((await viewerAgent.get(`${base}/${old.id}/edit`)).statusCode, 403, 'viewers are refused the form before they type into it (issue 25)')
   t.equal((await viewerAgent.postForm(`${base}/${old.id}/edit`, { name: 'Taken' }, { page: `${base}/${old.id}/show` })).statusCode, 403, 'but not save it')
 
   const single = await agent.postForm(`${base}/test`, { scenarioId: String(wrong.id), back: 'show' })
