@@ -9,6 +9,7 @@ import type { AreaModule } from './areas/area.ts'
 import { startEntitySync } from './entity-sync/index.ts'
 import { mountJobsPanel } from './jobs-panel/index.ts'
 import { mountNotifications } from './notifications/index.ts'
+import { mountScenarioBySet } from './scenario-by-set/index.ts'
 import { mountSearchBox } from './search-box/index.ts'
 import { mountTimezonePrompt } from './timezone-prompt/index.ts'
 
@@ -34,6 +35,7 @@ const PLAIN_ISLANDS: Readonly<Record<string, (element: HTMLElement) => void>> = 
   'timezone-prompt': mountTimezonePrompt,
   'search-box': mountSearchBox,
   'jobs-panel': mountJobsPanel,
+  'scenario-by-set': mountScenarioBySet,
 }
 
 function mountPlainIslands(): boolean {

@@ -117,35 +117,41 @@ export function parsePhrases(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/\r?\n/) : raw === undefined || raw === null ? [] : [raw]
   const phrases: string[] = []
   for (const item of list) {
-    if (typeof item !== 'string') throw new ValidationError('phrases', 'phrases: each phrase must be text.')
+    if (typeof item !== 'string') throw new ValidationError('phrases', 'Phrases: each phrase must be text.')
     const phrase = item.trim().replace(/\s+/g, ' ')
     if (phrase === '') continue
-    if (phrase.length > MAX_PHRASE_LENGTH) throw new ValidationError('phrases', `phrases: “${phrase.slice(0, 40)}…” is longer than ${MAX_PHRASE_LENGTH} characters.`)
+    if (phrase.length > MAX_PHRASE_LENGTH) throw new ValidationError('phrases', `Phrases: “${phrase.slice(0, 40)}…” is longer than ${MAX_PHRASE_LENGTH} characters.`)
     if (!phrases.some((p) => p.toLowerCase() === phrase.toLowerCase())) phrases.push(phrase)
   }
-  if (phrases.length === 0) throw new ValidationError('phrases', 'phrases: give at least one phrase.')
-  if (phrases.length > MAX_PHRASES) throw new ValidationError('phrases', `phrases: at most ${MAX_PHRASES} phrases.`)
+  if (phrases.length === 0) throw new ValidationError('phrases', 'Phrases: give at least one phrase.')
+  if (phrases.length > MAX_PHRASES) throw new ValidationError('phrases', `Phrases: at most ${MAX_PHRASES} phrases.`)
   return phrases
 }
 
-function idOf(field: string, raw: unknown): number | null {
+const TARGET_LABELS = { adviceSetId: 'Advice set', scenarioId: 'Scenario' } as const
+
+function idOf(field: keyof typeof TARGET_LABELS, raw: unknown): number | null {
   if (raw === undefined || raw === null || raw === '') return null
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
-  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new ValidationError(field, `${field}: must be an id.`)
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new ValidationError(field, `${TARGET_LABELS[field]}: “${text.slice(0, 40)}” is not an id.`)
   return Number(text)
 }
 
 /** The target, checked: a set the owner's users read, and a scenario of one of the owner's own sets. */
 async function checkedTarget(db: Db, actor: Actor, ownerId: string, input: KeywordMapInput) {
   const adviceSetId = idOf('adviceSetId', input.adviceSetId)
-  if (adviceSetId === null) throw new ValidationError('adviceSetId', 'adviceSetId: choose the advice set the map leads to.')
+  if (adviceSetId === null) throw new ValidationError('adviceSetId', 'Advice set: choose the advice set the map leads to.')
   const set = await findAdviceSet(db, adviceSetId)
-  if (!set || !canReadSet({ ...actor, ownerId }, set)) throw new ValidationError('adviceSetId', `adviceSetId: there is no advice set ${adviceSetId} this team can use.`)
+  if (!set || !canReadSet({ ...actor, ownerId }, set)) throw new ValidationError('adviceSetId', `Advice set: there is no advice set ${adviceSetId} this team can use.`)
   const scenarioId = idOf('scenarioId', input.scenarioId)
   if (scenarioId !== null) {
     const scenario = await findScenario(db, scenarioId)
-    if (!scenario || scenario.adviceSetId !== set.id) throw new ValidationError('scenarioId', `scenarioId: there is no scenario ${scenarioId} in “${set.name}”.`)
-    if (set.ownerId !== ownerId) throw new ValidationError('scenarioId', 'scenarioId: a keyword map can point only at scenarios of its own team’s advice sets.')
+    if (scenario && scenario.adviceSetId !== set.id && (await findAdviceSet(db, scenario.adviceSetId))?.ownerId === ownerId) {
+      // The team's own scenario of another set (the form's list was not filtered): name both, say what to do.
+      throw new ValidationError('scenarioId', `Scenario: “${scenario.name}” is a scenario of another advice set, not of “${set.name}”. Choose one of “${set.name}”’s scenarios, or none.`)
+    }
+    if (!scenario || scenario.adviceSetId !== set.id) throw new ValidationError('scenarioId', `Scenario: “${set.name}” has no scenario ${scenarioId}.`)
+    if (set.ownerId !== ownerId) throw new ValidationError('scenarioId', 'Scenario: a keyword map can point only at scenarios of its own team’s advice sets.')
   }
   return { adviceSetId: set.id, scenarioId }
 }

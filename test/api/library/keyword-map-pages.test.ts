@@ -52,7 +52,7 @@ t.test('the admin pages: admins only; create, refuse by field, edit, delete with
 
   const refused = await admin.postForm('/admin/keywordMap', { name: 'Bold savers', phrases: '', adviceSetId: String(set.id), scenarioId: String(scenario.id) })
   t.equal(refused.statusCode, 400)
-  t.match(refused.body, 'phrases: give at least one phrase.')
+  t.match(refused.body, 'Phrases: give at least one phrase.')
   t.match(refused.body, 'value="Bold savers"', 'what was typed is kept')
   t.equal((await db.select().from(keywordMaps)).length, 0, 'nothing saved')
 
@@ -74,7 +74,7 @@ t.test('the admin pages: admins only; create, refuse by field, edit, delete with
 
   const badEdit = await admin.postForm(`/admin/keywordMap/${row!.id}`, { name: 'Bold savers', phrases: 'bold investing', adviceSetId: 'abc', scenarioId: '' })
   t.equal(badEdit.statusCode, 400)
-  t.match(badEdit.body, 'adviceSetId: must be an id.')
+  t.match(badEdit.body, 'Advice set: “abc” is not an id.')
   const saved = await admin.postForm(`/admin/keywordMap/${row!.id}`, { name: 'Bold savers', phrases: 'bold investing\nshares for young savers\nrisky pension', adviceSetId: String(set.id), scenarioId: String(scenario.id) })
   t.equal(saved.statusCode, 303)
   t.same((await db.select().from(keywordMaps))[0]!.phrases, ['bold investing', 'shares for young savers', 'risky pension'])
@@ -146,4 +146,17 @@ t.test('the screener without JavaScript shows the suggestion; following it opens
   t.equal((await stranger.get(`/adviceset/${set.id}/rule/debug?scenario=${scenario.id}`)).statusCode, 404)
   const other = await retirementSet(db, acme, { name: 'Other' })
   t.equal((await author.get(`/adviceset/${other.set.id}/rule/debug?scenario=${scenario.id}`)).statusCode, 404, 'the scenario must be of the set')
+})
+
+t.test('a scenario of another of the team\'s sets is refused in words, at the Scenario field; the list is grouped by set for the page to filter', async (t) => {
+  const other = await createAdviceSet(db, { ownerId: acme, name: 'Savings plan' })
+  const form = await admin.get('/admin/keywordMap')
+  t.match(form.body, '<div class="field" data-island="scenario-by-set" data-set-select="f-adviceSetId">', 'the scenario field follows the set field')
+  t.match(form.body, new RegExp(`<optgroup label="[^"]+" data-advice-set-id="${set.id}">`), 'each group names its set')
+  const refused = await admin.postForm('/admin/keywordMap', { name: 'Mixed up', phrases: 'save more', adviceSetId: String(other.id), scenarioId: String(scenario.id) })
+  t.equal(refused.statusCode, 400)
+  t.match(refused.body, /<p class="field-error" id="f-scenarioId-error">Scenario: “Young and bold” is a scenario of another advice set, not of “Savings plan”\. Choose one of “Savings plan”’s scenarios, or none\.<\/p>/)
+  t.notMatch(refused.body, 'scenarioId:', 'no raw field name')
+  t.match(refused.body, /<select id="f-scenarioId" name="scenarioId"[^>]*aria-invalid="true" autofocus>/, 'the field is marked and takes the focus')
+  t.match(refused.body, '>save more</textarea>', 'nothing typed is lost')
 })
