@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError, ValidationError } from '../../services/errors.ts'
-import { changeRefusal } from '../../services/accounts/visibility.ts'
+import { canWriteOwned, changeRefusal } from '../../services/accounts/visibility.ts'
 import { formErrors } from './forms.ts'
 import {
   fieldsFor, formValuesFromBody, formValuesOf, pinnedFormValue, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
@@ -261,6 +261,8 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/adviceset/:id/advicescenario/:scenarioId/delete', scenarioRoute, async (request, reply) => {
     const actor = actorOf(request)
     const scenario = await scenarioIn(app, actor, request.params)
+    // Asked only of whoever may answer it: a viewer would press Delete and be refused.
+    if (!canWriteOwned(actor, scenario.adviceSetOwnerId)) throw new ForbiddenError(changeRefusal(actor, scenario.adviceSetOwnerId, 'advice set’s scenarios'))
     const uses = Object.values(await listScenarioUses(app.deps, actor, scenario.id)).flat()
     return reply.page('advicescenario/delete', { ...common(request, setOf(scenario)), title: `Delete ${scenario.name}`, scenario, uses })
   })

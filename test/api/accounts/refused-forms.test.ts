@@ -21,7 +21,7 @@ const scenario = (await author.api('POST', '/api/advicescenario', { adviceSetId:
 const VIEWER_REASON = 'ask an admin of your team to make you an author.'
 
 t.test('a viewer is refused the scenario forms before they are shown, with the reason', async (t) => {
-  for (const url of [`/adviceset/${set.id}/advicescenario/new`, `/adviceset/${set.id}/advicescenario/${scenario.id}/edit`, `/adviceset/${set.id}/advicescenario/${scenario.id}/copy`]) {
+  for (const url of [`/adviceset/${set.id}/advicescenario/new`, `/adviceset/${set.id}/advicescenario/${scenario.id}/edit`, `/adviceset/${set.id}/advicescenario/${scenario.id}/copy`, `/adviceset/${set.id}/advicescenario/${scenario.id}/delete`]) {
     const page = await viewer.get(url)
     t.equal(page.statusCode, 403, url)
     t.match(page.body, `Viewers cannot change this advice set’s scenarios: ${VIEWER_REASON}`, `${url} says why and what to do`)

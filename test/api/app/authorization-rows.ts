@@ -273,7 +273,7 @@ export const ROWS: Record<string, Row> = {
   'GET /adviceset/:id/advicescenario/:scenarioId/copy': editPage,
   'POST /adviceset/:id/advicescenario/:scenarioId/edit': { ...teamWrite, body: () => ({ name: aName() }) },
   'POST /adviceset/:id/advicescenario/:scenarioId/copy': teamWrite,
-  'GET /adviceset/:id/advicescenario/:scenarioId/delete': teamRead,
+  'GET /adviceset/:id/advicescenario/:scenarioId/delete': editPage,
   'POST /adviceset/:id/advicescenario/:scenarioId/delete': { ...teamWrite, fresh: 'scenario' },
   'POST /adviceset/:id/advicescenario/:scenarioId/restore': { ...teamWrite, fresh: 'scenario', deleted: true },
   'GET /adviceset/:id/advicescenario/tree': teamRead,

@@ -187,7 +187,7 @@ t.test('advice scenario pages: another owner sees none of them; a viewer reads t
   for (const path of ['index', 'new', `${scenario.id}/show`, `${scenario.id}/edit`, `${scenario.id}/copy`, `${scenario.id}/delete`]) {
     t.equal((await gus.get(`${base}/${path}`)).statusCode, 404, `other owner: ${path}`)
     // The forms are refused before they are shown (issue 25): a viewer could only lose what they typed.
-    const formPage = path === 'new' || path.endsWith('/edit') || path.endsWith('/copy')
+    const formPage = path === 'new' || path.endsWith('/edit') || path.endsWith('/copy') || path.endsWith('/delete')
     t.equal((await viewer.get(`${base}/${path}`)).statusCode, formPage ? 403 : 200, `viewer ${formPage ? 'is refused' : 'reads'} ${path}`)
   }
   for (const path of ['new', `${scenario.id}/edit`, `${scenario.id}/copy`, `${scenario.id}/delete`, `${scenario.id}/restore`, 'test']) {
