@@ -6,7 +6,7 @@ import {
 } from '../../services/accounts/users.ts'
 import { cancelInvitation, inviteUser, resendInvitation } from '../../services/accounts/invitations.ts'
 import { changeMemberRole, deactivateMember, reactivateMember } from '../../services/accounts/members.ts'
-import type { PublicUser } from '../../db/queries/users.ts'
+import type { PublicUser } from '../../services/accounts/users.ts'
 import { canAdministerOwned } from '../../services/accounts/visibility.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
 import { ConflictError, ValidationError } from '../../services/errors.ts'

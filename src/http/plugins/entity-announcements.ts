@@ -2,7 +2,7 @@
 // the announcements wait in the session (like flash messages) and go out once in that page's app context as
 // `entityEvents`, which islands/entity-sync relays, so other tabs' `{{` suggestions follow without a reload.
 import type { FastifyRequest } from 'fastify'
-import type { EntityRow } from '../../db/queries/entities.ts'
+import type { EntityRow } from '../../services/authoring/entities.ts'
 
 export interface EntityAnnouncement {
   event: 'entity:created' | 'entity:deleted'

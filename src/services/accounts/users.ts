@@ -10,7 +10,7 @@ import { deleteUserSessions } from '../../db/queries/sessions.ts'
 import type { UserPreferences, UserRole } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
 
-export type { UserRow }
+export type { PublicUser, UserRow }
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { checkPasswordRules, hashLinkToken, hashPassword, newLinkToken, verifyPassword } from './passwords.ts'

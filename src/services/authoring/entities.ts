@@ -27,6 +27,8 @@ const SEARCH_LIMIT = 50
 type Kind = 'variable' | 'formula'
 interface NameRef { name: string; kind: Kind }
 
+export type { EntityRow }
+
 export function kindOf(entity: Pick<EntityRow, 'entityTypeId'>): Kind {
   return entity.entityTypeId === ENTITY_TYPES.formula.id ? 'formula' : 'variable'
 }
