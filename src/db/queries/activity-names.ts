@@ -3,6 +3,7 @@
 // kind of id, whatever the number of rows on the page.
 import { inArray } from 'drizzle-orm'
 import type { Db } from '../client.ts'
+import type { RuleNodeRow } from './rule-nodes.ts'
 import {
   adviceScenarios, adviceSets, apiKeys, audiences, externalApis, jobs, owners, ruleNodes, rules, tags, users, versions,
 } from '../schema/index.ts'
@@ -22,18 +23,8 @@ export interface ActivityNameIds {
   jobs: number[]
 }
 
-export interface NamedNode {
-  id: number
-  ruleId: number
-  type: string
-  expression: string | null
-  variable: string | null
-  headline: string | null
-  text: string | null
-  question: string | null
-  calledRuleId: number | null
-  apiId: string | null
-}
+/** What the log needs of a node to name it. */
+export type NamedNode = Pick<RuleNodeRow, 'id' | 'ruleId' | 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question' | 'calledRuleId' | 'apiId'>
 
 async function byId<K, V>(ids: K[], read: (ids: K[]) => Promise<Array<{ id: K } & V>>): Promise<Map<K, V>> {
   if (ids.length === 0) return new Map()

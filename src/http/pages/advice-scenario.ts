@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
-import { DeleteNotAllowedError, ForbiddenError, NotFoundError, ValidationError } from '../../services/errors.ts'
-import { canWriteOwned, changeRefusal } from '../../services/accounts/visibility.ts'
+import { DeleteNotAllowedError, NotFoundError, ValidationError } from '../../services/errors.ts'
+import { assertCanChange } from '../../services/accounts/visibility.ts'
 import { formErrors } from './forms.ts'
 import {
   fieldsFor, formValuesFromBody, formValuesOf, pinnedFormValue, scenarioFormModel, scenarioInputOf, textOfValue, type ScenarioFormModel, type ScenarioFormValues,
@@ -153,7 +153,7 @@ function prefilledInputs(raw: string | undefined): Record<string, unknown> {
 /** The scenario form, refused before it is shown (not on save, losing what was typed) to whoever may not save it. */
 async function writableForm(app: FastifyInstance, actor: Actor, adviceSetId: number): Promise<ScenarioFormModel> {
   const form = await scenarioFormModel(app.deps, actor, adviceSetId)
-  if (!form.canWrite) throw new ForbiddenError(changeRefusal(actor, form.scope.set.ownerId, 'advice set’s scenarios'))
+  assertCanChange(actor, form.scope.set.ownerId, 'advice set’s scenarios')
   return form
 }
 
@@ -262,7 +262,7 @@ export const adviceScenarioPages: FastifyPluginAsyncTypebox = async (app) => {
     const actor = actorOf(request)
     const scenario = await scenarioIn(app, actor, request.params)
     // Asked only of whoever may answer it: a viewer would press Delete and be refused.
-    if (!canWriteOwned(actor, scenario.adviceSetOwnerId)) throw new ForbiddenError(changeRefusal(actor, scenario.adviceSetOwnerId, 'advice set’s scenarios'))
+    assertCanChange(actor, scenario.adviceSetOwnerId, 'advice set’s scenarios')
     const uses = Object.values(await listScenarioUses(app.deps, actor, scenario.id)).flat()
     return reply.page('advicescenario/delete', { ...common(request, setOf(scenario)), title: `Delete ${scenario.name}`, scenario, uses })
   })
