@@ -6,10 +6,10 @@
 // allowed; and after an edit, Back shows the edit. Everything goes through the pages. Screenshots of each step go to
 // SCREENSHOT_DIR when it is set.
 import t, { type Test } from 'tap'
-import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, recordConsole } from '../helpers/browser.ts'
+import { ruleTreeOf, settledCheck, shot, squeeze } from './journey-page.ts'
 
 const AUTHOR = { name: 'Morgan Reyes', email: 'morgan@lending.example', company: 'Reyes Lending', password: 'Affordable-Homes-2026' }
 const QUESTIONS = { income: 'What is your yearly income?', debts: 'How much do you pay on debts each year?' }
@@ -23,14 +23,6 @@ const BANDS = [
 // per-file timeout, which would kill it midway.
 t.setTimeout(300_000)
 
-const shotDir = process.env.SCREENSHOT_DIR
-if (shotDir) mkdirSync(shotDir, { recursive: true })
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (shotDir) await page.screenshot({ path: `${shotDir}/${name}.png`, fullPage: true })
-}
-
-const squeeze = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
 
 t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing }, async (t) => {
   const server = await startServer()
@@ -40,13 +32,10 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
   t.teardown(() => context.close())
   const page = await context.newPage()
   const console = recordConsole(page)
-  const settled = async (t: Test) => t.equal(await islandsSettled(page), 'mounted', `${new URL(page.url()).pathname} mounted its islands`)
+  const settled = settledCheck(page)
 
-  const tree = page.getByRole('tree')
-  const item = (text: string) => tree.getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
-  const activeItem = tree.locator('[role="treeitem"][aria-current="true"]')
+  const { tree, item, activeItem, nodeSaved } = ruleTreeOf(page)
   const editorField = (name: string) => page.locator(`.rule-tree__editor .rule-tree__field[data-field="${name}"]`).locator('input, textarea')
-  const nodeSaved = () => page.waitForResponse((r) => /\/api\/rule\/\d+\/node$/.test(r.url()) && r.request().method() === 'POST')
   const keys = page.keyboard
   let setId = 0
   let ruleUrl = ''
