@@ -27,6 +27,14 @@ t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (
   }
   const saved = (page: Page, method: string) => page.waitForResponse((r) => r.url().includes('/api/rule/') && r.request().method() === method)
   const item = (page: Page, text: string) => page.getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
+  /** Types into the node editor once it holds the focus (keys sent sooner would reach the tree's shortcuts), then
+   * waits until the field shows all of it, so Enter saves what was typed on a slow machine too. */
+  async function typeInEditor(page: Page, text: string): Promise<void> {
+    const field = page.locator('.rule-tree__editor .rule-tree__input:focus')
+    await field.waitFor()
+    await page.keyboard.type(text)
+    await page.waitForFunction((want) => (document.activeElement as HTMLInputElement | null)?.value === want, text)
+  }
 
   const fixture = await seedRule(server, author, [{ type: 'inputRequest', variable: 'Age', question: 'How old are you?' }])
   const page = await openRuleTree(context, server, fixture)
@@ -36,7 +44,7 @@ t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (
   await page.keyboard.press('Shift+A')
   await page.keyboard.press('c')
   await page.keyboard.press('Enter')
-  await page.keyboard.type('{{Nobody}} > 1')
+  await typeInEditor(page, '{{Nobody}} > 1')
   let answer = saved(page, 'POST')
   await page.keyboard.press('Enter')
   await answer
@@ -45,7 +53,7 @@ t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (
   await page.keyboard.press('a')
   await page.keyboard.press('a')
   await page.keyboard.press('Enter')
-  await page.keyboard.type('Under the condition')
+  await typeInEditor(page, 'Under the condition')
   answer = saved(page, 'POST')
   await page.keyboard.press('Enter')
   await answer

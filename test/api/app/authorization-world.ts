@@ -16,7 +16,7 @@ import { publishVersion } from '../../helpers/publishing.ts'
 import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
 import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
 import { createExternalApiDefinition } from '../../helpers/external-apis.ts'
-import { signedInAgent, Agent } from '../../helpers/agent.ts'
+import { signedInAgent, sessionAgent, Agent } from '../../helpers/agent.ts'
 import { createScenario } from '../../../src/services/scenarios/scenarios.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
@@ -180,7 +180,9 @@ export async function buildWorld(app: FastifyInstance, db: Db, secretKey: string
       await agent.get('/login')
       return agent
     }
-    return signedInAgent(app, users[who])
+    // Fresh sessions for rows that end or change theirs: minted, since posting the form for each would pass the
+    // sign-in limit of ten a minute per account (the matrix itself checks the form's own rows).
+    return sessionAgent(app, users[who])
   }
   return { sides: { own, other, public: publicSide, starter }, agents, keys: { ownerKey, otherKey }, users, newAgent }
 }
