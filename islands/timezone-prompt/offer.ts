@@ -32,5 +32,8 @@ export async function offerTimezone(preferred: string | null): Promise<void> {
     return
   }
   replacePreferences(await storeTimezone(browser))
+  // Loaded only now: the date formatter stays out of the bundle every signed-in page loads.
+  const { showMomentsIn } = await import('./moments.ts')
+  showMomentsIn(document, browser)
   notify({ type: 'success', text: `Timezone updated to ${browser}.`, timeout: TIMEZONE_NOTICE_MS })
 }

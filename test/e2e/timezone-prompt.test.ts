@@ -1,8 +1,10 @@
 // The timezone prompt (SPEC.md §4, §7): the browser's timezone is emulated with the context's timezoneId.
 import t, { type Test } from 'tap'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
-import { users } from '../../src/db/schema/index.ts'
+import { activity, users } from '../../src/db/schema/index.ts'
+import { updateProfile } from '../../src/services/accounts/users.ts'
+import { formatDateTime } from '../../src/engine/format/date-time.ts'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, islandsSettled, launchBrowser, signInByApi } from '../helpers/browser.ts'
 
@@ -56,6 +58,25 @@ t.test('timezone prompt', { skip: chromiumMissing }, async (t) => {
     t.equal(await islandsSettled(page), 'mounted')
     t.equal(await offer(page).count(), 0, 'no offer once the preference matches')
     t.match(await page.locator('main').textContent(), /Time zone\s*Asia\/Tokyo/, 'the profile shows it')
+  })
+
+  t.test('after Yes, the page open shows its times in the new zone at once, without a reload', async (t) => {
+    const { user, page } = await signedInTokyoPage(t)
+    // Something in the activity log: the person renames themselves (an entry at a known moment).
+    await updateProfile(server.app.deps, { userId: user.id, ownerId: user.ownerId, role: user.role, impersonatorId: null }, user.id, { name: 'Tomo Tanaka' })
+    const [entry] = await server.db.select({ createdAt: activity.createdAt }).from(activity).where(eq(activity.entityId, String(user.id))).orderBy(desc(activity.id)).limit(1)
+    await page.goto(`${server.url}/activity`)
+    await offer(page).waitFor()
+    const moment = page.locator('.activity-item time[data-moment]').first()
+    t.equal(await moment.textContent(), formatDateTime(entry!.createdAt, 'UTC'), 'before: the time is in UTC, as no zone is chosen')
+    t.equal(await page.locator('.time-zone-note').textContent(), 'Times are in UTC · Change time zone', 'and the page says so')
+    let reloaded = false
+    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) reloaded = true })
+    await offer(page).getByRole('button', { name: 'Yes' }).click()
+    await page.locator('.time-zone-note', { hasText: 'Times are in Asia/Tokyo' }).waitFor()
+    t.equal(await moment.textContent(), formatDateTime(entry!.createdAt, 'Asia/Tokyo'), 'after: the same moment in Tokyo time')
+    t.not(formatDateTime(entry!.createdAt, 'Asia/Tokyo'), formatDateTime(entry!.createdAt, 'UTC'), 'which reads differently (the test can fail)')
+    t.notOk(reloaded, 'the page was not reloaded')
   })
 
   t.test('No (or Escape) is remembered under userCheckTimezone and nothing is stored', async (t) => {

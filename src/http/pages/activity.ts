@@ -15,7 +15,6 @@ import { ENTITY_SUPPLEMENT } from '../../services/files/supplements.ts'
 import { ENTITY_SUPPLEMENT_LINK } from '../../services/files/links.ts'
 import { ENTITY_KEYWORD_MAP } from '../../services/library/keyword-maps.ts'
 import { itemId } from '../api/ids.ts'
-import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
 import { redirectWithin, sameOriginPath } from '../header-values.ts'
@@ -37,12 +36,11 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, query
   const limit = query.limit ?? ACTIVITY_PAGE
   const set = scope.setId === undefined ? null : await getAdviceSet(app.deps, actor, scope.setId)
   const { items, hasMore } = await recentActivity(app.deps, actor, { days, limit, ...(set ? { adviceSetId: set.id } : {}) })
-  const formatDate = dateFormatter(request.user!.preferences.tz)
   return {
     title: set ? `Activity · ${set.name}` : 'Activity',
     set, days, limit, hasMore, timeframes: ACTIVITY_TIMEFRAMES, base: scope.base,
     here: `${scope.base}?days=${days}${limit !== ACTIVITY_PAGE ? `&limit=${limit}` : ''}`,
-    items: items.map((item) => ({ ...item, when: formatDate(item.createdAt) })),
+    items,
   }
 }
 
@@ -63,7 +61,7 @@ export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
     // Restoring a create takes the thing away again: that asks first, naming what goes.
     const { entry, removes } = await restorePreview(app.deps, actorOf(request), id)
     if (removes !== null && body.confirm !== 'remove') {
-      return reply.page('activity/confirm-restore', { title: 'Restore?', entry, removes, next, when: dateFormatter(request.user!.preferences.tz)(entry.createdAt) })
+      return reply.page('activity/confirm-restore', { title: 'Restore?', entry, removes, next })
     }
     try {
       const { entityType } = await restoreFromActivity(app.deps, actorOf(request), id)

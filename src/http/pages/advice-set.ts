@@ -127,7 +127,7 @@ async function editData(app: FastifyInstance, request: FastifyRequest, id: numbe
 
 async function deleteData(app: FastifyInstance, request: FastifyRequest, id: number) {
   const set = await getAdviceSet(app.deps, actorOf(request), id)
-  if (!set.canWrite) throw new ForbiddenError('You cannot delete this advice set.')
+  if (!set.canWrite) throw new ForbiddenError(changeRefusal(actorOf(request), set.ownerId, 'advice set'))
   return { title: `Delete ${set.name}`, set }
 }
 

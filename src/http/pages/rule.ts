@@ -11,7 +11,7 @@ import {
   callableRules, copyTargetSets, countRuleNodes, ruleHeaderModel, ruleHref, ruleOfSet, ruleTreeModel,
 } from '../../services/authoring/rule-page.ts'
 import { ENTITY_RULE, copyRule, createRule, deleteRule, promoteRule, recoverRule, updateRule } from '../../services/authoring/rules.ts'
-import { canCollaborateOnSet, canWriteOwned, changeRefusal } from '../../services/accounts/visibility.ts'
+import { canCollaborateOnSet, assertCanChange, canWriteOwned, changeRefusal } from '../../services/accounts/visibility.ts'
 import { apiChoicesForSet } from '../../services/integrations/external-apis.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -68,7 +68,7 @@ async function fragment(reply: FastifyReply, template: string, data: Record<stri
 
 async function deleteData(app: FastifyInstance, actor: Actor, params: Static<typeof IdParams>, ruleId: number) {
   const rule = await ruleOfSet(app.deps, actor, itemId(params.id), ruleId)
-  if (!canWriteOwned(actor, rule.set.ownerId)) throw new ForbiddenError('You cannot delete this rule.')
+  assertCanChange(actor, rule.set.ownerId, 'rule')
   return {
     title: `Delete ${rule.name}`,
     rule: { id: rule.id, name: rule.name },

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, updateProfile,
+  canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, timeZoneNames, updateProfile,
 } from '../../services/accounts/users.ts'
 import { cancelInvitation, inviteUser, resendInvitation } from '../../services/accounts/invitations.ts'
 import { changeMemberRole, deactivateMember, reactivateMember } from '../../services/accounts/members.ts'
@@ -56,18 +56,21 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
     const profile = await editableProfile(app.deps, actorOf(request), profileIdOf(request, request.query))
-    return reply.page('user/profile-edit', { title: 'Edit profile', profileId: profile.id, values: { name: profile.name, title: profile.title } })
+    return reply.page('user/profile-edit', { title: 'Edit profile', profileId: profile.id, timeZones: timeZoneNames(),
+      values: { name: profile.name, title: profile.title, tz: profile.preferences.tz ?? '' } })
   })
 
   app.post('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
     const profileId = profileIdOf(request, request.query)
+    // The time zone is on one's own form only (an admin editing a colleague sees Name and About).
+    const own = profileId === request.user!.id
     try {
-      await updateProfile(app.deps, actorOf(request), profileId, { name: body.name, title: body.title ?? '' })
+      await updateProfile(app.deps, actorOf(request), profileId, { name: body.name, title: body.title ?? '', ...(own ? { tz: body.tz ?? '' } : {}) })
       reply.flash({ type: 'info', text: 'Profile saved.' })
       return reply.redirect(profileId === request.user!.id ? '/profile' : `/profile?id=${profileId}`, 303)
     } catch (error) {
-      return renderFormError(reply, error, 'user/profile-edit', { title: 'Edit profile', profileId, values: keptValues(body) })
+      return renderFormError(reply, error, 'user/profile-edit', { title: 'Edit profile', profileId, timeZones: timeZoneNames(), values: keptValues(body) })
     }
   })
 

@@ -1,6 +1,6 @@
 // Eta views. reply.page() renders a page with what every layout needs (CSRF token, user, flash, app context).
 import path from 'node:path'
-import { dateFormatter } from '../format.ts'
+import { dateFormatter, timeTagger } from '../format.ts'
 import fp from 'fastify-plugin'
 import view from '@fastify/view'
 import { Eta } from 'eta'
@@ -45,6 +45,7 @@ export default fp(async function viewPlugin(app, opts: { cache: boolean }) {
       searchIndexName: indexNameFor(this.server.deps.config),
       // Every page writes moments alike, in the viewer's zone (a page may pass its own).
       formatDate: dateFormatter(user?.preferences.tz),
+      timeTag: timeTagger(user?.preferences.tz),
       ...data,
       csrfToken: this.generateCsrf(),
       user,

@@ -191,19 +191,46 @@ export async function editableProfile(deps: Deps, actor: Actor, userId: number):
   return profile
 }
 
-export async function updateProfile(deps: Deps, actor: Actor, userId: number, input: { name?: unknown; title?: unknown }): Promise<PublicUser> {
+export async function updateProfile(deps: Deps, actor: Actor, userId: number, input: { name?: unknown; title?: unknown; tz?: unknown }): Promise<PublicUser> {
   const before = await editableProfile(deps, actor, userId)
-  const changes = await checkSentFields<{ name: string; title: string }>(input, {
+  const changes = await checkSentFields<{ name: string; title: string; tz: string | null }>(input, {
     name: () => requireText('name', input.name, 'Name', 120),
     title: () => optionalText('title', input.title, 'About', 2000, 'multiline'),
+    tz: () => {
+      // Whose clock it is: an admin editing a colleague's profile does not choose how their pages read.
+      if (userId !== actor.userId) throw new ValidationError('tz', 'Only the person whose profile this is chooses its time zone.')
+      return timeZoneChoice('tz', input.tz)
+    },
   })
-  if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name or title.')
+  if (Object.keys(changes).length === 0) throw new ValidationError('name', 'Nothing to change: send name, title or tz.')
+  const { tz, ...fields } = changes
+  const preferences = tz === undefined ? undefined : withTimeZone(before.preferences, tz)
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, userId, changes)
+    await updateUser(tx, userId, preferences ? { ...fields, preferences } : fields)
     await audit(tx, actor, { ownerId: before.ownerId, action: 'update', entityType: 'user', entityId: userId,
-      before: { name: before.name, title: before.title }, after: { name: changes.name ?? before.name, title: changes.title ?? before.title } })
+      before: { name: before.name, title: before.title, ...(preferences ? { preferences: before.preferences } : {}) },
+      after: { name: fields.name ?? before.name, title: fields.title ?? before.title, ...(preferences ? { preferences } : {}) } })
   })
   return (await findPublicUser(deps.db, userId))!
+}
+
+/** The zones a person can choose from, as this runtime names them (IANA), UTC first. */
+export function timeZoneNames(): string[] {
+  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')]
+}
+
+/** A chosen time zone: '' (or nothing) clears it, so times read in UTC again; otherwise an IANA zone. */
+function timeZoneChoice(field: string, raw: unknown): string | null {
+  if (raw === null || raw === '') return null
+  if (typeof raw !== 'string' || !isKnownTimeZone(raw)) throw new ValidationError(field, 'Time zone must be one of the listed zones, such as Europe/Paris, or “Not set”.')
+  return raw
+}
+
+function withTimeZone(preferences: UserPreferences, tz: string | null): UserPreferences {
+  const next = { ...preferences }
+  if (tz === null) delete next.tz
+  else next.tz = tz
+  return next
 }
 
 /** Preferences are merged key by key; `tz` must be an IANA time zone this runtime knows. */

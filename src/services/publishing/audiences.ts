@@ -30,7 +30,7 @@ async function readableOwner(db: Db, actor: Actor, ownerId: string) {
 
 async function manageableOwner(db: Db, actor: Actor, ownerId: string) {
   const owner = await readableOwner(db, actor, ownerId)
-  if (!canAdministerOwned(actor, ownerId)) throw new ForbiddenError('Only an admin of this team or a provider admin can change its audiences.')
+  if (!canAdministerOwned(actor, ownerId)) throw new ForbiddenError('Only an admin of this team or a provider admin can change its audiences: ask an admin of your team.')
   return owner
 }
 

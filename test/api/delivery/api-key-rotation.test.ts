@@ -41,7 +41,7 @@ t.test('rotating with a grace period: both secrets work until it ends; prefix, s
   t.equal(await status(old), 200, 'the old secret works during the grace period')
 
   const page = await admin.get(`/admin/apikey/${key.id}/edit`)
-  t.match(page.body, /The previous secret still works until <time datetime="[^"]+">/, 'the key page says until when')
+  t.match(page.body, /The previous secret still works until <time datetime="[^"]+" data-moment/, 'the key page says until when')
   const activity = (await admin.api('GET', '/api/activity/index?entityType=apikey')).json().data.items
   t.ok(activity.some((i: { summary: string }) => i.summary === 'Kim Keys rotated the secret of the API key “Bank site”; the old secret stays valid for 4 hours.'), 'in the activity log')
 

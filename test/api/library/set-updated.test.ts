@@ -59,7 +59,7 @@ for (const [what, change, status] of CHANGES) {
     t.same(await setRow(other.id), { updatedAt: LATER, updatedBy: null }, 'another set is left as it was')
 
     const page = await agent.get(`/adviceset/${edited.id}/show`)
-    t.match(page.body, new RegExp(`<dt>Updated</dt>\\s*<dd><time datetime="${row.updatedAt.toISOString()}">[^<]+</time> by Ada Author</dd>`), 'the set page says when and who')
+    t.match(page.body, new RegExp(`<dt>Updated</dt>\\s*<dd><time datetime="${row.updatedAt.toISOString()}" data-moment>[^<]+</time> by Ada Author</dd>`), 'the set page says when and who')
     const library = (await agent.get('/library')).body
     t.ok(library.indexOf('Edited set') !== -1 && library.indexOf('Edited set') < library.indexOf('Untouched set'), 'the library, sorted by Updated, lists it first')
   })

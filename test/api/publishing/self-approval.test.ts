@@ -80,7 +80,7 @@ t.test('the team page: admins change the setting there', async (t) => {
   const page = await as.solo.get('/user/team')
   t.match(page.body, /<section class="card" id="publishing"/)
   t.match(page.body, /<input type="checkbox" name="selfApprovalAllowed" value="true" checked>/, 'the box shows the setting')
-  t.match(page.body, /Self-approval is allowed since [^<]+ \(by Sam Solo\)/)
+  t.match(page.body, /Self-approval is allowed since <time datetime="[^"]+" data-moment title="[^"]+">[^<]+<\/time> \(by Sam Solo\)/)
   const off = await as.solo.postForm('/user/team/settings', {})
   t.equal(off.statusCode, 303)
   t.equal(off.headers.location, '/user/team#publishing')
