@@ -13,6 +13,13 @@ export const owners = pgTable('owners', {
   /** Who last changed selfApprovalAllowed and when (a user id: users reference owners, so no key back). */
   selfApprovalChangedBy: integer('self_approval_changed_by'),
   selfApprovalChangedAt: timestamp('self_approval_changed_at', { withTimezone: true }),
+  /** Decision records (issue 26): off, best_effort (buffered, the default) or durable (committed before the answer). */
+  decisionMode: text('decision_mode').notNull().default('best_effort'),
+  /** Days a decision record is kept. */
+  decisionRetentionDays: integer('decision_retention_days').notNull().default(365),
+  /** Records the best-effort buffer had to drop, ever, and when it last did: shown to the owner's admins. */
+  decisionsDropped: integer('decisions_dropped').notNull().default(0),
+  decisionsDroppedAt: timestamp('decisions_dropped_at', { withTimezone: true }),
 })
 
 /** Groups of partners an owner publishes to (SPEC §7 owner {id}/audience). */

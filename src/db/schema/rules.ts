@@ -94,6 +94,8 @@ export const entities = pgTable('entities', {
   /** Formulas: the expression that computes them. */
   expression: text('expression'),
   isConstant: boolean('is_constant').notNull().default(false),
+  /** Personal data: its values are kept in decision records only as keyed hashes (issue 26). */
+  personal: boolean('personal').notNull().default(false),
   description: text('description').notNull().default(''),
   createdBy: integer('created_by').references(() => users.id),
   updatedBy: integer('updated_by').references(() => users.id),

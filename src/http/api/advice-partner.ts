@@ -8,6 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../services/delivery/api-keys.ts'
 import { recordApiUsage } from '../../services/delivery/usage.ts'
 import { AdviceCache } from '../../services/delivery/cache.ts'
+import { DecisionRecorder } from '../../services/decisions/recorder.ts'
+import { applyDecisionRetention, ensureDecisionPartitions } from '../../services/decisions/maintenance.ts'
 import { createRateLimiter, type RateDecision } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
@@ -19,6 +21,8 @@ import { dictionaryApi } from './dictionary.ts'
 
 export interface PartnerContext {
   cache: AdviceCache
+  /** Where answers leave their decision records (issue 26). */
+  recorder: DecisionRecorder
   /** onRequest hook of every partner route: authenticates the Bearer key (before any body is read) and counts the request against the key's rate limit. */
   requireApiKey: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
 }
@@ -50,7 +54,19 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
   app.decorateRequest('partnerKey', null)
   app.decorateRequest('meteredAdviceSetId', 0)
   const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps), baseUrl: () => app.deps.config.baseUrl })
-  app.addHook('onClose', async () => cache.close())
+  const recorder = new DecisionRecorder(app.deps.db, { secret: app.deps.config.secretKey, onError: (err, message) => app.log.error({ err }, message) })
+  // The records' monthly partitions: made ahead at start and every six hours, when retention also runs.
+  const maintain = () => ensureDecisionPartitions(app.deps.db, new Date())
+    .then(() => applyDecisionRetention(app.deps.db, new Date()))
+    .catch((err: unknown) => app.log.error({ err }, 'decision records: partition upkeep failed; it runs again in six hours'))
+  app.addHook('onReady', async () => { await maintain() })
+  const upkeep = setInterval(() => { void maintain() }, 6 * 60 * 60 * 1000)
+  upkeep.unref()
+  app.addHook('onClose', async () => {
+    clearInterval(upkeep)
+    await cache.close()
+    await recorder.close()
+  })
   // Shared by every instance on a PostgreSQL server; in memory on the embedded database.
   const limiter = createRateLimiter(app.deps.db, { scope: 'key', onError: (err) => app.log.warn({ err }, 'API rate limit: the shared count failed; this instance counted alone') })
 
@@ -97,7 +113,7 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
     authenticateApiKey(app.deps.db, request.headers.authorization).then((key) => admit(request, reply, key, done), done)
   }
 
-  app.decorate('partner', { cache, requireApiKey })
+  app.decorate('partner', { cache, recorder, requireApiKey })
 }, { name: 'partner-context' })
 
 /** The partner response headers and usage metering, for the routes of the (encapsulated) context given. */

@@ -2,7 +2,7 @@
 // answers in the query or POST with them in a JSON body. (markdown/preview, which also takes a session, is in
 // markdown-preview.ts.)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { adviceJsonFor, legacyAdviceFor, servedFor } from '../../services/delivery/advice-api.ts'
+import { adviceJsonFor, legacyAdviceFor, servedFor, type Answer } from '../../services/delivery/advice-api.ts'
 import { parseResponseShape } from '../../services/delivery/fields.ts'
 import { inputsFromQuery } from '../../services/delivery/inputs.ts'
 import { mediaTypeOf, negotiateContentType } from '../../services/delivery/media-types.ts'
@@ -25,7 +25,7 @@ function inputsOf(request: FastifyRequest<AdviceRoute>): Record<string, unknown>
 }
 
 export async function adviceApi(app: FastifyInstance) {
-  const { cache, requireApiKey } = app.partner
+  const { cache, requireApiKey, recorder } = app.partner
 
   /** The version the request's key is served; from here on the request is metered under the set. */
   async function served(request: FastifyRequest<AdviceRoute>): Promise<ServedVersion> {
@@ -38,6 +38,14 @@ export async function adviceApi(app: FastifyInstance) {
     return reply.type(mediaType).header('vary', 'Accept').send(json)
   }
 
+  /** Sends an answer with the id of its decision record; in durable mode only once that record is committed. */
+  function sendAnswer(reply: FastifyReply, mediaType: string, answer: Answer<string>) {
+    const { recorded } = answer
+    if (recorded) reply.header('decision-id', recorded.id)
+    if (recorded?.committed) return recorded.committed.then(() => sendJson(reply, mediaType, answer.body))
+    return sendJson(reply, mediaType, answer.body)
+  }
+
   for (const method of ['GET', 'POST'] as const) {
     app.route<AdviceRoute>({
       method, url: '/:adviceSetId', schema: adviceRouteSchema(method), onRequest: requireApiKey,
@@ -46,9 +54,9 @@ export async function adviceApi(app: FastifyInstance) {
         const version = await served(request)
         const contentType = negotiateContentType(request.headers.accept)
         const shape = parseResponseShape(request.query)
-        const json = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape, fromEmbed: fromEmbed(request) })
-        // A string unless external APIs had to be called: the usual answer does not wait a turn for an await.
-        return sendJson(reply, mediaTypeOf(contentType), typeof json === 'string' ? json : await json)
+        const answer = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape, fromEmbed: fromEmbed(request), recorder, receivedAt: new Date() })
+        // Not a promise unless external APIs had to be called: the usual answer does not wait a turn for an await.
+        return sendAnswer(reply, mediaTypeOf(contentType), answer instanceof Promise ? await answer : answer)
       },
     })
     app.route<AdviceRoute>({
@@ -56,8 +64,8 @@ export async function adviceApi(app: FastifyInstance) {
       handler: async (request, reply) => {
         const version = await served(request)
         const contentType = negotiateContentType(request.headers.accept)
-        const data = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, fromEmbed: fromEmbed(request) })
-        return sendJson(reply, mediaTypeOf(contentType), JSON.stringify({ data }))
+        const answer = await legacyAdviceFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, fromEmbed: fromEmbed(request), recorder, receivedAt: new Date() })
+        return sendAnswer(reply, mediaTypeOf(contentType), { body: JSON.stringify({ data: answer.body }), recorded: answer.recorded })
       },
     })
   }

@@ -13,6 +13,8 @@ import { adviceSetInfo, legacyItems, type AdviceSetInfo, type LegacyItem } from 
 import { PROVIDER_OWNER_ID } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import type { ServedVersion } from '../publishing/versions.ts'
+import type { DecisionEndpoint } from '../decisions/build.ts'
+import type { DecisionRecorder, Recorded } from '../decisions/recorder.ts'
 
 /** Where an html chip links to: the question that set the value, as a fragment the partner's page can answer to. */
 export function questionHref(questionNodeId: string): string {
@@ -39,9 +41,15 @@ export interface AdviceRequest {
   contentType: ContentType
   /** A step of the embed's interview, which counts its interviews itself: not a partner's run. */
   fromEmbed?: boolean
+  /** Where the answer's decision record goes; none in benchmarks of the engine path alone. */
+  recorder?: DecisionRecorder
+  receivedAt?: Date
 }
 
-interface Ran { compiled: CompiledAdviceSet; result: EngineResult }
+interface Ran { compiled: CompiledAdviceSet; result: EngineResult; micros: number }
+
+/** An answer and, when its owner records answers, its decision record (see services/decisions). */
+export interface Answer<T> { body: T; recorded: Recorded | null }
 
 /**
  * Runs a served version: inputs checked first (400 naming the variable), then the engine with the key's owner. A set
@@ -54,10 +62,15 @@ function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, 
   const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace }
   const apis = cache.apis
   const apiIds = apis === undefined ? NO_APIS : apiIdsOf(compiled)
-  if (apiIds.length === 0) return counted(version, request, { compiled, result: evaluate(compiled, request.inputs, options) })
+  const started = performance.now()
+  const micros = () => (performance.now() - started) * 1000
+  if (apiIds.length === 0) {
+    const result = evaluate(compiled, request.inputs, options)
+    return counted(version, request, { compiled, result, micros: micros() })
+  }
   const withDefinitions = (definitions: Parameters<ExternalApiRuntime['run']>[3]): Ran | Promise<Ran> => {
     const ran = apis!.run(compiled, request.inputs, options, definitions)
-    return ran instanceof Promise ? ran.then(({ result }) => counted(version, request, { compiled, result })) : counted(version, request, { compiled, result: ran.result })
+    return ran instanceof Promise ? ran.then(({ result }) => counted(version, request, { compiled, result, micros: micros() })) : counted(version, request, { compiled, result: ran.result, micros: micros() })
   }
   const definitions = apis!.cached(version.ownerId, apiIds)
   return definitions instanceof Promise ? definitions.then(withDefinitions) : withDefinitions(definitions)
@@ -71,13 +84,28 @@ function counted(version: ServedVersion, request: AdviceRequest, ran: Ran): Ran 
 
 const NO_APIS: string[] = []
 
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(next) : next(value)
 }
 
-/** The response body, `{"data":{...}}`, as JSON text (response-json.ts); a promise only when API calls had to be made. */
-export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): string | Promise<string> {
-  return then(run(cache, key, version, request, false), ({ compiled, result }) => adviceJson(result, version, compiled, request.shape))
+/** The answer's decision record, when a recorder is given and the set's owner records answers. */
+function recordOf(key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, endpoint: DecisionEndpoint, ran: Ran): Recorded | null | Promise<Recorded | null> {
+  if (!request.recorder) return null
+  return request.recorder.record({
+    key, version, endpoint: request.fromEmbed ? 'embed' : endpoint, contentType: request.contentType, inputs: request.inputs,
+    compiled: ran.compiled, result: ran.result, engineMicros: ran.micros, receivedAt: request.receivedAt ?? new Date(),
+  })
+}
+
+/**
+ * The response body, `{"data":{...}}`, as JSON text (response-json.ts), with its decision record; a promise only when
+ * API calls had to be made or the recorder had to read its settings.
+ */
+export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): Answer<string> | Promise<Answer<string>> {
+  return then(run(cache, key, version, request, false), (ran) => {
+    const body = adviceJson(ran.result, version, ran.compiled, request.shape)
+    return then(recordOf(key, version, request, 'api', ran), (recorded) => ({ body, recorded }))
+  })
 }
 
 export interface LegacyData {
@@ -87,6 +115,9 @@ export interface LegacyData {
   items: LegacyItem[]
 }
 
-export function legacyAdviceFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest): LegacyData | Promise<LegacyData> {
-  return then(run(cache, key, version, request, true), ({ result }) => ({ adviceSet: adviceSetInfo(version), done: result.done, items: legacyItems(result) }))
+export function legacyAdviceFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest): Answer<LegacyData> | Promise<Answer<LegacyData>> {
+  return then(run(cache, key, version, request, true), (ran) => {
+    const body = { adviceSet: adviceSetInfo(version), done: ran.result.done, items: legacyItems(ran.result) }
+    return then(recordOf(key, version, request, 'legacy', ran), (recorded) => ({ body, recorded }))
+  })
 }

@@ -1,0 +1,124 @@
+// Decision records (issue 26): written in batches by the recorder, read by the decisions pages and API, kept in monthly
+// partitions that retention drops whole.
+import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { decisionRecords, entities, owners } from '../schema/index.ts'
+import { rowsOf } from './rule-nodes.ts'
+
+export type DecisionRecordRow = typeof decisionRecords.$inferSelect
+export type NewDecisionRecord = typeof decisionRecords.$inferInsert
+
+/** One multi-row insert: the batch commits or fails as one (the recorder's group commit). */
+export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): Promise<void> {
+  if (rows.length === 0) return
+  await db.insert(decisionRecords).values(rows)
+}
+
+/** A record by id, within the minute its UUIDv7 says it was made (so only that month's partition is read). */
+export async function findDecisionRecord(db: Db, id: string, madeAt: Date): Promise<DecisionRecordRow | undefined> {
+  const from = new Date(madeAt.getTime() - 60_000)
+  const to = new Date(madeAt.getTime() + 60_000)
+  const [row] = await db.select().from(decisionRecords)
+    .where(and(eq(decisionRecords.id, id), gte(decisionRecords.receivedAt, from), lte(decisionRecords.receivedAt, to))).limit(1)
+  return row
+}
+
+export interface DecisionFilter {
+  adviceSetId: number
+  from?: Date
+  to?: Date
+  apiKeyId?: number
+  versionNumber?: number
+  adviceNodeId?: string
+  status?: string
+  hasErrors?: boolean
+  /** Keyset: records older than this one (received_at, id), newest first. */
+  before?: { receivedAt: Date; id: string }
+}
+
+export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit: number): Promise<DecisionRecordRow[]> {
+  const where: SQL[] = [eq(decisionRecords.adviceSetId, filter.adviceSetId)]
+  if (filter.from) where.push(gte(decisionRecords.receivedAt, filter.from))
+  if (filter.to) where.push(lt(decisionRecords.receivedAt, filter.to))
+  if (filter.apiKeyId !== undefined) where.push(eq(decisionRecords.apiKeyId, filter.apiKeyId))
+  if (filter.versionNumber !== undefined) where.push(eq(decisionRecords.versionNumber, filter.versionNumber))
+  if (filter.adviceNodeId !== undefined) where.push(sql`${decisionRecords.adviceNodeIds} @> array[${filter.adviceNodeId}]::text[]`)
+  if (filter.status !== undefined) where.push(eq(decisionRecords.status, filter.status))
+  if (filter.hasErrors !== undefined) where.push(eq(decisionRecords.hasErrors, filter.hasErrors))
+  if (filter.before) {
+    const { receivedAt, id } = filter.before
+    where.push(or(lt(decisionRecords.receivedAt, receivedAt), and(eq(decisionRecords.receivedAt, receivedAt), lt(decisionRecords.id, id)))!)
+  }
+  return db.select().from(decisionRecords).where(and(...where))
+    .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
+}
+
+/** Records of an owner holding any of these personal-value hashes (subject access and erasure). */
+export async function findDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[], limit: number): Promise<DecisionRecordRow[]> {
+  return db.select().from(decisionRecords)
+    .where(and(eq(decisionRecords.ownerId, ownerId), sql`${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`))
+    .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
+}
+
+export async function deleteDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[]): Promise<number> {
+  const gone = await db.delete(decisionRecords)
+    .where(and(eq(decisionRecords.ownerId, ownerId), sql`${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`))
+    .returning({ id: decisionRecords.id })
+  return gone.length
+}
+
+export interface OwnerDecisionSettings { mode: string; retentionDays: number }
+
+export async function findOwnerDecisionSettings(db: Db, ownerId: string): Promise<OwnerDecisionSettings | undefined> {
+  const [row] = await db.select({ mode: owners.decisionMode, retentionDays: owners.decisionRetentionDays }).from(owners).where(eq(owners.id, ownerId)).limit(1)
+  return row
+}
+
+/** The personal variables a set's runs can read: its own dictionary entries and its owner's. */
+export async function personalVariableNames(db: Db, ownerId: string, adviceSetId: number): Promise<string[]> {
+  const rows = await db.select({ name: entities.reservedName }).from(entities)
+    .where(and(eq(entities.ownerId, ownerId), eq(entities.personal, true), sql`${entities.deletedAt} is null`,
+      or(sql`${entities.adviceSetId} is null`, eq(entities.adviceSetId, adviceSetId))))
+  return rows.map((row) => row.name)
+}
+
+/** Adds what the best-effort buffer dropped, per owner, to the count its admins see. */
+export async function addDroppedDecisions(db: Db, counts: Map<string, number>, at: Date): Promise<void> {
+  for (const [ownerId, count] of counts) {
+    await db.update(owners).set({ decisionsDropped: sql`${owners.decisionsDropped} + ${count}`, decisionsDroppedAt: at }).where(eq(owners.id, ownerId))
+  }
+}
+
+/** Creates the month's partition unless it exists (or the default partition already holds rows of that month). */
+export async function ensureMonthPartition(db: Db, monthStart: Date): Promise<void> {
+  const next = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1))
+  const name = `decision_records_y${monthStart.getUTCFullYear()}m${String(monthStart.getUTCMonth() + 1).padStart(2, '0')}`
+  const [found] = rowsOf(await db.execute(sql`select exists (
+    select 1 from decision_records_default where received_at >= ${monthStart.toISOString()}::timestamptz and received_at < ${next.toISOString()}::timestamptz) as taken`))
+  if (found?.taken === true) return
+  await db.execute(sql.raw(`create table if not exists "${name}" partition of decision_records
+    for values from ('${monthStart.toISOString()}') to ('${next.toISOString()}')`))
+}
+
+/** Month partitions whose whole range ended before `cutoff`: retention drops them. */
+export async function dropMonthPartitionsBefore(db: Db, cutoff: Date): Promise<string[]> {
+  const parts = rowsOf(await db.execute(sql`
+    select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+    where p.relname = 'decision_records' and c.relname <> 'decision_records_default'`))
+  const dropped: string[] = []
+  for (const part of parts) {
+    const name = String(part.name)
+    const to = /TO \('([^']+)'\)/.exec(String(part.bound))?.[1]
+    if (!to || new Date(to) > cutoff || !/^decision_records_y\d{4}m\d{2}$/.test(name)) continue
+    await db.execute(sql.raw(`drop table if exists "${name}"`))
+    dropped.push(name)
+  }
+  return dropped
+}
+
+/** Deletes an owner's records older than its retention (the part of a month not yet dropped whole). */
+export async function deleteDecisionsBefore(db: Db, ownerId: string, cutoff: Date): Promise<number> {
+  const gone = await db.delete(decisionRecords).where(and(eq(decisionRecords.ownerId, ownerId), lt(decisionRecords.receivedAt, cutoff))).returning({ id: decisionRecords.id })
+  return gone.length
+}

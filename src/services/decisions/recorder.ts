@@ -1,0 +1,152 @@
+// The decision records' write path (issue 26). Best effort (the default): records wait in a bounded buffer and are
+// written in batches at least every second; what the buffer cannot hold is dropped, counted per owner, logged and
+// shown to the owner's admins. Durable: the answer waits until its record is committed; every record waiting at that
+// moment goes in one insert (group commit). Nothing here runs on the request path but pushing to an array.
+import type { Db } from '../../db/client.ts'
+import { addDroppedDecisions, insertDecisionRecords, type NewDecisionRecord } from '../../db/queries/decisions.ts'
+import { DomainError } from '../errors.ts'
+import { buildDecisionRecord, type DecisionRun } from './build.ts'
+import { DecisionSettingsCache } from './settings.ts'
+
+export interface RecorderOptions {
+  secret: string
+  /** Best effort: the longest a record waits in memory. */
+  flushEveryMs?: number
+  /** Best effort: records held at most; more are dropped (and counted). */
+  maxBuffered?: number
+  /** Durable: answers waiting for their commit at most; more are refused (503) rather than held. */
+  maxWaiting?: number
+  onError?: (err: unknown, message: string) => void
+}
+
+/** Rows per insert statement: 17 columns stay well under PostgreSQL's 65,535 parameters. */
+const ROWS_PER_INSERT = 1_000
+
+export class DecisionNotRecordedError extends DomainError {
+  constructor() {
+    super('NOT_RECORDED', 'The answer could not be recorded, so it was not given. Try again in a moment.', 503)
+  }
+}
+
+/** A recorded answer: its id for the Decision-Id header, and in durable mode the commit the answer waits for. */
+export interface Recorded { id: string; committed: Promise<void> | null }
+
+interface Waiting { row: NewDecisionRecord; resolve: () => void; reject: (err: unknown) => void }
+
+export class DecisionRecorder {
+  readonly settings: DecisionSettingsCache
+  private buffer: NewDecisionRecord[] = []
+  private waiting: Waiting[] = []
+  private dropped = new Map<string, number>()
+  private committing = false
+  private flushing: Promise<void> = Promise.resolve()
+  private readonly timer: NodeJS.Timeout
+  private readonly maxBuffered: number
+  private readonly maxWaiting: number
+
+  constructor(private readonly db: Db, private readonly options: RecorderOptions) {
+    this.settings = new DecisionSettingsCache(db)
+    this.maxBuffered = options.maxBuffered ?? 20_000
+    this.maxWaiting = options.maxWaiting ?? 20_000
+    this.timer = setInterval(() => { void this.flush() }, options.flushEveryMs ?? 1_000)
+    this.timer.unref()
+  }
+
+  /** Records one answer, unless its owner records none (null). A promise only when settings had to be read. */
+  record(run: DecisionRun): Recorded | null | Promise<Recorded | null> {
+    const mode = this.settings.mode(run.version.ownerId)
+    const personal = this.settings.personalNames(run.version.ownerId, run.version.adviceSetId)
+    if (mode instanceof Promise || personal instanceof Promise) {
+      return Promise.all([mode, personal]).then(([m, p]) => this.take(run, m, p))
+    }
+    return this.take(run, mode, personal)
+  }
+
+  private take(run: DecisionRun, mode: string, personal: ReadonlySet<string>): Recorded | null {
+    if (mode === 'off') return null
+    const row = buildDecisionRecord(run, personal, this.options.secret)
+    if (mode === 'durable') return { id: row.id!, committed: this.commit(row) }
+    if (this.buffer.length >= this.maxBuffered) {
+      this.dropped.set(row.ownerId, (this.dropped.get(row.ownerId) ?? 0) + 1)
+      // The answer still goes out; its record is the one counted as dropped, so no id is given for it.
+      return null
+    }
+    this.buffer.push(row)
+    return { id: row.id!, committed: null }
+  }
+
+  /** Durable: joins the next group commit; the first waiter starts one at the end of this turn of the event loop. */
+  private commit(row: NewDecisionRecord): Promise<void> {
+    if (this.waiting.length >= this.maxWaiting) return Promise.reject(new DecisionNotRecordedError())
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ row, resolve, reject })
+      if (!this.committing) {
+        this.committing = true
+        setImmediate(() => { void this.commitWaiting() })
+      }
+    })
+  }
+
+  private async commitWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const group = this.waiting
+      this.waiting = []
+      try {
+        await this.insertAll(group.map((w) => w.row))
+        for (const w of group) w.resolve()
+      } catch (err) {
+        this.options.onError?.(err, `decision records: a group commit of ${group.length} failed; those answers were refused`)
+        for (const w of group) w.reject(new DecisionNotRecordedError())
+      }
+    }
+    this.committing = false
+  }
+
+  private async insertAll(rows: NewDecisionRecord[]): Promise<void> {
+    if (rows.length <= ROWS_PER_INSERT) return insertDecisionRecords(this.db, rows)
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await insertDecisionRecords(tx as unknown as Db, rows.slice(i, i + ROWS_PER_INSERT))
+    })
+  }
+
+  /** Writes the buffer (and the drop counts); flushes queue behind each other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writeBuffer())
+    return this.flushing
+  }
+
+  private async writeBuffer(): Promise<void> {
+    const rows = this.buffer
+    this.buffer = []
+    if (rows.length > 0) {
+      try {
+        await this.insertAll(rows)
+      } catch (err) {
+        for (const row of rows) this.dropped.set(row.ownerId, (this.dropped.get(row.ownerId) ?? 0) + 1)
+        this.options.onError?.(err, `decision records: a batch of ${rows.length} could not be written and is counted as dropped`)
+      }
+    }
+    if (this.dropped.size > 0) {
+      const counts = this.dropped
+      this.dropped = new Map()
+      const total = [...counts.values()].reduce((a, b) => a + b, 0)
+      this.options.onError?.(new Error(`${total} decision records dropped`), `decision records: ${total} dropped (buffer full or write failed)`)
+      try {
+        await addDroppedDecisions(this.db, counts, new Date())
+      } catch (err) {
+        this.options.onError?.(err, 'decision records: the dropped count could not be written')
+      }
+    }
+  }
+
+  /** Buffered records waiting, for the bench and tests. */
+  get buffered(): number {
+    return this.buffer.length
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    await this.flush()
+    while (this.committing || this.waiting.length > 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+}
