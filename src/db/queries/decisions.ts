@@ -2,7 +2,7 @@
 // partitions that retention drops whole.
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { decisionRecords, entities, owners } from '../schema/index.ts'
+import { apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
 import { rowsOf } from './rule-nodes.ts'
 
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect
@@ -121,4 +121,10 @@ export async function dropMonthPartitionsBefore(db: Db, cutoff: Date): Promise<s
 export async function deleteDecisionsBefore(db: Db, ownerId: string, cutoff: Date): Promise<number> {
   const gone = await db.delete(decisionRecords).where(and(eq(decisionRecords.ownerId, ownerId), lt(decisionRecords.receivedAt, cutoff))).returning({ id: decisionRecords.id })
   return gone.length
+}
+
+/** The owner of the key a record was asked with (deleted keys too: a record outlives its key). */
+export async function apiKeyOwnerOf(db: Db, apiKeyId: number): Promise<string | undefined> {
+  const [row] = await db.select({ ownerId: apiKeys.ownerId }).from(apiKeys).where(eq(apiKeys.id, apiKeyId)).limit(1)
+  return row?.ownerId
 }
