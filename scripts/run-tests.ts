@@ -8,7 +8,7 @@ import { buildIslandsIfStale } from './build-islands.ts'
 import { buildTests, compiledTestFile } from './build-tests.ts'
 import { runFiles, type FileResult } from './test-pool.ts'
 
-interface SuiteResult { name: string; passed: number; failed: number; skipped: number; seconds: number }
+interface SuiteResult { name: string; passed: number; failed: number; skipped: number; seconds: number; wall: number }
 
 /** The files that take minutes: started first, so that no long file is left running alone at the end. */
 const LONGEST = ['test/api/app/authorization-matrix.test.ts', 'test/api/app/fuzz-routes.test.ts']
@@ -21,16 +21,37 @@ function testFilesUnder(dir: string): string[] {
     .sort()
 }
 
-async function runSuite(name: string, files: string[], env: Record<string, string>): Promise<SuiteResult> {
-  console.log(`\n=== ${name}: ${files.length} files ===`)
+interface Suite { name: string; files: string[]; env: Record<string, string> }
+
+/**
+ * The order files start in: the longest first (the matrix and the fuzz, then the browser tests, seconds to a minute
+ * each), the many short ones after, the unit tests last; the suites' files interleaved, so that both databases' long
+ * files are under way early and no suite leaves a long file running alone at the end.
+ */
+function startOrder(file: string): number {
+  if (LONGEST.includes(file)) return 0
+  if (file.startsWith('test/e2e/')) return 1
+  if (file.startsWith('test/unit/')) return 3
+  return 2
+}
+
+/** Every suite's files in one pool: a file of one suite runs beside a file of the other, with its own environment. */
+async function runSuites(suites: Suite[]): Promise<SuiteResult[]> {
+  console.log(`\n=== ${suites.map((s) => `${s.name}: ${s.files.length} files`).join('; ')} ===`)
   const started = performance.now()
-  const results: FileResult[] = await runFiles(files.map(compiledTestFile), {
-    nodeArgs: ['--enable-source-maps'], env, first: LONGEST.map(compiledTestFile),
-  })
-  const sum = (key: 'passed' | 'failed' | 'skipped') => results.reduce((n, r) => n + r[key], 0)
+  const items = suites.flatMap((suite) => suite.files.map((file, i) => ({ file, suite, i })))
+    .sort((a, b) => startOrder(a.file) - startOrder(b.file) || a.i - b.i)
+    .map(({ file, suite }) => ({ file: compiledTestFile(file), suite: suite.name, env: suite.env }))
+  const results: FileResult[] = await runFiles(items, { nodeArgs: ['--enable-source-maps'] })
   const seconds = (performance.now() - started) / 1000
-  console.log(`# ${name}: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped in ${seconds.toFixed(0)} s`)
-  return { name, passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped'), seconds }
+  return suites.map((suite) => {
+    const mine = results.filter((r) => r.suite === suite.name)
+    const sum = (key: 'passed' | 'failed' | 'skipped') => mine.reduce((n, r) => n + r[key], 0)
+    // The suites share the pool's time: each one's seconds are the time its files ran, summed over the jobs.
+    const busy = mine.reduce((n, r) => n + r.ms, 0) / 1000
+    console.log(`# ${suite.name}: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped; ${busy.toFixed(0)} s of file time`)
+    return { name: suite.name, passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped'), seconds: busy, wall: seconds }
+  })
 }
 
 async function main() {
@@ -43,16 +64,14 @@ async function main() {
   await buildIslandsIfStale()
   await buildTests()
 
-  const results: SuiteResult[] = []
-  results.push(await runSuite('unit + api + browser (PGlite)', chosen(testFilesUnder('test')), { TEST_DRIVER: 'pglite' }))
-  if (withPostgres) {
-    results.push(await runSuite('api (PostgreSQL)', chosen(testFilesUnder('test/api')), { TEST_DRIVER: 'postgres' }))
-  } else {
-    console.log('\nTEST_DATABASE_URL is not set: the API tests ran on PGlite only (CI also runs them on PostgreSQL).')
-  }
+  const suites: Suite[] = [{ name: 'unit + api + browser (PGlite)', files: chosen(testFilesUnder('test')), env: { TEST_DRIVER: 'pglite' } }]
+  if (withPostgres) suites.push({ name: 'api (PostgreSQL)', files: chosen(testFilesUnder('test/api')), env: { TEST_DRIVER: 'postgres' } })
+  const results = await runSuites(suites)
+  if (!withPostgres) console.log('\nTEST_DATABASE_URL is not set: the API tests ran on PGlite only (CI also runs them on PostgreSQL).')
 
   console.log('')
-  for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${r.seconds.toFixed(0)} s)`)
+  for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${r.seconds.toFixed(0)} s of file time)`)
+  console.log(`all suites together: ${results[0]!.wall.toFixed(0)} s`)
   const passed = results.reduce((n, r) => n + r.passed, 0)
   const failed = results.reduce((n, r) => n + r.failed, 0)
   const skipped = results.reduce((n, r) => n + r.skipped, 0)

@@ -10,6 +10,8 @@ import os from 'node:os'
 
 export interface FileResult {
   file: string
+  /** The suite the file ran in (one pool can run several: each file with its suite's environment). */
+  suite: string
   passed: number
   failed: number
   skipped: number
@@ -31,7 +33,10 @@ function countsOf(summary: string): Record<string, number> {
 /** .taprc's per-test timeout, applied the way `tap` applies it to a file run on its own. */
 const TIMEOUT_SECONDS = '120'
 
-function runFile(file: string, nodeArgs: string[], env: Record<string, string>): Promise<FileResult> {
+/** A file to run, in a suite with that suite's environment. */
+export interface PoolItem { file: string; suite: string; env: Record<string, string> }
+
+function runFile({ file, suite, env }: PoolItem, nodeArgs: string[]): Promise<FileResult> {
   const started = performance.now()
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeArgs, file], {
@@ -48,7 +53,7 @@ function runFile(file: string, nodeArgs: string[], env: Record<string, string>):
       // A file that crashed or exited non-zero without a failed assertion counts as one failure, never as a pass.
       const crashed = (code !== 0 || signal !== null || !summary) && failed === 0
       resolve({
-        file, passed: counts.pass ?? 0, failed: crashed ? 1 : failed, skipped: (counts.skip ?? 0) + (counts.todo ?? 0),
+        file, suite, passed: counts.pass ?? 0, failed: crashed ? 1 : failed, skipped: (counts.skip ?? 0) + (counts.todo ?? 0),
         ms: performance.now() - started, output: crashed ? `${output}\n# exited with ${signal ?? code}` : output,
       })
     })
@@ -58,22 +63,21 @@ function runFile(file: string, nodeArgs: string[], env: Record<string, string>):
 const indent = (text: string) => text.replace(/^(?=.)/gm, '    ')
 
 /**
- * Runs `files` with `jobs` at a time (one per CPU by default, TEST_JOBS to change), the files named in `first` ahead
- * of the others so that the longest ones do not start last. Prints a TAP line per file as it ends, with the whole
- * output of a file that failed.
+ * Runs the items with `jobs` at a time (one per CPU by default, TEST_JOBS to change), in the order given (the caller
+ * puts the longest first, so that none starts last and runs alone at the end). Prints a TAP line per file as it ends,
+ * with the whole output of a file that failed.
  */
-export async function runFiles(files: string[], opts: { nodeArgs: string[]; env: Record<string, string>; first?: string[] }): Promise<FileResult[]> {
+export async function runFiles(items: PoolItem[], opts: { nodeArgs: string[] }): Promise<FileResult[]> {
   const jobs = Number(process.env.TEST_JOBS) || os.availableParallelism()
-  const first = new Set(opts.first ?? [])
-  const queue = [...files.filter((f) => first.has(f)), ...files.filter((f) => !first.has(f))]
+  const queue = [...items]
   const results: FileResult[] = []
   const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const result = await runFile(file, opts.nodeArgs, opts.env)
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      const result = await runFile(item, opts.nodeArgs)
       results.push(result)
       const ok = result.failed === 0
       if (!ok) process.stdout.write(indent(result.output) + '\n')
-      process.stdout.write(`${ok ? 'ok' : 'not ok'} ${results.length} - ${file} # time=${result.ms.toFixed(0)}ms\n`)
+      process.stdout.write(`${ok ? 'ok' : 'not ok'} ${results.length} - ${item.file} (${item.suite}) # time=${result.ms.toFixed(0)}ms\n`)
     }
   }
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker))
