@@ -25,10 +25,8 @@ import postgres from 'postgres'
 import { openDatabase, type Db } from '../src/db/client.ts'
 import { DOCUMENT_MAPPERS } from '../src/search/documents.ts'
 import { createUser } from '../test/helpers/factories.ts'
-import { createAdviceSet } from '../test/helpers/advice-sets.ts'
 import { createApiKey } from '../test/helpers/api-keys.ts'
 import { publishVersion } from '../test/helpers/publishing.ts'
-import { buildRule, createVariable } from '../test/helpers/rules.ts'
 import { HttpAgent } from '../test/helpers/http-agent.ts'
 import { freePort, sharedAppEnv, startAppProcess, type AppProcess } from '../test/helpers/app-process.ts'
 import { dropDatabase } from '../test/helpers/drop-database.ts'
@@ -176,7 +174,7 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
     const setRes = await agent.api('POST', '/api/adviceset', { name: 'Crash durability' })
     if (setRes.status !== 201) throw new Error(`could not create the advice set: ${setRes.status} ${setRes.text}`)
     const adviceSetId: number = setRes.json().data.id
-    const { set: asked, secret } = await servedSet(database.db, author.ownerId)
+    const { set: asked, secret } = await servedSet(database.db, agent, author.ownerId)
     const decisions: DecisionSummary = { answered: { durable: 0, best_effort: 0 }, durableMissing: [], bestEffortKills: [] }
     let phaseMode: 'durable' | 'best_effort' = 'durable'
     await sql`update owners set decision_mode = ${phaseMode} where id = ${author.ownerId}`
@@ -307,18 +305,26 @@ export function crashSummaryFailed(s: CrashSummary): boolean {
     || s.decisions.durableMissing.length > 0 || s.decisions.bestEffortKills.some((k) => k.lost > k.allowed)
 }
 
-/** A published set the askers ask (an advice item under a condition) and a key without a practical rate limit. */
-async function servedSet(db: Db, ownerId: string): Promise<{ set: number; secret: string }> {
-  await createVariable(db, ownerId, 'Amount')
-  const set = await createAdviceSet(db, { ownerId, name: 'Crash decisions' })
-  await buildRule(db, set.id, 'Amounts', [
-    { type: 'inputRequest', variable: 'Amount', question: 'How much?' },
-    { type: 'condition', expression: '{{Amount}} > 100', children: [{ type: 'advice', headline: 'A large amount' }] },
-    { type: 'advice', headline: 'Any amount' },
-  ])
-  await publishVersion(db, { adviceSetId: set.id })
+/**
+ * A published set the askers ask (an advice item under a condition), made through the API as the writers' objects are
+ * (so the search index knows it), and a key without a practical rate limit.
+ */
+async function servedSet(db: Db, agent: HttpAgent, ownerId: string): Promise<{ set: number; secret: string }> {
+  const made = async (url: string, body: Record<string, unknown>): Promise<number> => {
+    const res = await agent.api('POST', url, body)
+    if (res.status !== 201) throw new Error(`could not make the asked set: POST ${url} answered ${res.status} ${res.text.slice(0, 200)}`)
+    return Number(res.json().data.id)
+  }
+  const set = await made('/api/adviceset', { name: 'Crash decisions' })
+  await made('/api/entity', { reservedName: 'Amount', dataType: 'number', adviceSetId: set })
+  const rule = await made('/api/rule', { adviceSetId: set, name: 'Amounts' })
+  await made(`/api/rule/${rule}/node`, { type: 'inputRequest', variable: 'Amount', question: 'How much?' })
+  const condition = await made(`/api/rule/${rule}/node`, { type: 'condition', expression: '{{Amount}} > 100' })
+  await made(`/api/rule/${rule}/node`, { type: 'advice', headline: 'A large amount', parentId: condition })
+  await made(`/api/rule/${rule}/node`, { type: 'advice', headline: 'Any amount' })
+  await publishVersion(db, { adviceSetId: set })
   const { secret } = await createApiKey(db, { ownerId, rateLimit: 100_000 })
-  return { set: set.id, secret }
+  return { set, secret }
 }
 
 export function formatCrashSummary(s: CrashSummary): string {
