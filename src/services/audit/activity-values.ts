@@ -23,7 +23,7 @@ const FIELD_LABELS: Record<string, string> = {
   headline: 'Headline', text: 'Text', question: 'Question', calledRuleId: 'Calls rule', apiId: 'External API', tags: 'Tags',
   sources: 'Sources', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
-  isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
+  isConstant: 'Constant', personal: 'Personal data', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', comment: 'Note', review: 'Review',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
   phrases: 'Phrases', scenarioId: 'Scenario', copied: 'Copied',
