@@ -122,3 +122,21 @@ export async function deleteDecisionsBefore(db: Db, ownerId: string, cutoff: Dat
   const gone = await db.delete(decisionRecords).where(and(eq(decisionRecords.ownerId, ownerId), lt(decisionRecords.receivedAt, cutoff))).returning({ id: decisionRecords.id })
   return gone.length
 }
+
+export interface OwnerDecisionRecordsRow { id: string; name: string; mode: string; retentionDays: number; dropped: number; droppedAt: Date | null }
+
+const ownerDecisionColumns = {
+  id: owners.id, name: owners.name, mode: owners.decisionMode, retentionDays: owners.decisionRetentionDays,
+  dropped: owners.decisionsDropped, droppedAt: owners.decisionsDroppedAt,
+}
+
+/** What an owner's admins see and set of its decision records: the mode, the retention, and what was dropped. */
+export async function findOwnerDecisionRecords(db: Db, ownerId: string): Promise<OwnerDecisionRecordsRow | undefined> {
+  const [row] = await db.select(ownerDecisionColumns).from(owners).where(eq(owners.id, ownerId)).limit(1)
+  return row
+}
+
+export async function updateOwnerDecisionRecords(db: Db, ownerId: string, p: { decisionMode: string; decisionRetentionDays: number }): Promise<OwnerDecisionRecordsRow> {
+  const [row] = await db.update(owners).set(p).where(eq(owners.id, ownerId)).returning(ownerDecisionColumns)
+  return row!
+}
