@@ -10,6 +10,7 @@ import { ENTITY_SUPPLEMENT_LINK } from '../files/links.ts'
 import { ENTITY_VERSION } from '../publishing/versions.ts'
 import { ENTITY_SCENARIO } from '../scenarios/access.ts'
 import { DECISION_MODE_LABELS } from '../decisions/owner-settings.ts'
+import { ENTITY_DECISION_SUBJECT } from '../decisions/subject-rights.ts'
 import { snapshotOf, type ActivityBook } from './activity-book.ts'
 import { countsInWords, nodePhrase, sentenceText } from './activity-sentences.ts'
 
@@ -56,6 +57,8 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_SUPPLEMENT_LINK]: new Set(['supplementId', 'targetType', 'targetId']),
   audience: new Set(['adviceSetId']),
   impersonation: new Set(['email']),
+  // The sentence tells the request, the variable and the count.
+  [ENTITY_DECISION_SUBJECT]: new Set(['request', 'variable', 'count']),
 }
 
 /** Field by field, what differs between two snapshots (a create lists every field it set). */
