@@ -32,6 +32,7 @@ t.test('personal variable, durable records, a person’s records found', { skip:
   await page.goto(`${server.url}/card/variable/${income!.id}/edit`)
   t.equal(await islandsSettled(page), 'mounted')
   await page.getByLabel('Personal data').check()
+  if (SCREENSHOTS) await page.locator('main').screenshot({ path: `${SCREENSHOTS}/variable-personal-data.png` })
   const saved = page.waitForResponse((res) => res.url().endsWith(`/api/entity/${income!.id}`) && res.request().method() === 'PATCH')
   await page.getByRole('button', { name: 'Save' }).click()
   t.equal((await saved).status(), 200, 'the editor saves the flag')
