@@ -166,6 +166,14 @@ export function EntityForm({ entityId, original: initial, typed, errors: initial
       </div>
       <label className="check"><input type="checkbox" name="isConstant" checked={values.isConstant}
         onChange={(e) => set('isConstant', e.currentTarget.checked)} /> Constant</label>
+      {values.kind === 'variable' && (
+        <div className={fieldClass('personal')}>
+          <label className="check"><input type="checkbox" name="personal" checked={values.personal}
+            onChange={(e) => set('personal', e.currentTarget.checked)} {...described('personal')} /> Personal data</label>
+          <p className="hint">Its values are kept in decision records only as a keyed hash.</p>
+          {fieldError('personal')}
+        </div>
+      )}
       <div className={fieldClass('description')}>
         <label htmlFor={id('description')}>Description</label>
         <textarea id={id('description')} name="description" rows={3} value={values.description}

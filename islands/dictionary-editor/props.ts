@@ -19,7 +19,7 @@ export function parseFormValues(raw: unknown): EntityFormValues {
   const values: Record<string, unknown> = {}
   for (const field of FIELD_NAMES) {
     const value = raw[field]
-    values[field] = field === 'isClosedSet' || field === 'isConstant' ? value === true : typeof value === 'string' ? value : ''
+    values[field] = field === 'isClosedSet' || field === 'isConstant' || field === 'personal' ? value === true : typeof value === 'string' ? value : ''
   }
   return values as unknown as EntityFormValues
 }

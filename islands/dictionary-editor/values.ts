@@ -7,11 +7,11 @@ export type Kind = 'variable' | 'formula'
 
 export interface EntityFormValues {
   kind: Kind; reservedName: string; dataType: string; validOptions: string; isClosedSet: boolean; displayFormat: string
-  defaultValue: string; expression: string; isConstant: boolean; description: string; adviceSetId: string
+  defaultValue: string; expression: string; isConstant: boolean; personal: boolean; description: string; adviceSetId: string
 }
 
 export const FIELD_NAMES: ReadonlyArray<keyof EntityFormValues> = [
-  'kind', 'reservedName', 'dataType', 'validOptions', 'isClosedSet', 'displayFormat', 'defaultValue', 'expression', 'isConstant', 'description', 'adviceSetId',
+  'kind', 'reservedName', 'dataType', 'validOptions', 'isClosedSet', 'displayFormat', 'defaultValue', 'expression', 'isConstant', 'personal', 'description', 'adviceSetId',
 ]
 
 export function isKind(value: unknown): value is Kind {
@@ -21,7 +21,7 @@ export function isKind(value: unknown): value is Kind {
 export function emptyValues(kind: Kind): EntityFormValues {
   return {
     kind, reservedName: '', dataType: '', validOptions: '', isClosedSet: false, displayFormat: '', defaultValue: '', expression: '',
-    isConstant: false, description: '', adviceSetId: '',
+    isConstant: false, personal: false, description: '', adviceSetId: '',
   }
 }
 
@@ -36,7 +36,7 @@ export function valuesOfEntity(entity: Record<string, unknown>): EntityFormValue
     validOptions: Array.isArray(entity.validOptions) ? entity.validOptions.join('\n') : '', isClosedSet: entity.isClosedSet === true,
     displayFormat: textOf(entity.displayFormat),
     defaultValue: defaultValue === null || defaultValue === undefined ? '' : Array.isArray(defaultValue) ? defaultValue.join(', ') : String(defaultValue),
-    expression: textOf(entity.expression), isConstant: entity.isConstant === true, description: textOf(entity.description),
+    expression: textOf(entity.expression), isConstant: entity.isConstant === true, personal: entity.personal === true, description: textOf(entity.description),
     adviceSetId: typeof entity.adviceSetId === 'number' ? String(entity.adviceSetId) : '',
   }
 }
@@ -53,6 +53,8 @@ export function apiBody(values: EntityFormValues): Record<string, unknown> {
     defaultValue: values.defaultValue.trim() === '' ? null : values.defaultValue,
     expression: values.kind === 'formula' ? values.expression.trim() || null : null,
     isConstant: values.isConstant,
+    // Formulas cannot be personal: switching the kind to formula drops the flag rather than failing the save.
+    personal: values.kind === 'variable' && values.personal,
     description: values.description,
     adviceSetId: values.adviceSetId === '' ? null : Number(values.adviceSetId),
   }

@@ -1,8 +1,8 @@
 // Decision records (issue 26): written in batches by the recorder, read by the decisions pages and API, kept in monthly
 // partitions that retention drops whole.
-import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
+import { adviceSets, apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
 import { rowsOf } from './rule-nodes.ts'
 
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect
@@ -79,6 +79,12 @@ export async function findDecisionsByPersonalHash(db: Db, ownerId: string, hashe
     .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
 }
 
+export async function countDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[]): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(decisionRecords)
+    .where(and(eq(decisionRecords.ownerId, ownerId), hasAnyHash(hashes)))
+  return row?.n ?? 0
+}
+
 export async function deleteDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[]): Promise<number> {
   const gone = await db.delete(decisionRecords)
     .where(and(eq(decisionRecords.ownerId, ownerId), hasAnyHash(hashes)))
@@ -146,4 +152,38 @@ export async function deleteDecisionsBefore(db: Db, ownerId: string, cutoff: Dat
 export async function apiKeyOwnerOf(db: Db, apiKeyId: number): Promise<string | undefined> {
   const [row] = await db.select({ ownerId: apiKeys.ownerId }).from(apiKeys).where(eq(apiKeys.id, apiKeyId)).limit(1)
   return row?.ownerId
+}
+
+export interface OwnerDecisionRecordsRow { id: string; name: string; mode: string; retentionDays: number; dropped: number; droppedAt: Date | null }
+
+const ownerDecisionColumns = {
+  id: owners.id, name: owners.name, mode: owners.decisionMode, retentionDays: owners.decisionRetentionDays,
+  dropped: owners.decisionsDropped, droppedAt: owners.decisionsDroppedAt,
+}
+
+/** What an owner's admins see and set of its decision records: the mode, the retention, and what was dropped. */
+export async function findOwnerDecisionRecords(db: Db, ownerId: string): Promise<OwnerDecisionRecordsRow | undefined> {
+  const [row] = await db.select(ownerDecisionColumns).from(owners).where(eq(owners.id, ownerId)).limit(1)
+  return row
+}
+
+export async function updateOwnerDecisionRecords(db: Db, ownerId: string, p: { decisionMode: string; decisionRetentionDays: number }): Promise<OwnerDecisionRecordsRow> {
+  const [row] = await db.update(owners).set(p).where(eq(owners.id, ownerId)).returning(ownerDecisionColumns)
+  return row!
+}
+
+export interface PersonalVariableRow { name: string; dataType: string | null; validOptions: string[] }
+
+/** An owner's live personal variables, owner-wide and of each of its sets (one name may appear once per set). */
+export async function listPersonalVariables(db: Db, ownerId: string, variableTypeId: number): Promise<PersonalVariableRow[]> {
+  return db.select({ name: entities.reservedName, dataType: entities.dataType, validOptions: entities.validOptions }).from(entities)
+    .where(and(eq(entities.ownerId, ownerId), eq(entities.personal, true), eq(entities.entityTypeId, variableTypeId), sql`${entities.deletedAt} is null`))
+    .orderBy(asc(sql`lower(${entities.reservedName})`), asc(entities.id))
+}
+
+/** Names of advice sets by id (deleted ones too: their records outlive them). */
+export async function adviceSetNamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets).where(inArray(adviceSets.id, ids))
+  return new Map(rows.map((row) => [row.id, row.name]))
 }

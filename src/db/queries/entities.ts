@@ -4,7 +4,7 @@ import { entities } from '../schema/index.ts'
 
 export type EntityRow = typeof entities.$inferSelect
 export type EntityFields = Pick<EntityRow, 'ownerId' | 'adviceSetId' | 'entityTypeId' | 'reservedName' | 'dataType' | 'validOptions' |
-  'isClosedSet' | 'displayFormat' | 'defaultValue' | 'expression' | 'isConstant' | 'description'>
+  'isClosedSet' | 'displayFormat' | 'defaultValue' | 'expression' | 'isConstant' | 'personal' | 'description'>
 
 export async function findEntity(db: Db, id: number, opts: { includeDeleted?: boolean } = {}): Promise<EntityRow | undefined> {
   const [row] = await db.select().from(entities)
@@ -55,7 +55,8 @@ export async function listEntities(db: Db, p: { ownerIds?: string[]; adviceSetId
   return p.limit ? query.limit(p.limit) : query
 }
 
-export async function insertEntity(db: Db, p: EntityFields & { createdBy: number | null }): Promise<EntityRow> {
+/** `personal` defaults to false: only the dictionary's own forms set it (copies carry it over). */
+export async function insertEntity(db: Db, p: Omit<EntityFields, 'personal'> & { personal?: boolean; createdBy: number | null }): Promise<EntityRow> {
   const [row] = await db.insert(entities).values({ ...p, updatedBy: p.createdBy }).returning()
   return row!
 }

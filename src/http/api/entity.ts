@@ -9,6 +9,7 @@ import { NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, OrNull, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
+import { forgetDecisionSettingsAfterWrites } from '../decision-settings.ts'
 
 const LookupQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 512 })), adviceSetId: Type.Optional(IdString), kind: Type.Optional(StringEnum(['variable', 'formula'])),
@@ -20,7 +21,7 @@ const entityFields = {
   entityTypeId: Type.Optional(Type.Integer()), reservedName: Type.Optional(Type.String()), dataType: Type.Optional(OrNull(Type.String())),
   validOptions: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 500 })), isClosedSet: Type.Optional(Type.Boolean()),
   displayFormat: Type.Optional(OrNull(Type.String())), defaultValue: Type.Optional(Type.Unknown()), expression: Type.Optional(OrNull(Type.String())),
-  isConstant: Type.Optional(Type.Boolean()), description: Type.Optional(Type.String()), adviceSetId: Type.Optional(AnyId),
+  isConstant: Type.Optional(Type.Boolean()), personal: Type.Optional(Type.Boolean()), description: Type.Optional(Type.String()), adviceSetId: Type.Optional(AnyId),
 }
 
 function lookup(query: Static<typeof LookupQuery>) {
@@ -32,6 +33,8 @@ function lookup(query: Static<typeof LookupQuery>) {
 
 export const entityApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
+  // A personal flag set or cleared here counts from the Advice API's next answer on.
+  forgetDecisionSettingsAfterWrites(app)
   const deps = app.deps
 
   app.get('/text-search', { schema: { querystring: LookupQuery } }, async (request) => {

@@ -16,6 +16,7 @@ import { FormBody, IdString, StringEnum } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 import { countOf } from '../format.ts'
 import { changeRefusal } from '../../services/accounts/visibility.ts'
+import { forgetDecisionSettingsAfterWrites } from '../decision-settings.ts'
 
 type Body = Record<string, unknown>
 
@@ -45,14 +46,14 @@ function defaultText(value: unknown): string {
 
 interface EntityFormValues {
   kind: Kind; reservedName: string; dataType: string; validOptions: string; isClosedSet: boolean; displayFormat: string
-  defaultValue: string; expression: string; isConstant: boolean; description: string; adviceSetId: string
+  defaultValue: string; expression: string; isConstant: boolean; personal: boolean; description: string; adviceSetId: string
 }
 
 function formValuesOf(entry: DictionaryEntry): EntityFormValues {
   return {
     kind: entry.kind, reservedName: entry.name, dataType: entry.dataType ?? '', validOptions: entry.options.join('\n'), isClosedSet: entry.isClosedSet,
     displayFormat: entry.displayFormat ?? '', defaultValue: defaultText(entry.defaultValue), expression: entry.expression ?? '',
-    isConstant: entry.isConstant, description: entry.description, adviceSetId: entry.adviceSetId === null ? '' : String(entry.adviceSetId),
+    isConstant: entry.isConstant, personal: entry.personal, description: entry.description, adviceSetId: entry.adviceSetId === null ? '' : String(entry.adviceSetId),
   }
 }
 
@@ -72,6 +73,8 @@ function entityInputFrom(body: Body, fallbackKind: Kind): EntityInput {
     defaultValue: defaultValue.trim() === '' ? null : defaultValue,
     expression: kind === 'formula' ? text(body, 'expression').trim() || null : null,
     isConstant: body.isConstant !== undefined,
+    // The form offers the flag only for variables (formulas cannot be personal): a formula saved from it is not.
+    personal: kind === 'variable' && body.personal !== undefined,
     description: text(body, 'description'),
     adviceSetId: text(body, 'adviceSetId') === '' ? null : text(body, 'adviceSetId'),
   }
@@ -83,7 +86,7 @@ function typedValues(body: Body, kind: Kind): EntityFormValues {
   return {
     kind: isKind(kept.kind) ? kept.kind : kind, reservedName: text(kept, 'reservedName'), dataType: text(kept, 'dataType'),
     validOptions: text(kept, 'validOptions'), isClosedSet: kept.isClosedSet !== undefined, displayFormat: text(kept, 'displayFormat'),
-    defaultValue: text(kept, 'defaultValue'), expression: text(kept, 'expression'), isConstant: kept.isConstant !== undefined,
+    defaultValue: text(kept, 'defaultValue'), expression: text(kept, 'expression'), isConstant: kept.isConstant !== undefined, personal: kept.personal !== undefined,
     description: text(kept, 'description'), adviceSetId: text(kept, 'adviceSetId'),
   }
 }
@@ -100,6 +103,8 @@ async function renderCard(reply: FastifyReply, query: Static<typeof CardQuery>, 
 
 export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
+  // A personal flag set or cleared here counts from the Advice API's next answer on.
+  forgetDecisionSettingsAfterWrites(app)
 
   async function formData(request: FastifyRequest, kind: Kind, entry?: DictionaryEntry & { ownerName: string }) {
     const actor = actorOf(request)
@@ -194,7 +199,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
 function emptyEntry(kind: Kind): DictionaryEntry {
   return {
     id: 0, name: '', kind, entityTypeId: ENTITY_TYPES[kind].id, typeDisplayName: ENTITY_TYPES[kind].displayName, dataType: null, dataTypeLabel: '',
-    options: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, description: '',
+    options: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, personal: false, description: '',
     adviceSetId: null, adviceSetName: null, ownerId: '', canWrite: true, uses: [],
   }
 }

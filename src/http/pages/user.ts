@@ -11,6 +11,7 @@ import { canAdministerOwned } from '../../services/accounts/visibility.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
 import { ConflictError, ValidationError } from '../../services/errors.ts'
 import { readApprovalPolicy, setSelfApproval } from '../../services/publishing/approval-policy.ts'
+import { DECISION_MODE_LABELS, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, readDecisionRecordSettings, setDecisionRecordSettings } from '../../services/decisions/owner-settings.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
@@ -74,14 +75,19 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
     }
   })
 
-  app.get('/user/team', { preHandler: requireUser }, async (request, reply) => {
+  const teamPage = async (request: FastifyRequest, extra: Record<string, unknown> = {}) => {
     const actor = actorOf(request)
-    return reply.page('user/team', {
+    const decisions = await readDecisionRecordSettings(app.deps, actor, actor.ownerId)
+    return {
       title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId),
       policy: await readApprovalPolicy(app.deps, actor, actor.ownerId), canAdminister: canAdministerOwned(actor, actor.ownerId),
       formatDate: dateFormatter(request.user!.preferences.tz), statusLabels: STATUS_LABELS, linkTtlMs: LINK_TOKEN_TTL_MS,
-    })
-  })
+      decisions, decisionModes: DECISION_MODE_LABELS, retentionBounds: { min: MIN_RETENTION_DAYS, max: MAX_RETENTION_DAYS },
+      values: { decisionMode: decisions.decisionMode, decisionRetentionDays: decisions.decisionRetentionDays }, ...extra,
+    }
+  }
+
+  app.get('/user/team', { preHandler: requireUser }, async (request, reply) => reply.page('user/team', await teamPage(request)))
 
   /**
    * A member action from the team page or /admin/users (`next`): done, it says so; refused for the member's state (the
@@ -108,6 +114,20 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
     const policy = await setSelfApproval(app.deps, actor, actor.ownerId, allowed)
     reply.flash({ type: 'info', text: policy.selfApprovalAllowed ? 'Self-approval allowed: an admin may approve a version they submitted.' : 'Self-approval is off: approving needs a second admin.' })
     return reply.redirect('/user/team#publishing', 303)
+  })
+
+  /** The team's decision records (its admins): off, best effort or durable, and how many days records are kept. */
+  app.post('/user/team/decisions', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
+    const actor = actorOf(request)
+    const body = request.body ?? {}
+    try {
+      const saved = await setDecisionRecordSettings(app.deps, actor, actor.ownerId, { decisionMode: body.decisionMode, decisionRetentionDays: body.decisionRetentionDays })
+      app.partner.recorder.settings.forgetOwner(actor.ownerId)
+      reply.flash({ type: 'info', text: `Decision records: ${DECISION_MODE_LABELS[saved.decisionMode]}, kept for ${saved.decisionRetentionDays === 1 ? '1 day' : `${saved.decisionRetentionDays} days`}.` })
+      return reply.redirect('/user/team#decision-records', 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'user/team', await teamPage(request, { values: keptValues(body) }))
+    }
   })
 
   const invitePage = { pageName: 'user-page', heading: 'Invite a team member', action: '/user/new', cancel: '/user/team' }

@@ -17,6 +17,7 @@ import { ENTITY_KEYWORD_MAP } from '../library/keyword-maps.ts'
 import { ENTITY_AUDIENCE } from '../publishing/audiences.ts'
 import { ENTITY_VERSION } from '../publishing/versions.ts'
 import { ENTITY_SCENARIO } from '../scenarios/access.ts'
+import { ENTITY_DECISION_SUBJECT } from '../decisions/subject-rights.ts'
 import { snapshotOf, type ActivityBook, type Snapshot } from './activity-book.ts'
 
 /** A piece of a sentence: words, a name (quoted in text, linked on pages when it still exists) or the actor. */
@@ -251,6 +252,15 @@ function impersonationWords({ item, book }: Words): SentencePart[] {
 
 const EXPORTS: Record<string, string> = { questions: 'the questions', 'ai-user-requests': 'the requests for advice', activity: 'the activity log' }
 
+const SUBJECT_VERBS: Record<string, string> = { access: 'looked up', export: 'exported', erase: 'erased' }
+
+/** "looked up 3 decision records whose {{Email}} held the value asked for" (the value itself is never logged). */
+function decisionSubjectWords({ item, now }: Words): SentencePart[] {
+  const count = num(now.count) ?? 0
+  const verb = SUBJECT_VERBS[str(now.request) ?? ''] ?? VERB[item.action]
+  return [words(` ${verb} ${count === 1 ? '1 decision record' : `${count} decision records`} whose `), name(`{{${str(now.variable) ?? item.entityId}}}`), words(' held the value asked for (a data subject request)')]
+}
+
 function exportWords({ item, now }: Words): SentencePart[] {
   const [kind = '', format = ''] = item.entityId.split('.')
   const rows = num(now.rows)
@@ -320,6 +330,7 @@ const WORDERS: Record<string, (w: Words) => SentencePart[]> = {
   owner: (w) => [words(` ${VERB[w.item.action]} the team `), name(w.book.names.owners.get(w.item.entityId) ?? str(w.now.name) ?? 'a team')],
   impersonation: impersonationWords,
   export: exportWords,
+  [ENTITY_DECISION_SUBJECT]: decisionSubjectWords,
   job: jobWords,
   'search-object': (w) => [words(' removed '), name(w.item.entityId), words(' from the search index')],
 }

@@ -1,7 +1,7 @@
 // What an activity row changed, field by field, as people read it: labels instead of field names, names instead of
 // ids, Yes/No, lists in words. Never raw JSON: a value nobody taught this module still reads as "key: value" pairs.
 // Fields the sentence already tells (a copy's source, a restore's counts, a deleted subtree) are left out here.
-import type { AuditAction } from '../../db/schema/index.ts'
+import type { AuditAction, DecisionMode } from '../../db/schema/index.ts'
 import { ENTITY_TYPE_LIST, ENTITY_TYPES, NODE_TYPES } from '../../engine/index.ts'
 import { ENTITY_COMMENT } from '../authoring/comments.ts'
 import { ENTITY_DICTIONARY } from '../authoring/entities.ts'
@@ -9,6 +9,8 @@ import { ENTITY_RULE, ENTITY_RULE_NODE } from '../authoring/rules.ts'
 import { ENTITY_SUPPLEMENT_LINK } from '../files/links.ts'
 import { ENTITY_VERSION } from '../publishing/versions.ts'
 import { ENTITY_SCENARIO } from '../scenarios/access.ts'
+import { DECISION_MODE_LABELS } from '../decisions/owner-settings.ts'
+import { ENTITY_DECISION_SUBJECT } from '../decisions/subject-rights.ts'
 import { snapshotOf, type ActivityBook } from './activity-book.ts'
 import { countsInWords, nodePhrase, sentenceText } from './activity-sentences.ts'
 
@@ -23,7 +25,7 @@ const FIELD_LABELS: Record<string, string> = {
   headline: 'Headline', text: 'Text', question: 'Question', calledRuleId: 'Calls rule', apiId: 'External API', tags: 'Tags',
   sources: 'Sources', entityTypeId: 'Kind', reservedName: 'Name', dataType: 'Data type',
   validOptions: 'Options', isClosedSet: 'Closed set', displayFormat: 'Display format', defaultValue: 'Default value',
-  isConstant: 'Constant', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
+  isConstant: 'Constant', personal: 'Personal data', body: 'Comment', renamed: 'Renamed', rewritten: 'Rewritten uses', promotedRuleId: 'Promoted rule',
   number: 'Number', state: 'State', notes: 'Notes', comment: 'Note', review: 'Review',
   inputs: 'Answers', runAsOf: 'Run as of', expected: 'Expected outcome', pinnedResponses: 'Pinned API responses',
   phrases: 'Phrases', scenarioId: 'Scenario', copied: 'Copied',
@@ -34,6 +36,7 @@ const FIELD_LABELS: Record<string, string> = {
   cacheTtlSeconds: 'Cache (seconds)', sampleResponse: 'Sample response', status: 'Status', answeredByRuleId: 'Answered by rule', source: 'Source',
   apiKeyId: 'API key', sets: 'Advice sets', versionId: 'Version', kind: 'Kind', onlyWhenCalled: 'Runs only when called',
   selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',
+  decisionMode: 'Decision records', decisionRetentionDays: 'Keep records (days)',
 }
 
 /** Ids and bookkeeping, and what the sentence tells already. */
@@ -54,6 +57,8 @@ const HIDDEN_BY_TYPE: Record<string, Set<string>> = {
   [ENTITY_SUPPLEMENT_LINK]: new Set(['supplementId', 'targetType', 'targetId']),
   audience: new Set(['adviceSetId']),
   impersonation: new Set(['email']),
+  // The sentence tells the request, the variable and the count.
+  [ENTITY_DECISION_SUBJECT]: new Set(['request', 'variable', 'count']),
 }
 
 /** Field by field, what differs between two snapshots (a create lists every field it set). */
@@ -145,6 +150,7 @@ const READERS: Record<string, Reader> = {
   },
   inputs: (v) => answersText(snapshotOf(v)),
   selfApproval: (v) => `by its submitter, as allowed by ${plainWords(snapshotOf(v).allowedByName)}`,
+  decisionMode: (v) => DECISION_MODE_LABELS[v as DecisionMode] ?? plainWords(v),
   expected: (v, book) => {
     const { advice = [], focus = 'complete', variables = {} } = snapshotOf(v) as { advice?: unknown[]; focus?: unknown; variables?: Record<string, unknown> }
     const checked = Object.keys(variables).length ? `; ${answersText(variables)}` : ''

@@ -24,7 +24,7 @@ export interface DictionaryUse { type: 'rulenode' | 'entity'; id: number; label:
 export interface DictionaryEntry {
   id: number; name: string; kind: Kind; entityTypeId: number; typeDisplayName: string
   dataType: string | null; dataTypeLabel: string; options: string[]; isClosedSet: boolean; displayFormat: string | null
-  defaultValue: unknown; expression: string | null; isConstant: boolean; description: string
+  defaultValue: unknown; expression: string | null; isConstant: boolean; personal: boolean; description: string
   adviceSetId: number | null; adviceSetName: string | null; ownerId: string; canWrite: boolean
   uses: DictionaryUse[]
 }
@@ -156,7 +156,7 @@ function entryOf(actor: Actor, row: EntityRow, setNames: Map<number, string>, us
   return {
     id: row.id, name: row.reservedName, kind, entityTypeId: row.entityTypeId, typeDisplayName: ENTITY_TYPES[kind].displayName,
     dataType: row.dataType, dataTypeLabel: dataTypeLabel(row.dataType), options: row.validOptions, isClosedSet: row.isClosedSet,
-    displayFormat: row.displayFormat, defaultValue: row.defaultValue, expression: row.expression, isConstant: row.isConstant,
+    displayFormat: row.displayFormat, defaultValue: row.defaultValue, expression: row.expression, isConstant: row.isConstant, personal: row.personal,
     description: row.description, adviceSetId: row.adviceSetId, adviceSetName: row.adviceSetId === null ? null : setNames.get(row.adviceSetId) ?? null,
     ownerId: row.ownerId, canWrite: canWriteOwned(actor, row.ownerId), uses,
   }

@@ -37,7 +37,7 @@ function snapshot(e: EntityRow, extra: Record<string, unknown> = {}) {
   return {
     id: e.id, name: e.reservedName, ownerId: e.ownerId, adviceSetId: e.adviceSetId, parentId: e.adviceSetId, entityTypeId: e.entityTypeId,
     reservedName: e.reservedName, dataType: e.dataType, validOptions: e.validOptions, isClosedSet: e.isClosedSet, displayFormat: e.displayFormat,
-    defaultValue: e.defaultValue, expression: e.expression, isConstant: e.isConstant, description: e.description, deleted: e.deletedAt !== null, ...extra,
+    defaultValue: e.defaultValue, expression: e.expression, isConstant: e.isConstant, personal: e.personal, description: e.description, deleted: e.deletedAt !== null, ...extra,
   }
 }
 
@@ -88,7 +88,7 @@ export function requireEntityName(raw: unknown, field = 'reservedName'): string 
 
 export interface EntityInput {
   entityTypeId?: unknown; reservedName?: unknown; dataType?: unknown; validOptions?: unknown; isClosedSet?: unknown; displayFormat?: unknown
-  defaultValue?: unknown; expression?: unknown; isConstant?: unknown; description?: unknown; adviceSetId?: unknown
+  defaultValue?: unknown; expression?: unknown; isConstant?: unknown; personal?: unknown; description?: unknown; adviceSetId?: unknown
 }
 
 async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: EntityInput, current?: EntityRow): Promise<Partial<EntityFields>> {
@@ -106,7 +106,7 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
     if (!Array.isArray(input.validOptions) || input.validOptions.some((o) => typeof o !== 'string')) throw new ValidationError('validOptions', 'validOptions: a list of texts.')
     out.validOptions = input.validOptions as string[]
   }
-  for (const flag of ['isClosedSet', 'isConstant'] as const) {
+  for (const flag of ['isClosedSet', 'isConstant', 'personal'] as const) {
     if (input[flag] === undefined) continue
     if (typeof input[flag] !== 'boolean') throw new ValidationError(flag, `${flag}: true or false.`)
     out[flag] = input[flag]
@@ -131,6 +131,10 @@ async function parseEntityInput(db: Db, actor: Actor, ownerId: string, input: En
   const typeId = out.entityTypeId ?? current?.entityTypeId
   const expression = out.expression !== undefined ? out.expression : current?.expression
   if (typeId === ENTITY_TYPES.formula.id && !expression) throw new ValidationError('expression', 'expression: a formula needs the expression that computes it.')
+  // A formula's value is computed from other variables, never given by a person: only those variables can be personal.
+  if (typeId === ENTITY_TYPES.formula.id && (out.personal ?? current?.personal) === true) {
+    throw new ValidationError('personal', 'personal: a formula cannot be personal data; mark the variables it reads as personal instead.')
+  }
   // The default is read like an answer when nobody set the variable, so it must be one the data type accepts.
   const dataType = out.dataType !== undefined ? out.dataType : current?.dataType
   const defaultValue = out.defaultValue !== undefined ? out.defaultValue : current?.defaultValue
@@ -433,7 +437,7 @@ export async function createEntity(deps: Deps, actor: Actor, input: EntityInput)
       ownerId: actor.ownerId, adviceSetId: fields.adviceSetId ?? null, entityTypeId: fields.entityTypeId!, reservedName: fields.reservedName!,
       dataType: fields.dataType ?? null, validOptions: fields.validOptions ?? [], isClosedSet: fields.isClosedSet ?? false,
       displayFormat: fields.displayFormat ?? null, defaultValue: fields.defaultValue ?? null, expression: fields.expression ?? null,
-      isConstant: fields.isConstant ?? false, description: fields.description ?? '', createdBy: actor.userId,
+      isConstant: fields.isConstant ?? false, personal: fields.personal ?? false, description: fields.description ?? '', createdBy: actor.userId,
     })
     await audit(tx, actor, { ownerId: entity.ownerId, action: 'create', entityType: ENTITY_DICTIONARY, entityId: entity.id, after: snapshot(entity) })
     return entity
@@ -488,7 +492,7 @@ export async function copyEntity(deps: Deps, actor: Actor, id: number, input: { 
   return createEntity(deps, actor, {
     reservedName: name, entityTypeId: source.entityTypeId, dataType: source.dataType, validOptions: source.validOptions, isClosedSet: source.isClosedSet,
     displayFormat: source.displayFormat, defaultValue: source.defaultValue, expression: source.expression, isConstant: source.isConstant,
-    description: source.description, ...(source.ownerId === actor.ownerId && source.adviceSetId !== null ? { adviceSetId: source.adviceSetId } : {}),
+    personal: source.personal, description: source.description, ...(source.ownerId === actor.ownerId && source.adviceSetId !== null ? { adviceSetId: source.adviceSetId } : {}),
   })
 }
 
@@ -512,6 +516,8 @@ export async function restoreEntitySnapshot(deps: Deps, actor: Actor, id: number
     entityTypeId: target!.entityTypeId, reservedName: target!.reservedName, dataType: target!.dataType, validOptions: target!.validOptions,
     isClosedSet: target!.isClosedSet, displayFormat: target!.displayFormat, defaultValue: target!.defaultValue, expression: target!.expression,
     isConstant: target!.isConstant, description: target!.description, adviceSetId: target!.adviceSetId,
+    // Snapshots from before the flag existed do not name it: restoring them leaves it as it is.
+    ...(target!.personal !== undefined ? { personal: target!.personal } : {}),
   }, entity)
   const scope = fields.adviceSetId !== undefined ? fields.adviceSetId : entity.adviceSetId
   if (fields.reservedName !== undefined && (entity.deletedAt || fields.reservedName !== entity.reservedName || scope !== entity.adviceSetId)) {

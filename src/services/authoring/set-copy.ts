@@ -52,7 +52,7 @@ async function copyEntry(tx: Db, actor: Actor, entry: EntityRow, ownerId: string
   const created = await insertEntity(tx, {
     ownerId, adviceSetId, entityTypeId: entry.entityTypeId, reservedName: entry.reservedName,
     dataType: entry.dataType, validOptions: entry.validOptions, isClosedSet: entry.isClosedSet, displayFormat: entry.displayFormat,
-    defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, description: entry.description, createdBy: actor.userId,
+    defaultValue: entry.defaultValue, expression: entry.expression, isConstant: entry.isConstant, personal: entry.personal, description: entry.description, createdBy: actor.userId,
   })
   await audit(tx, actor, {
     ownerId, action: 'create', entityType: ENTITY_DICTIONARY, entityId: created.id,

@@ -6,6 +6,8 @@ import type { Access, Expect, PublicIs, StarterIs } from './authorization-access
 import { indexedSearchObject, passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
+import { entities } from '../../../src/db/schema/index.ts'
+import { eq } from 'drizzle-orm'
 import type { Agent } from '../../helpers/agent.ts'
 import { HTML_PAGE, type UploadFile } from '../../helpers/uploads.ts'
 
@@ -102,6 +104,17 @@ const setOwnerTags: Row['expect'] = { otherAdmin: { public: 'ok' } }
 
 /** Export and other owner-scoped admin routes name an owner: another owner's is refused (403) like the role is. */
 const ownerScoped = (row: Row): Row => ({ ...row, expect: { otherAdmin: { own: 403, public: 403 }, ownerAdmin: { other: 403, public: 403, starter: 403 } } })
+/**
+ * Subject rights over decision records name the owner whose records are searched (the side's): its admins, and provider
+ * admins for any owner; another owner's is not found. The public column is the provider's own. The side's variable is
+ * made personal before a cell let through asks, so the body is valid.
+ */
+const subjectRights: Row = {
+  access: 'admin', publicIs: 'providerPrivate', starterIs: 'team',
+  prepare: (deps, _actor, s) => deps.db.update(entities).set({ personal: true }).where(eq(entities.id, s.entity)),
+  body: (s) => ({ ownerId: s.owner, variable: `${s.marker}_var`, value: 'someone@example.test' }),
+}
+
 /** Every signed-in person answers the same (the route's answer to the probe, whoever asks). */
 const everyone = (status: number, kinds: ObjectKind[] = ['none']): Row['expect'] => Object.fromEntries(
   (['viewer', 'author', 'ownerAdmin', 'providerAdmin', 'otherAdmin'] as const).map((who) => [who, Object.fromEntries(kinds.map((k) => [k, status]))]))
@@ -165,6 +178,7 @@ export const ROWS: Record<string, Row> = {
   'GET /user/new': adminRead,
   /** The team's own settings: no object in the path (the actor's own owner), so only the access profile decides. */
   'POST /user/team/settings': { ...adminWrite, body: () => ({ selfApprovalAllowed: 'false' }) },
+  'POST /user/team/decisions': { ...adminWrite, body: () => ({ decisionMode: 'best_effort', decisionRetentionDays: '365' }) },
   'POST /user/new': { ...adminWrite, body: () => ({ name: aName(), email: anEmail(), role: 'author' }) },
   /**
    * Managing a member (the cell's side's `user`: A's and B's sole admin, the provider's author). The role sent is the one
@@ -291,6 +305,12 @@ export const ROWS: Record<string, Row> = {
   'POST /admin/support/impersonate': { ...providerOnly, freshAgent: true, body: (s) => ({ userId: String(s.user) }) },
   'POST /admin/support/impersonate/stop': { ...providerOnly, freshAgent: true, prepareAgent: (agent, s) => agent.postForm('/admin/support/impersonate', { userId: String(s.user) }, { page: '/admin/support' }), expect: { ...everyone(400), providerAdmin: { none: 'ok' } } }  /* stops the session's impersonation, which only a provider admin can start: any other session has nothing to stop (400, nothing changed) */,
   'GET /admin/export': ownerScoped(adminRead),
+  'GET /admin/decisions/subject': { ...subjectRights, body: undefined, query: (s) => ({ ownerId: s.owner }) },
+  'POST /admin/decisions/subject': { ...subjectRights, body: (s) => ({ ownerId: s.owner, variable: `${s.marker}_var`, value: 'someone@example.test', action: 'find' }) },
+  'POST /admin/decisions/subject/erase': subjectRights,
+  'POST /api/decisions/subject/find': subjectRights,
+  'POST /api/decisions/subject/export': subjectRights,
+  'POST /api/decisions/subject/erase': subjectRights,
   'POST /admin/export': ownerScoped({ ...adminWrite, body: () => ({ kind: 'questions', format: 'csv' }) }),
   'POST /adviceset/:id/ai-user-request': teamOnly(teamWrite),
   'POST /adviceset/:id/ai-user-request/:requestId': teamOnly(teamWrite),
@@ -447,6 +467,8 @@ export const ROWS: Record<string, Row> = {
   'GET /api/catalog/advice/:ruleSetId/versions': teamRead,
   'GET /api/owner/:id': teamRead,
   'PATCH /api/owner/:id': { access: 'admin', body: () => ({ selfApprovalAllowed: false }) },
+  'GET /api/owner/:id/decisions': teamRead,
+  'PATCH /api/owner/:id/decisions': { access: 'admin', body: () => ({ decisionMode: 'best_effort' }) },
   'GET /api/owner/:id/audience': teamRead,
   'POST /api/owner/:id/audience': { access: 'admin' },
   'GET /api/owner/:id/audience/:audienceId': teamRead,
