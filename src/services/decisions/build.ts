@@ -95,6 +95,7 @@ export function buildDecisionRecord(run: DecisionRun, personal: ReadonlySet<stri
 export function madeAtOf(id: string): Date | undefined {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined
   const madeAt = new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16))
-  // 48 bits of milliseconds reach past the last moment a Date can hold: such an id was never made here.
-  return Number.isNaN(madeAt.getTime()) ? undefined : madeAt
+  // 48 bits of milliseconds reach to the year 10889, past what timestamps are written as (four-digit years): such an
+  // id was never made here.
+  return madeAt.getUTCFullYear() > 9999 ? undefined : madeAt
 }
