@@ -107,10 +107,15 @@ export async function decisionsPage(deps: Deps, actor: Actor, adviceSetId: numbe
   }
 }
 
+/** A record by its Decision-Id; undefined for none, or for text that is no decision id (no record could have it). */
+async function findByDecisionId(db: Db, decisionId: string): Promise<DecisionRecordRow | undefined> {
+  const madeAt = madeAtOf(decisionId)
+  return madeAt ? findDecisionRecord(db, decisionId.toLowerCase(), madeAt) : undefined
+}
+
 /** A record of a set, for its readers; any other (another set's, a bad id, none) is a 404 that tells nothing. */
 async function recordOfSet(db: Db, set: AdviceSetRow, decisionId: string): Promise<DecisionRecordRow> {
-  const madeAt = madeAtOf(decisionId)
-  const row = madeAt ? await findDecisionRecord(db, decisionId.toLowerCase(), madeAt) : undefined
+  const row = await findByDecisionId(db, decisionId)
   if (!row || row.adviceSetId !== set.id) throw new NotFoundError('No decision record with this id in this advice set')
   return row
 }
@@ -145,8 +150,7 @@ export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number
  * other key (even one of the same owner) the record does not exist.
  */
 export async function partnerDecision(db: Db, key: AuthenticatedKey, decisionId: string): Promise<DecisionJson> {
-  const madeAt = madeAtOf(decisionId)
-  const row = madeAt ? await findDecisionRecord(db, decisionId.toLowerCase(), madeAt) : undefined
+  const row = await findByDecisionId(db, decisionId)
   if (!row || row.apiKeyId !== key.id || row.ownerId !== key.ownerId) throw new NotFoundError('No decision record with this id for this API key')
   return recordJson(row, await versionLabels(db, row.versionId))
 }
