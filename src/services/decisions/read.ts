@@ -139,7 +139,7 @@ export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number
       versionId: row.versionId, versionNumber: row.versionNumber, status: row.status, engineMicros: row.engineMicros,
       keyName: key ? `${key.name}${key.deleted ? ' (deleted)' : ''}` : `Key ${row.apiKeyId}`,
     },
-    inputs: Object.entries(row.inputs).map(([name, value]) => ({ name, ...shownValue(value) })),
+    inputs: Object.keys(row.inputs).sort().map((name) => ({ name, ...shownValue(row.inputs[name]) })),
     ...itemsOf(row, labels),
     errors: row.outcome.errors,
   }
