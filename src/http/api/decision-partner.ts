@@ -41,7 +41,10 @@ const schema = {
 }
 
 export const decisionPartnerApi: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/decision/:decisionId', { schema, onRequest: app.partner.requireApiKey }, async (request) => ({
-    data: await partnerDecision(app.deps.db, request.partnerKey!, request.params.decisionId),
-  }))
+  app.get('/decision/:decisionId', { schema, onRequest: app.partner.requireApiKey }, async (request) => {
+    const data = await partnerDecision(app.deps.db, request.partnerKey!, request.params.decisionId)
+    // Metered under the set the record is of, like the answer it records.
+    request.meteredAdviceSetId = data.adviceSetId
+    return { data }
+  })
 }
