@@ -19,7 +19,7 @@ CREATE TABLE "decision_records" (
 	CONSTRAINT "decision_records_received_at_id_pk" PRIMARY KEY("received_at","id")
 ) PARTITION BY RANGE ("received_at");
 --> statement-breakpoint
--- Months get their own partitions from the app (services/decisions/partitions.ts), ahead of time; a record outside
+-- Months get their own partitions from the app (services/decisions/maintenance.ts), ahead of time; a record outside
 -- them lands here, so an insert never fails for want of a partition.
 CREATE TABLE "decision_records_default" PARTITION OF "decision_records" DEFAULT;
 --> statement-breakpoint
@@ -29,6 +29,5 @@ ALTER TABLE "owners" ADD COLUMN "decisions_dropped" integer DEFAULT 0 NOT NULL;-
 ALTER TABLE "owners" ADD COLUMN "decisions_dropped_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "entities" ADD COLUMN "personal" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "decision_records_set_idx" ON "decision_records" USING btree ("advice_set_id","received_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "decision_records_id_idx" ON "decision_records" USING btree ("id");--> statement-breakpoint
-CREATE INDEX "decision_records_personal_idx" ON "decision_records" USING gin ("personal_hashes");--> statement-breakpoint
+CREATE INDEX "decision_records_personal_idx" ON "decision_records" USING gin ("personal_hashes") WHERE personal_hashes <> '{}'::text[];--> statement-breakpoint
 CREATE INDEX "decision_records_advice_idx" ON "decision_records" USING gin ("advice_node_ids");

@@ -6,6 +6,12 @@
 // applies after commit, and again at start) and compares the PostgreSQL full-text index with the documents the rows
 // make. Prints a summary; exits 1 on any loss or a search index that does not converge.
 //
+// Decision records (issue 26): askers call the Advice API throughout, on a published version, with the owner's records
+// durable in odd phases (between restarts) and best effort in even ones. After each restart: every Decision-Id a
+// client received in a durable phase must be in the database; in a best-effort phase the records lost are counted and
+// must not exceed one flush interval of traffic (what was answered in the last second before the kill, plus the
+// batch the kill may have caught being written).
+//
 //   CRASH_DATABASE_URL=postgres://role:pw@127.0.0.1:5432/db npm run test:crash -- [--kills 20] [--seed 42] [--writers 4] [--keep]
 //
 // The URL names a role that may CREATE DATABASE (TEST_DATABASE_URL or DATABASE_URL are used when it is not set);
@@ -19,6 +25,10 @@ import postgres from 'postgres'
 import { openDatabase, type Db } from '../src/db/client.ts'
 import { DOCUMENT_MAPPERS } from '../src/search/documents.ts'
 import { createUser } from '../test/helpers/factories.ts'
+import { createAdviceSet } from '../test/helpers/advice-sets.ts'
+import { createApiKey } from '../test/helpers/api-keys.ts'
+import { publishVersion } from '../test/helpers/publishing.ts'
+import { buildRule, createVariable } from '../test/helpers/rules.ts'
 import { HttpAgent } from '../test/helpers/http-agent.ts'
 import { freePort, sharedAppEnv, startAppProcess, type AppProcess } from '../test/helpers/app-process.ts'
 import { dropDatabase } from '../test/helpers/drop-database.ts'
@@ -37,6 +47,22 @@ export interface CrashOptions {
 
 type WriteKind = 'rule' | 'node' | 'scenario' | 'version'
 
+export interface DecisionSummary {
+  /** Answers received with a Decision-Id, by mode. */
+  answered: { durable: number; best_effort: number }
+  /** Durable answers whose record is not in the database after the restart: each is a loss. */
+  durableMissing: string[]
+  /** Per best-effort kill: records lost, and the traffic of one flush interval before the kill. */
+  bestEffortKills: Array<{ kill: number; lost: number; allowed: number }>
+}
+
+interface Answered { id: string; at: number }
+
+/** The best-effort flush interval of the recorder (services/decisions/recorder.ts). */
+const FLUSH_INTERVAL_MS = 1_000
+/** About 100 answers a second: several flush intervals' worth of records in flight at every kill. */
+const ASK_EVERY_MS = 10
+
 interface AcknowledgedWrite { kind: WriteKind; id: number; marker: string }
 
 export interface CrashSummary {
@@ -48,6 +74,7 @@ export interface CrashSummary {
   refused: string[]
   /** Acknowledged writes not found as written after a restart. */
   missing: string[]
+  decisions: DecisionSummary
   search: { expected: number; indexed: number; missing: number; extra: number; stale: number; pendingTasks: number }
   seconds: number
 }
@@ -149,6 +176,11 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
     const setRes = await agent.api('POST', '/api/adviceset', { name: 'Crash durability' })
     if (setRes.status !== 201) throw new Error(`could not create the advice set: ${setRes.status} ${setRes.text}`)
     const adviceSetId: number = setRes.json().data.id
+    const { set: asked, secret } = await servedSet(database.db, author.ownerId)
+    const decisions: DecisionSummary = { answered: { durable: 0, best_effort: 0 }, durableMissing: [], bestEffortKills: [] }
+    let phaseMode: 'durable' | 'best_effort' = 'durable'
+    await sql`update owners set decision_mode = ${phaseMode} where id = ${author.ownerId}`
+    let phaseAnswers: Answered[] = []
 
     // Writers pause while the server is down and go on once it is back.
     let up: Promise<void> = Promise.resolve()
@@ -196,17 +228,59 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
       }
     }
 
-    const writers = Array.from({ length: opts.writers }, (_, i) => writer(i))
+    /** Asks the Advice API until stopped, about every ASK_EVERY_MS (paced, so the writers keep their share of the
+     * server); keeps every Decision-Id received in this phase. */
+    async function asker(): Promise<void> {
+      while (!stopping) {
+        await up
+        if (stopping) break
+        await new Promise((resolve) => setTimeout(resolve, ASK_EVERY_MS))
+        try {
+          const res = await fetch(`${app!.url}/api/advice/${asked}?Amount=${Math.floor(random() * 200)}`, { headers: { authorization: `Bearer ${secret}` } })
+          const id = res.headers.get('decision-id')
+          await res.arrayBuffer()
+          if (res.status !== 200 || !id) refused.push(`advice: ${res.status} ${id ?? 'no Decision-Id'}`)
+          else phaseAnswers.push({ id, at: Date.now() })
+        } catch {
+          interrupted++
+        }
+      }
+    }
+
+    /** After a restart: the phase's answers checked against the records, by the phase's mode. */
+    async function checkDecisions(kill: number, killedAt: number): Promise<void> {
+      const ids = phaseAnswers.map((a) => a.id)
+      const found = new Set(ids.length === 0 ? [] : (await sql<Array<{ id: string }>>`select id::text as id from decision_records where id in ${sql(ids)}`).map((r) => r.id))
+      const lost = phaseAnswers.filter((a) => !found.has(a.id))
+      decisions.answered[phaseMode] += phaseAnswers.length
+      if (phaseMode === 'durable') {
+        decisions.durableMissing.push(...lost.map((a) => `kill ${kill}: durable record ${a.id} missing`))
+      } else {
+        const allowed = phaseAnswers.filter((a) => a.at >= killedAt - FLUSH_INTERVAL_MS).length
+        decisions.bestEffortKills.push({ kill, lost: lost.length, allowed })
+      }
+      phaseAnswers = []
+      phaseMode = phaseMode === 'durable' ? 'best_effort' : 'durable'
+    }
+
+    const writers = [...Array.from({ length: opts.writers }, (_, i) => writer(i)), asker()]
     for (let kill = 1; kill <= opts.kills; kill++) {
       await new Promise((resolve) => setTimeout(resolve, between(opts.upMs)))
       let resume!: () => void
       up = new Promise((resolve) => { resume = resolve })
       await app.kill()
+      const killedAt = Date.now()
       const restarting = performance.now()
+      // The next phase's mode, in force from the new instance's first answer.
+      await sql`update owners set decision_mode = ${phaseMode === 'durable' ? 'best_effort' : 'durable'} where id = ${author.ownerId}`
       app = await start()
       const restartMs = performance.now() - restarting
       for (const line of await missingWrites(sql, writes)) missing.add(line)
-      opts.log(`kill ${kill}/${opts.kills}: ${writes.length} acknowledged writes so far, ${missing.size} missing (restart ${(restartMs / 1000).toFixed(1)} s)`)
+      const mode = phaseMode
+      await checkDecisions(kill, killedAt)
+      const last = decisions.bestEffortKills.at(-1)
+      opts.log(`kill ${kill}/${opts.kills}: ${writes.length} acknowledged writes so far, ${missing.size} missing (restart ${(restartMs / 1000).toFixed(1)} s); ` +
+        (mode === 'durable' ? `durable records: ${decisions.durableMissing.length} missing` : `best-effort records lost: ${last!.lost} (one flush interval: ${last!.allowed})`))
       resume()
     }
     stopping = true
@@ -216,7 +290,7 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
     const search = await searchConvergence(database.db, sql, opts.log)
     const acknowledged = { rule: 0, node: 0, scenario: 0, version: 0 }
     for (const w of writes) acknowledged[w.kind]++
-    return { kills: opts.kills, acknowledged, interrupted, refused, missing: [...missing], search, seconds: (performance.now() - started) / 1000 }
+    return { kills: opts.kills, acknowledged, interrupted, refused, missing: [...missing], decisions, search, seconds: (performance.now() - started) / 1000 }
   } finally {
     await app?.stop()
     await sql.end()
@@ -230,6 +304,21 @@ export async function crashDurability(opts: CrashOptions): Promise<CrashSummary>
 
 export function crashSummaryFailed(s: CrashSummary): boolean {
   return s.missing.length > 0 || s.refused.length > 0 || s.search.missing + s.search.extra + s.search.stale + s.search.pendingTasks > 0
+    || s.decisions.durableMissing.length > 0 || s.decisions.bestEffortKills.some((k) => k.lost > k.allowed)
+}
+
+/** A published set the askers ask (an advice item under a condition) and a key without a practical rate limit. */
+async function servedSet(db: Db, ownerId: string): Promise<{ set: number; secret: string }> {
+  await createVariable(db, ownerId, 'Amount')
+  const set = await createAdviceSet(db, { ownerId, name: 'Crash decisions' })
+  await buildRule(db, set.id, 'Amounts', [
+    { type: 'inputRequest', variable: 'Amount', question: 'How much?' },
+    { type: 'condition', expression: '{{Amount}} > 100', children: [{ type: 'advice', headline: 'A large amount' }] },
+    { type: 'advice', headline: 'Any amount' },
+  ])
+  await publishVersion(db, { adviceSetId: set.id })
+  const { secret } = await createApiKey(db, { ownerId, rateLimit: 100_000 })
+  return { set: set.id, secret }
 }
 
 export function formatCrashSummary(s: CrashSummary): string {
@@ -240,6 +329,8 @@ export function formatCrashSummary(s: CrashSummary): string {
     `interrupted (no answer, server killed): ${s.interrupted}`,
     `refused (error status): ${s.refused.length}${s.refused.length ? `\n  ${s.refused.slice(0, 10).join('\n  ')}` : ''}`,
     `missing: ${s.missing.length}${s.missing.length ? `\n  ${s.missing.slice(0, 20).join('\n  ')}` : ''}`,
+    `decision records: ${s.decisions.answered.durable} durable answers, ${s.decisions.durableMissing.length} of their records missing${s.decisions.durableMissing.length ? `\n  ${s.decisions.durableMissing.slice(0, 10).join('\n  ')}` : ''}; ` +
+      `${s.decisions.answered.best_effort} best-effort answers, lost per kill: ${s.decisions.bestEffortKills.map((k) => `${k.lost} (of ≤ ${k.allowed})`).join(', ') || 'none'}`,
     `search index: ${s.search.indexed} documents for ${s.search.expected} expected; ${s.search.missing} missing, ${s.search.stale} stale, ${s.search.extra} extra, ${s.search.pendingTasks} tasks pending`,
     `time: ${s.seconds.toFixed(1)} s`,
   ].join('\n')

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { embeddedDataDir, openDatabase } from './db/client.ts'
 import { buildApp } from './app.ts'
 import { seedFirstRun } from './services/library/demo.ts'
+import { demoCurlLine } from './services/library/demo-delivery.ts'
 import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/accounts/sessions.ts'
 
 function configOrExit(): Config {
@@ -30,12 +31,20 @@ async function main() {
     console.error(`files: ${error instanceof Error ? error.message : String(error)}`)
     process.exit(1)
   }
-  const logins = await seedFirstRun(app.deps, { demo: !config.databaseUrl })
+  const { logins, served } = await seedFirstRun(app.deps, { demo: !config.databaseUrl })
   // The passwords go to the terminal once, in plain text, and never into the structured log (which is kept, shipped
   // and searched); the log only records that the logins were made.
   if (logins.length > 0) {
     app.log.info({ logins: logins.map((l) => ({ email: l.email, role: l.role, owner: l.owner })) }, 'first-run logins created; their passwords were printed on the terminal')
     console.log(['', 'Sign in with:', ...logins.map((l) => `  ${l.email}  ${l.password}   (${l.role}, ${l.owner})`), 'These passwords are shown only now.', ''].join('\n'))
+  }
+  if (served) {
+    console.log([
+      `The demo set "Retirement readiness" is published as version ${served.versionNumber}. Ask the Advice API with the demo production key:`,
+      `  ${demoCurlLine(config.baseUrl, served)}`,
+      `The answer's Decision-Id header names its record: see it under Decisions on ${config.baseUrl}/adviceset/${served.adviceSetId}/decisions (signed in as the author).`,
+      'The key is shown only now.', '',
+    ].join('\n'))
   }
 
   const sweep = () => sweepExpiredSessions(app.deps).catch((err) => app.log.error({ err }, 'session sweep failed'))

@@ -2,16 +2,30 @@
 // partitions that retention drops whole.
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { decisionRecords, entities, owners } from '../schema/index.ts'
+import { apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
 import { rowsOf } from './rule-nodes.ts'
 
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect
 export type NewDecisionRecord = typeof decisionRecords.$inferInsert
 
-/** One multi-row insert: the batch commits or fails as one (the recorder's group commit). */
+/**
+ * One insert for the whole batch, which commits or fails as one (the recorder's group commit). The rows go as one JSON
+ * parameter unpacked by jsonb_to_recordset: a thousand rows cost a fifth of what a thousand-row VALUES list does to
+ * build and parse (measured on PGlite, where that work runs on the thread serving requests).
+ */
 export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): Promise<void> {
   if (rows.length === 0) return
-  await db.insert(decisionRecords).values(rows)
+  const json = JSON.stringify(rows.map((row) => [
+    row.id, row.receivedAt, row.ownerId, row.adviceSetId, row.versionId, row.versionNumber, row.apiKeyId, row.environment, row.endpoint,
+    row.contentType, row.inputs, row.personalHashes ?? [], row.status, row.adviceNodeIds ?? [], row.hasErrors ?? false, row.outcome, row.engineMicros,
+  ]))
+  await db.execute(sql`
+    insert into decision_records (id, received_at, owner_id, advice_set_id, version_id, version_number, api_key_id, environment, endpoint,
+      content_type, inputs, personal_hashes, status, advice_node_ids, has_errors, outcome, engine_micros)
+    select (r->>0)::uuid, (r->>1)::timestamptz, r->>2, (r->>3)::int, (r->>4)::int, (r->>5)::int, (r->>6)::int, r->>7, r->>8,
+      r->>9, r->10, array(select jsonb_array_elements_text(r->11)), r->>12, array(select jsonb_array_elements_text(r->13)),
+      (r->>14)::boolean, r->15, (r->>16)::int
+    from jsonb_array_elements(${json}::jsonb) as r`)
 }
 
 /** A record by id, within the minute its UUIDv7 says it was made (so only that month's partition is read). */
@@ -53,16 +67,21 @@ export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit:
     .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
 }
 
+/** Holds one of these hashes; the first clause lets the planner use the partial index of records with personal values. */
+function hasAnyHash(hashes: string[]): SQL {
+  return sql`${decisionRecords.personalHashes} <> '{}'::text[] and ${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`
+}
+
 /** Records of an owner holding any of these personal-value hashes (subject access and erasure). */
 export async function findDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[], limit: number): Promise<DecisionRecordRow[]> {
   return db.select().from(decisionRecords)
-    .where(and(eq(decisionRecords.ownerId, ownerId), sql`${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`))
+    .where(and(eq(decisionRecords.ownerId, ownerId), hasAnyHash(hashes)))
     .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
 }
 
 export async function deleteDecisionsByPersonalHash(db: Db, ownerId: string, hashes: string[]): Promise<number> {
   const gone = await db.delete(decisionRecords)
-    .where(and(eq(decisionRecords.ownerId, ownerId), sql`${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`))
+    .where(and(eq(decisionRecords.ownerId, ownerId), hasAnyHash(hashes)))
     .returning({ id: decisionRecords.id })
   return gone.length
 }
@@ -121,4 +140,10 @@ export async function dropMonthPartitionsBefore(db: Db, cutoff: Date): Promise<s
 export async function deleteDecisionsBefore(db: Db, ownerId: string, cutoff: Date): Promise<number> {
   const gone = await db.delete(decisionRecords).where(and(eq(decisionRecords.ownerId, ownerId), lt(decisionRecords.receivedAt, cutoff))).returning({ id: decisionRecords.id })
   return gone.length
+}
+
+/** The owner of the key a record was asked with (deleted keys too: a record outlives its key). */
+export async function apiKeyOwnerOf(db: Db, apiKeyId: number): Promise<string | undefined> {
+  const [row] = await db.select({ ownerId: apiKeys.ownerId }).from(apiKeys).where(eq(apiKeys.id, apiKeyId)).limit(1)
+  return row?.ownerId
 }

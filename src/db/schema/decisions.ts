@@ -25,7 +25,8 @@ export interface RecordedOutcome {
 /**
  * A decision record: one answer of the Advice API (API, legacy, embed). The table is partitioned by month of
  * received_at (the migration says so; drizzle does not); retention drops whole months. The id is a UUIDv7, so it is
- * time-ordered and tells the month it lies in. Personal inputs are stored only as keyed hashes (personal_hashes) and
+ * time-ordered and tells when it was made: a lookup by id reads the primary key around that moment, so no index on
+ * the id alone is kept. Personal inputs are stored only as keyed hashes (personal_hashes) and
  * appear in `inputs` as {"personal": true}.
  */
 export const decisionRecords = pgTable('decision_records', {
@@ -52,7 +53,7 @@ export const decisionRecords = pgTable('decision_records', {
 }, (t) => [
   primaryKey({ columns: [t.receivedAt, t.id] }),
   index('decision_records_set_idx').on(t.adviceSetId, t.receivedAt.desc(), t.id.desc()),
-  index('decision_records_id_idx').on(t.id),
-  index('decision_records_personal_idx').using('gin', t.personalHashes),
+  // Most records hold no personal value: only those that do are in this index.
+  index('decision_records_personal_idx').using('gin', t.personalHashes).where(sql`personal_hashes <> '{}'::text[]`),
   index('decision_records_advice_idx').using('gin', t.adviceNodeIds),
 ])

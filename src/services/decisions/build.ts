@@ -55,6 +55,30 @@ export function buildDecisionRecord(run: DecisionRun, personal: ReadonlySet<stri
       inputs[name] = value
     }
   }
+  const { outcome, status, adviceNodeIds } = recordedOutcome(compiled, result)
+  return {
+    id: uuidv7({ msecs: run.receivedAt.getTime() }),
+    receivedAt: run.receivedAt,
+    ownerId: run.version.ownerId,
+    adviceSetId: run.version.adviceSetId,
+    versionId: run.version.id,
+    versionNumber: run.version.number,
+    apiKeyId: run.key.id,
+    environment: run.key.environment,
+    endpoint: run.endpoint,
+    contentType: run.contentType,
+    inputs,
+    personalHashes,
+    status,
+    adviceNodeIds,
+    hasErrors: outcome.errors.length > 0,
+    outcome,
+    engineMicros: Math.round(run.engineMicros),
+  }
+}
+
+/** What a run answered, as a record keeps it: the items with their paths, errors, the question asked next. */
+export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResult): { outcome: RecordedOutcome; status: string; adviceNodeIds: string[] } {
   const items: RecordedItem[] = []
   const add = (group: RecordedItem['group'], list: EngineResult['advice']) => {
     for (const item of list) {
@@ -70,25 +94,8 @@ export function buildDecisionRecord(run: DecisionRun, personal: ReadonlySet<stri
     errors: result.errors.map((e) => ({ nodeId: e.nodeId, code: e.code, message: e.message, ...(e.variable ? { variable: e.variable } : {}) })),
     ...(focus ? { question: { nodeId: focus.nodeId, variable: focus.variable, path: [...conditionPath(compiled, focus.nodeId)] } } : {}),
   }
-  return {
-    id: uuidv7({ msecs: run.receivedAt.getTime() }),
-    receivedAt: run.receivedAt,
-    ownerId: run.version.ownerId,
-    adviceSetId: run.version.adviceSetId,
-    versionId: run.version.id,
-    versionNumber: run.version.number,
-    apiKeyId: run.key.id,
-    environment: run.key.environment,
-    endpoint: run.endpoint,
-    contentType: run.contentType,
-    inputs,
-    personalHashes,
-    status: focus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete',
-    adviceNodeIds: items.filter((item) => item.group === 'advice').map((item) => item.nodeId),
-    hasErrors: result.errors.length > 0,
-    outcome,
-    engineMicros: Math.round(run.engineMicros),
-  }
+  const status = focus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete'
+  return { outcome, status, adviceNodeIds: items.filter((item) => item.group === 'advice').map((item) => item.nodeId) }
 }
 
 /** When a UUIDv7 was made (its first 48 bits), to find its record in the right partition; undefined if it is not one. */

@@ -59,7 +59,8 @@ export interface Answer<T> { body: T; recorded: Recorded | null }
 function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, trace: boolean): Ran | Promise<Ran> {
   const compiled = cache.compiled(version)
   checkInputs(compiled, request.inputs)
-  const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace }
+  // The moment of the request is the run's "now", so a replay of its record computes dates alike.
+  const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace, ...(request.receivedAt ? { now: request.receivedAt } : {}) }
   const apis = cache.apis
   const apiIds = apis === undefined ? NO_APIS : apiIdsOf(compiled)
   const started = performance.now()

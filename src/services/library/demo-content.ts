@@ -62,7 +62,8 @@ async function addNodes(deps: Deps, actor: Actor, ruleId: number, nodes: DemoNod
   }
 }
 
-export async function seedDemoContent(deps: Deps, author: Actor): Promise<void> {
+/** The demo set, made and checked; its id. */
+export async function seedDemoContent(deps: Deps, author: Actor): Promise<number> {
   const set = await createAdviceSet(deps, author, {
     name: 'Retirement readiness', description: 'Checks retirement savings against a target of ten times income and suggests next steps.', isStarter: true,
   })
@@ -75,4 +76,5 @@ export async function seedDemoContent(deps: Deps, author: Actor): Promise<void> 
     await createScenario(deps, author, { ...scenario, adviceSetId: set.id, expected })
   }
   await runScenarios(deps, author, { adviceSetId: set.id, source: 'draft' })
+  return set.id
 }

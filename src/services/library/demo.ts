@@ -5,14 +5,18 @@ import { countUsers, findOwner, insertOwner, insertUser } from '../../db/queries
 import { audit } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { seedDemoContent } from './demo-content.ts'
+import { serveDemoSet, type DemoDelivery } from './demo-delivery.ts'
 import { hashPassword } from '../accounts/passwords.ts'
 import { actorForUser } from '../accounts/users.ts'
 
 export interface DemoLogin { email: string; password: string; role: string; owner: string }
 
-/** Seeds only a database without users; returns the logins created (to be printed once), or [] when nothing was done. */
-export async function seedFirstRun(deps: Deps, opts: { demo: boolean }): Promise<DemoLogin[]> {
-  if ((await countUsers(deps.db)) > 0) return []
+/** What a first start made, to be printed once: the logins, and with the demo the served set and its key. */
+export interface FirstRun { logins: DemoLogin[]; served: DemoDelivery | null }
+
+/** Seeds only a database without users; nothing (no logins) when it already has some. */
+export async function seedFirstRun(deps: Deps, opts: { demo: boolean }): Promise<FirstRun> {
+  if ((await countUsers(deps.db)) > 0) return { logins: [], served: null }
   const people = [
     { ownerId: PROVIDER_OWNER_ID, owner: 'Advice Studio', email: 'admin@advice.studio', name: 'Ada Admin', role: 'admin' as const },
     ...(opts.demo ? [{ ownerId: 'acme', owner: 'Acme Advisers', email: 'author@acme.example', name: 'Alan Author', role: 'author' as const }] : []),
@@ -33,6 +37,7 @@ export async function seedFirstRun(deps: Deps, opts: { demo: boolean }): Promise
       if (p.role === 'author') author = actorForUser(user)
     }
   })
-  if (author) await seedDemoContent(deps, author)
-  return logins
+  if (!author) return { logins, served: null }
+  const adviceSetId = await seedDemoContent(deps, author)
+  return { logins, served: await serveDemoSet(deps, author.ownerId, adviceSetId) }
 }

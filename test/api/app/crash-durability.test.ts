@@ -1,5 +1,6 @@
 // Issue 18 point 3, short: the app (as `npm start` runs it) SIGKILLed three times under concurrent API writers loses no
-// acknowledged write, refuses none, and its search index converges to the rows. PostgreSQL only: PGlite is one
+// acknowledged write, refuses none, and its search index converges to the rows; every durable decision record a
+// client was told of survives, and best effort loses at most a flush interval of answers. PostgreSQL only: PGlite is one
 // process's embedded database. The full run (20 kills) is `npm run test:crash`.
 import t from 'tap'
 import { crashDurability, formatCrashSummary } from '../../../scripts/crash-durability.ts'
@@ -20,5 +21,9 @@ if (testDriver() !== 'postgres' || !databaseUrl) {
     t.equal(summary.search.pendingTasks, 0, 'the index outbox emptied')
     t.match(summary.search, { missing: 0, stale: 0, extra: 0 }, 'the search index holds exactly the documents the rows make')
     t.equal(summary.search.indexed, summary.search.expected)
+    // Issue 26: decision records under kill -9, durable in odd phases and best effort in even ones.
+    t.ok(summary.decisions.answered.durable > 0 && summary.decisions.answered.best_effort > 0, `answers in both modes: ${JSON.stringify(summary.decisions.answered)}`)
+    t.same(summary.decisions.durableMissing, [], 'every Decision-Id received in durable mode is in the database after the restart')
+    for (const k of summary.decisions.bestEffortKills) t.ok(k.lost <= k.allowed, `kill ${k.kill}, best effort: ${k.lost} records lost, at most one flush interval of traffic (${k.allowed})`)
   })
 }

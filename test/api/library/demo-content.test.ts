@@ -2,15 +2,18 @@
 import t from 'tap'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
+import { eq } from 'drizzle-orm'
 import { seedFirstRun } from '../../../src/services/library/demo.ts'
+import { demoCurlLine } from '../../../src/services/library/demo-delivery.ts'
+import { decisionRecords } from '../../../src/db/schema/index.ts'
 
 const { app } = await buildTestApp(t)
 
 t.test('a first run seeds two logins and the author’s demo advice set', async (t) => {
   const deps = (app as unknown as { deps: Parameters<typeof seedFirstRun>[0] }).deps
-  const logins = await seedFirstRun(deps, { demo: true })
+  const { logins, served } = await seedFirstRun(deps, { demo: true })
   t.same(logins.map((l) => l.role), ['admin', 'author'])
-  t.same(await seedFirstRun(deps, { demo: true }), [], 'a second start seeds nothing')
+  t.same(await seedFirstRun(deps, { demo: true }), { logins: [], served: null }, 'a second start seeds nothing')
   const author = logins.find((l) => l.role === 'author')!
   const agent = new Agent(app)
   await agent.signIn(author.email, author.password)
@@ -35,4 +38,18 @@ t.test('a first run seeds two logins and the author’s demo advice set', async 
   t.same(rerun.counts, { pass: scenarios.length, fail: 0, error: 0 }, 'and they pass when run again')
   const page = await agent.get(`/adviceset/${set.id}/show`)
   t.match(page.body, `Scenarios (${scenarios.length})`, 'the set page links them with their count')
+
+  // Issue 26, first run: version 1 is published and the printed curl line gets an answer and its record.
+  t.equal(served?.adviceSetId, set.id, 'the demo set is the one served')
+  t.equal(served?.versionNumber, 1)
+  const line = demoCurlLine('http://localhost:3000', served!)
+  const [, secret, url] = /^curl -i -H 'Authorization: Bearer ([^']+)' 'http:\/\/localhost:3000([^']+)'$/.exec(line) ?? []
+  t.ok(secret && url, `the line is a ready curl command: ${line}`)
+  const answer = await app.inject({ method: 'GET', url: url!, headers: { authorization: `Bearer ${secret}` } })
+  t.equal(answer.statusCode, 200, 'the Advice API answers it')
+  t.same(answer.json().data.advice.map((a: { headline: string }) => a.headline), ['Join a workplace pension'], 'with the demo’s advice')
+  const decisionId = String(answer.headers['decision-id'])
+  await app.partner.recorder.flush()
+  const [record] = await deps.db.select().from(decisionRecords).where(eq(decisionRecords.id, decisionId))
+  t.equal(record?.versionNumber, 1, 'and its decision record names version 1')
 })

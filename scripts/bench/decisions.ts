@@ -1,0 +1,141 @@
+// bench:decisions (issue 26): what decision records cost the Advice API. On the demo set ("Retirement readiness",
+// published on first run, asked with the printed curl line's answers), in one run and in alternating rounds:
+//   1. flat out (autocannon, 16 connections) with records off, best effort and durable: req/s and the ratios
+//      best-effort/off (target ≥ 0.85) and durable/off (target ≥ 0.6);
+//   2. paced at 1,000 req/s: p99 of each mode (target: durable ≤ 2 × off);
+//   3. the size on disk of a record (table and indexes, per record; target ≤ 400 bytes);
+//   4. the decisions list page with many records (1,000,000 on PostgreSQL, 200,000 on PGlite): server p95 of the
+//      first page, a filtered page and a deep page (targets < 50 ms on PostgreSQL, < 150 ms on PGlite).
+// On embedded PGlite by default; BENCH_DATABASE_URL for PostgreSQL. `--seconds N` per round (default 6),
+// `--rounds N` (default 3), `--records N` for part 4.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { eq, sql } from 'drizzle-orm'
+import { loadConfig } from '../../src/config.ts'
+import { buildApp } from '../../src/app.ts'
+import { owners } from '../../src/db/schema/index.ts'
+import { seedFirstRun } from '../../src/services/library/demo.ts'
+import { DEMO_QUESTION } from '../../src/services/library/demo-delivery.ts'
+import { HttpAgent } from '../../test/helpers/http-agent.ts'
+import { openBenchDatabase } from './bench-database.ts'
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+const SECONDS = arg('seconds', 6)
+const ROUNDS = arg('rounds', 3)
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
+const run = promisify(execFile)
+const MODES = ['off', 'best_effort', 'durable'] as const
+type Mode = (typeof MODES)[number]
+
+interface Cannon { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-decisions-'))
+const bench = await openBenchDatabase('decisions')
+const db = bench.database.db
+const RECORDS = arg('records', bench.driver === 'PostgreSQL' ? 1_000_000 : 200_000)
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+const app = await buildApp({ config, db, logger: false })
+await app.listen({ port: 0, host: '127.0.0.1' })
+const address = app.server.address()
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+try {
+  const { logins, served } = await seedFirstRun(app.deps, { demo: true })
+  if (!served) throw new Error('the first run served no demo set')
+  await db.execute(sql`update api_keys set rate_limit = 1000000000`)
+  const ownerId = 'acme'
+  const query = new URLSearchParams(Object.entries(DEMO_QUESTION).map(([k, v]) => [k, String(v)])).toString()
+  const url = `${base}/api/advice/${served.adviceSetId}?${query}`
+  const headers = ['-H', `authorization=Bearer ${served.secret}`, '-H', 'accept=application/json']
+
+  async function setMode(mode: Mode) {
+    await db.update(owners).set({ decisionMode: mode }).where(eq(owners.id, ownerId))
+    app.partner.recorder.settings.forgetOwner(ownerId)
+    const probe = await fetch(url, { headers: { authorization: `Bearer ${served!.secret}` } })
+    if (probe.status !== 200) throw new Error(`the Advice API answered ${probe.status}`)
+    if ((probe.headers.get('decision-id') !== null) !== (mode !== 'off')) throw new Error(`mode ${mode} not in force`)
+  }
+  async function cannon(extra: string[]): Promise<Cannon> {
+    const { stdout } = await run(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(SECONDS), ...extra, ...headers, url], { maxBuffer: 16 * 1024 * 1024 })
+    const result = JSON.parse(stdout) as Cannon
+    if (result.non2xx + result.errors + result.timeouts > 0) throw new Error(`errors under load: ${JSON.stringify({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts })}`)
+    return result
+  }
+
+  console.log(`bench:decisions on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; demo set, ${ROUNDS} rounds of ${SECONDS} s per mode`)
+  const flat: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
+  const paced: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
+  await setMode('off')
+  await cannon([]) // warm-up: compiled set, JIT, connections
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const mode of MODES) {
+      await setMode(mode)
+      const result = await cannon([])
+      flat[mode].push(result.requests.average)
+      const pacedResult = await cannon(['-R', '1000'])
+      paced[mode].push(pacedResult.latency.p99)
+      console.log(`round ${round} ${mode.padEnd(11)} flat out ${result.requests.average.toFixed(0).padStart(6)} req/s (p99 ${result.latency.p99} ms)   paced 1,000 req/s: p99 ${pacedResult.latency.p99} ms`)
+    }
+  }
+  await app.partner.recorder.flush()
+  const off = median(flat.off)
+  const ratio = (mode: Mode) => median(flat[mode]) / off
+  console.log(`median req/s: off ${off.toFixed(0)}, best effort ${median(flat.best_effort).toFixed(0)} (ratio ${ratio('best_effort').toFixed(2)}, target ≥ 0.85), durable ${median(flat.durable).toFixed(0)} (ratio ${ratio('durable').toFixed(2)}, target ≥ 0.6)`)
+  const p99 = (mode: Mode) => median(paced[mode])
+  console.log(`median p99 at 1,000 req/s: off ${p99('off')} ms, best effort ${p99('best_effort')} ms, durable ${p99('durable')} ms (durable/off ${(p99('durable') / Math.max(1, p99('off'))).toFixed(2)}, target ≤ 2)`)
+
+  const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+  const [size] = rowsOf<{ records: number; heap: number; total: number }>(await db.execute(sql`
+    select count(*)::int as records,
+      (select sum(pg_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as heap,
+      (select sum(pg_total_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as total
+    from decision_records`))
+  console.log(`record size on disk: ${size!.records.toLocaleString('en')} records, ${(Number(size!.heap) / size!.records).toFixed(0)} bytes each in the table, ${(Number(size!.total) / size!.records).toFixed(0)} with its indexes (target ≤ 400)`)
+
+  // Part 4: many records of the set (copies of a recorded one, spread over the last 300 days), then the list page.
+  const started = performance.now()
+  await db.execute(sql`
+    insert into decision_records (id, received_at, owner_id, advice_set_id, version_id, version_number, api_key_id, environment, endpoint,
+      content_type, inputs, personal_hashes, status, advice_node_ids, has_errors, outcome, engine_micros)
+    select gen_random_uuid(), now() - (g * (interval '300 days' / ${RECORDS})), r.owner_id, r.advice_set_id, r.version_id, r.version_number, r.api_key_id,
+      r.environment, r.endpoint, r.content_type, r.inputs, r.personal_hashes, r.status, r.advice_node_ids, r.has_errors, r.outcome, r.engine_micros
+    from generate_series(1, ${RECORDS}) g, (select * from decision_records limit 1) r`)
+  await db.execute(sql`analyze decision_records`)
+  console.log(`inserted ${RECORDS.toLocaleString('en')} records in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  const author = logins.find((l) => l.role === 'author')!
+  const agent = new HttpAgent(base)
+  await agent.signIn(author.email, author.password)
+  const listUrl = `/adviceset/${served.adviceSetId}/decisions`
+  const first = await agent.request('GET', listUrl)
+  if (first.status !== 200) throw new Error(`${listUrl} answered ${first.status}`)
+  const older = /href="([^"]*before=[^"]+)"/.exec(first.text)?.[1]?.replace(/&amp;/g, '&')
+  const pages: Array<[string, string]> = [['first page', listUrl], ['errors only', `${listUrl}?errors=yes`], ['a month back', `${listUrl}?to=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}`]]
+  if (older) pages.push(['the next page (keyset)', older])
+  for (const [name, pageUrl] of pages) {
+    const times: number[] = []
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now()
+      const res = await agent.request('GET', pageUrl)
+      times.push(performance.now() - t0)
+      if (res.status !== 200) throw new Error(`${pageUrl} answered ${res.status}`)
+    }
+    times.sort((a, b) => a - b)
+    console.log(`list page, ${name}: p50 ${times[30]!.toFixed(1)} ms, p95 ${times[57]!.toFixed(1)} ms (target < ${bench.driver === 'PostgreSQL' ? 50 : 150} ms)`)
+  }
+} finally {
+  await app.close()
+  await bench.close()
+  rmSync(dataDir, { recursive: true, force: true })
+}
