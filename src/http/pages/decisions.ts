@@ -14,8 +14,10 @@ export const decisionPages: FastifyPluginAsyncTypebox = async (app) => {
     const page = await decisionsPage(app.deps, actorOf(request), id, request.query)
     const base = `/adviceset/${id}/decisions`
     // The "Older" link keeps the filters and adds the cursor.
-    const kept = Object.entries(request.query).filter(([name, value]) => name !== 'before' && value !== undefined && value !== '')
-    const older = page.next === null ? null : `${base}?${new URLSearchParams([...kept as Array<[string, string]>, ['before', page.next]]).toString()}`
+    const olderQuery = new URLSearchParams()
+    for (const [name, value] of Object.entries(request.query)) if (name !== 'before' && value) olderQuery.set(name, value)
+    if (page.next !== null) olderQuery.set('before', page.next)
+    const older = page.next === null ? null : `${base}?${olderQuery.toString()}`
     if (page.problem) reply.code(400)
     return reply.page('decisions/index', {
       title: `Decisions · ${page.set.name}`, ...page, base, older, query: request.query, statuses: DECISION_STATUSES,
