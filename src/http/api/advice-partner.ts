@@ -1,4 +1,4 @@
-// The partner API (/api/advice, /api/dictionary): routes authenticated by `Authorization: Bearer <key>`, never by
+// The partner API (/api/advice, /api/dictionary, /api/decision): routes authenticated by `Authorization: Bearer <key>`, never by
 // the session cookie. They are registered outside the browser app's context (src/app.ts), so for them no cookie is
 // parsed, no session is made or signed and no CSRF check runs. Here: the key check with its per-minute rate limit
 // (one budget per key across the partner routes), the response headers every partner response carries, and usage
@@ -18,6 +18,7 @@ import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
 import { adviceApi } from './advice.ts'
 import { adviceEmbedApi } from './advice-embed.ts'
 import { dictionaryApi } from './dictionary.ts'
+import { decisionPartnerApi } from './decision-partner.ts'
 
 export interface PartnerContext {
   cache: AdviceCache
@@ -142,4 +143,5 @@ export async function partnerApi(app: FastifyInstance) {
   await app.register(adviceApi, { prefix: '/advice' })
   await app.register(adviceEmbedApi, { prefix: '/advice' })
   await app.register(dictionaryApi)
+  await app.register(decisionPartnerApi)
 }

@@ -25,6 +25,7 @@ import { analyticsApi } from './analytics.ts'
 import { adviceSetTestingApi } from './adviceset-testing.ts'
 import { supplementsApi } from './supplements.ts'
 import { decisionSubjectApi } from './decisions-subject.ts'
+import { decisionsApi } from './decisions.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -54,4 +55,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(analyticsApi, { prefix: '/google-analytics' })
   await app.register(supplementsApi, { prefix: '/supplements' })
   await app.register(decisionSubjectApi, { prefix: '/decisions/subject' })
+  await app.register(decisionsApi, { prefix: '/adviceset' })
 }

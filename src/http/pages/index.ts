@@ -24,6 +24,7 @@ import { tagPages } from './tags.ts'
 import { branchToolPages } from './branches.ts'
 import { mediaPages } from './media.ts'
 import { decisionSubjectPages } from './decision-subject.ts'
+import { decisionPages } from './decisions.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -51,4 +52,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(branchToolPages)
   await app.register(mediaPages)
   await app.register(decisionSubjectPages)
+  await app.register(decisionPages)
 }

@@ -101,5 +101,8 @@ export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResul
 /** When a UUIDv7 was made (its first 48 bits), to find its record in the right partition; undefined if it is not one. */
 export function madeAtOf(id: string): Date | undefined {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined
-  return new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16))
+  const madeAt = new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16))
+  // 48 bits of milliseconds reach to the year 10889, past what timestamps are written as (four-digit years): such an
+  // id was never made here.
+  return madeAt.getUTCFullYear() > 9999 ? undefined : madeAt
 }

@@ -13,6 +13,7 @@ const BY_NAME: Record<string, Family> = {
   scenarioId: 'scenario', adviceScenarioId: 'scenario', versionId: 'version', keyId: 'apiKey', apiKeyId: 'apiKey',
   entityId: 'entity', tagId: 'tag', categoryId: 'category', audienceId: 'audience', keywordMapId: 'keywordMap',
   ownerId: 'owner', userId: 'user', requestId: 'adviceRequest', supplementId: 'media', externalApiId: 'externalApi',
+  decisionId: 'decision',
 }
 /** What `:id` is, by the route's prefix (longest first); otherwise an advice set. */
 const ID_BY_PREFIX: Array<[RegExp, Family]> = [

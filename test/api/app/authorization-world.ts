@@ -7,6 +7,8 @@
 // B's marker and stay B's.
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
+import { v7 as uuidv7 } from 'uuid'
+import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import type { Db } from '../../../src/db/client.ts'
 import type { Deps, Actor } from '../../../src/services/context.ts'
 import { createOwner, createUser, type TestUser } from '../../helpers/factories.ts'
@@ -101,11 +103,16 @@ export interface Side {
   activity: number
   /** A formula of the side's owner (`${marker}_formula` = 1 + 1). */
   formula: number
+  /** A decision record of the side's set (a UUIDv7), caused by the partner principal's key of the set's owner. */
+  decision: string
 }
+
+/** A side as its builder makes it: its decision record comes once the partner keys exist. */
+type BuiltSide = Omit<Side, 'decision'>
 
 export const actorOf = (u: TestUser): Actor => ({ userId: u.id, ownerId: u.ownerId, role: u.role, impersonatorId: null })
 
-async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, marker: string, opts: { isPublic?: boolean; secretKey: string }): Promise<Side> {
+async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, marker: string, opts: { isPublic?: boolean; secretKey: string }): Promise<BuiltSide> {
   const actor = actorOf(admin)
   const { set, rule, ids } = await retirementSet(db, owner, { name: `${marker} set`, isPublic: opts.isPublic })
   const node = Number(ids.retire)
@@ -135,6 +142,21 @@ async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, mar
   }
 }
 
+/**
+ * A decision record of the side's set under its published version, as the Advice API writes one, with the marker in
+ * its inputs: its team's and its key's to read, so a leak to anyone else shows.
+ */
+async function decisionOf(db: Db, side: BuiltSide, setOwner: string, apiKeyId: number, marker: string): Promise<string> {
+  const receivedAt = new Date()
+  const id = uuidv7({ msecs: receivedAt.getTime() })
+  await insertDecisionRecords(db, [{
+    id, receivedAt, ownerId: setOwner, adviceSetId: side.set, versionId: side.version, versionNumber: 1, apiKeyId,
+    environment: 'production', endpoint: 'api', contentType: 'text', inputs: { Note: `${marker} note` }, status: 'complete',
+    outcome: { items: [], errors: [] }, engineMicros: 10,
+  }])
+  return id
+}
+
 export interface World {
   sides: Record<Exclude<ObjectKind, 'none'>, Side>
   agents: Record<Principal, Agent>
@@ -157,12 +179,17 @@ export async function buildWorld(app: FastifyInstance, db: Db, secretKey: string
     providerAdmin: await createUser(db, { ownerId: provider, role: 'admin', name: 'Pat Provider' }),
     otherAdmin: await createUser(db, { ownerId: b, role: 'admin', name: 'Gus Globex' }),
   }
-  const own = await buildSide(deps, db, a, users.ownerAdmin, A_MARKER, { secretKey })
-  const other = await buildSide(deps, db, b, users.otherAdmin, B_MARKER, { secretKey })
-  const publicSide = await buildPublicSide(deps, db, b, users, secretKey)
-  const starter = await buildStarterSide(deps, db, other, users)
-  const { secret: ownerKey } = await createApiKey(db, { ownerId: a, name: 'Acme partner key', rateLimit: 100_000, adviceRequests: true })
-  const { secret: otherKey } = await createApiKey(db, { ownerId: b, name: 'Globex partner key', rateLimit: 100_000, adviceRequests: true })
+  const ownBuilt = await buildSide(deps, db, a, users.ownerAdmin, A_MARKER, { secretKey })
+  const otherBuilt = await buildSide(deps, db, b, users.otherAdmin, B_MARKER, { secretKey })
+  const publicBuilt = await buildPublicSide(deps, db, b, users, secretKey)
+  const starterBuilt = await buildStarterSide(deps, db, otherBuilt, users)
+  const { secret: ownerKey, key: ownerKeyRow } = await createApiKey(db, { ownerId: a, name: 'Acme partner key', rateLimit: 100_000, adviceRequests: true })
+  const { secret: otherKey, key: otherKeyRow } = await createApiKey(db, { ownerId: b, name: 'Globex partner key', rateLimit: 100_000, adviceRequests: true })
+  // Every set's record is its owner's partner key's (B's for the public and starter sets, which are B's): a key reads only its own.
+  const own = { ...ownBuilt, decision: await decisionOf(db, ownBuilt, a, ownerKeyRow.id, A_MARKER) }
+  const other = { ...otherBuilt, decision: await decisionOf(db, otherBuilt, b, otherKeyRow.id, B_MARKER) }
+  const publicSide = { ...publicBuilt, decision: await decisionOf(db, publicBuilt, b, otherKeyRow.id, 'Public') }
+  const starter = { ...starterBuilt, decision: await decisionOf(db, starterBuilt, b, otherKeyRow.id, B_MARKER) }
   const agents = {
     anonymous: new Agent(app),
     viewer: await signedInAgent(app, users.viewer),
@@ -194,7 +221,7 @@ export async function buildWorld(app: FastifyInstance, db: Db, secretKey: string
  * `visualization`) carries B's marker, so any leak to another team fails the matrix. The rest (external APIs, keyword
  * maps, tags, …) is B's own, as on the other side.
  */
-async function buildStarterSide(deps: Deps, db: Db, other: Side, users: World['users']): Promise<Side> {
+async function buildStarterSide(deps: Deps, db: Db, other: BuiltSide, users: World['users']): Promise<BuiltSide> {
   const b = actorOf(users.otherAdmin)
   const { set, rule, ids } = await retirementSet(db, other.owner, { name: 'Globex starter set', isStarter: true })
   const node = Number(ids.retire)
@@ -225,7 +252,7 @@ async function buildStarterSide(deps: Deps, db: Db, other: Side, users: World['u
  * for things an owner keeps for itself (dictionary, external APIs, supplements, tags…) the provider's, which every
  * team reads and only provider admins change. Nothing here carries a marker: everyone may see it.
  */
-async function buildPublicSide(deps: Deps, db: Db, b: string, users: World['users'], secretKey: string): Promise<Side> {
+async function buildPublicSide(deps: Deps, db: Db, b: string, users: World['users'], secretKey: string): Promise<BuiltSide> {
   const bAdmin = actorOf(users.otherAdmin)
   const tf = actorOf(users.providerAdmin)
   const { set, rule, ids } = await retirementSet(db, b, { name: 'Globex public set', isPublic: true })

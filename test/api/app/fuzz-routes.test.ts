@@ -7,6 +7,8 @@
 import t from 'tap'
 import { sql } from 'drizzle-orm'
 import { Readable } from 'node:stream'
+import { v7 as uuidv7 } from 'uuid'
+import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent } from '../../helpers/agent.ts'
@@ -109,6 +111,14 @@ const link = await createLinkSupplement(app.deps, actor, { url: 'https://example
 await uploadSupplement(app.deps, actor, (async function* () {
   yield { kind: 'file' as const, field: 'file', filename: 'chart.html', stream: Readable.from([Buffer.from('<!doctype html><p>Chart</p>')]) }
 })())
+// A decision record the key caused, so the partner's read-back goes past its lookup.
+const decisionAt = new Date()
+const decision = uuidv7({ msecs: decisionAt.getTime() })
+await insertDecisionRecords(db, [{
+  id: decision, receivedAt: decisionAt, ownerId: acme, adviceSetId: adviceSet.id, versionId: version.id, versionNumber: version.number,
+  apiKeyId: key.id, environment: 'production', endpoint: 'api', contentType: 'text', inputs: { Age: 70 }, status: 'complete',
+  outcome: { items: [], errors: [] }, engineMicros: 10,
+}])
 const adminAgent = new Agent(app)
 await adminAgent.signIn(admin.email, admin.password)
 const authorAgent = new Agent(app)
@@ -130,6 +140,7 @@ function idForName(name: string, url: string): unknown {
     case 'ruleId': case 'calledRuleId': case 'answeredByRuleId': return rule.id
     case 'nodeId': case 'ruleNodeId': case 'parentId': return nodes[0]!.id
     case 'versionId': return version.id
+    case 'decisionId': return decision
     case 'keyId': return key.id
     case 'scenarioId': case 'adviceScenarioId': return scenario.id
     case 'scenarioIds': return [scenario.id]
@@ -164,7 +175,7 @@ async function jobsSettled(): Promise<void> {
 }
 
 /** The partner API takes a key, never a session. */
-const isPartnerRoute = (url: string) => /^\/api\/(advice\/:adviceSetId|dictionary|docs)/.test(url)
+const isPartnerRoute = (url: string) => /^\/api\/(advice\/:adviceSetId|dictionary|docs|decision\/)/.test(url)
 
 // --- Sending and judging ----------------------------------------------------------------------------------------------
 const STACK_OR_INTERNALS = [

@@ -14,6 +14,8 @@ import { createTag } from '../../../src/services/library/tags.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { tags } from '../../../src/db/schema/index.ts'
 import { Readable } from 'node:stream'
+import { v7 as uuidv7 } from 'uuid'
+import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
 import { uploadSupplement } from '../../../src/services/files/uploads.ts'
 
@@ -50,6 +52,8 @@ const EXPECTED: Record<string, string> = {
   '/adviceset/:id/show': 'rule-set-show',
   '/adviceset/:id/edit': 'rule-set-form',
   '/adviceset/:id/activity': 'rule-set-activity',
+  '/adviceset/:id/decisions': 'decisions',
+  '/adviceset/:id/decisions/:decisionId': 'decision',
   '/adviceset/:id/embed': 'rule-set-embed',
   '/adviceset/:id/publish': 'rule-set-publish-index',
   '/adviceset/:id/publish/versions': 'rule-set-publish-index',
@@ -155,6 +159,14 @@ const { rule: markerRule, nodes: [markerNode] } = await buildRule(database.db, a
 ])
 const { key: markerKey } = await createApiKey(database.db, { ownerId: provider })
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
+// A decision record of the marker set, for the record page.
+const markerDecisionAt = new Date()
+const markerDecision = uuidv7({ msecs: markerDecisionAt.getTime() })
+await insertDecisionRecords(database.db, [{
+  id: markerDecision, receivedAt: markerDecisionAt, ownerId: provider, adviceSetId: adviceSet.id, versionId: markerVersion.id, versionNumber: markerVersion.number,
+  apiKeyId: markerKey.id, environment: 'production', endpoint: 'api', contentType: 'text', inputs: {}, status: 'question',
+  outcome: { items: [], errors: [], question: { nodeId: String(markerNode!.id), variable: 'Marker_Variable', path: [] } }, engineMicros: 10,
+}])
 const markerApi = await createExternalApiDefinition(database.db, config.secretKey, { ownerId: provider, urlTemplate: 'https://api.example/rates' })
 const markerScenario = await createScenario(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { adviceSetId: adviceSet.id, name: 'Marker scenario' })
 const markerMap = await createKeywordMap(app.deps, { userId: admin.id, ownerId: provider, role: 'admin', impersonatorId: null }, { name: 'Marker map', phrases: ['marker'], adviceSetId: adviceSet.id })
@@ -182,7 +194,7 @@ const concrete = (url: string) => url.replace('/api-manager/:id', `/api-manager/
   .replace(':id', String(url.startsWith('/admin/tag/') ? (url.includes('/confirm-') ? doomedTag.id : markerTag!.id) : adviceSet.id))
   .replace(':ruleId', String(markerRule.id)).replace(':nodeId', String(markerNode!.id))
   .replace(':type', 'variable').replace(':entityId', String(markerVariable.id)).replace(':keyId', String(markerKey.id)).replace(':versionId', String(markerVersion.id))
-  .replace(':scenarioId', String(markerScenario.id)).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')
+  .replace(':scenarioId', String(markerScenario.id)).replace(':decisionId', markerDecision).replace(':keywordMapId', String(markerMap.id)) + (QUERIES[url] ?? '')
 
 t.test('every page route is in the expected table', async (t) => {
   for (const url of pageRoutes) {
