@@ -1,6 +1,7 @@
 // The decisions list's query (pages and /api alike): the filters and the cursor as text, checked by the service
 // (services/decisions/filters.ts), which names the field of a bad value.
 import { Type } from '@fastify/type-provider-typebox'
+import { StringEnum } from './schemas.ts'
 
 const Text = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }))
 
@@ -15,4 +16,6 @@ export const DecisionListQuery = Type.Object({
   before: Text('The cursor of the next page (`next` of the previous one).'),
 })
 
+/** The decision page's "Run again on this version" and "Run on the working draft". */
+export const DecisionRunQuery = Type.Object({ run: Type.Optional(StringEnum(['version', 'draft'])) })
 export const DecisionParams = Type.Object({ id: Type.String({ maxLength: 20 }), decisionId: Type.String({ maxLength: 64 }) })

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { decisionPage, decisionsPage } from '../../services/decisions/read.ts'
 import { DECISION_STATUSES } from '../../services/decisions/filters.ts'
 import { itemId } from '../api/ids.ts'
-import { DecisionListQuery, DecisionParams } from '../decision-query.ts'
+import { DecisionListQuery, DecisionParams, DecisionRunQuery } from '../decision-query.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdParams } from '../schemas.ts'
 
@@ -25,9 +25,9 @@ export const decisionPages: FastifyPluginAsyncTypebox = async (app) => {
     })
   })
 
-  app.get('/adviceset/:id/decisions/:decisionId', { preHandler: requireUser, schema: { params: DecisionParams } }, async (request, reply) => {
+  app.get('/adviceset/:id/decisions/:decisionId', { preHandler: requireUser, schema: { params: DecisionParams, querystring: DecisionRunQuery } }, async (request, reply) => {
     const id = itemId(request.params.id)
-    const page = await decisionPage(app.deps, actorOf(request), id, request.params.decisionId)
+    const page = await decisionPage(app.deps, actorOf(request), id, request.params.decisionId, request.query.run)
     return reply.page('decisions/show', { title: `Decision · ${page.set.name}`, ...page })
   })
 }

@@ -263,8 +263,18 @@ function errorsByNode(errors: readonly ResultError[]): Map<string, string> {
   return byNode
 }
 
+/**
+ * What a tree is painted from: a run of the debugger (DebugOutput), or anything shaped like one, such as the path a
+ * decision record kept (services/decisions/recorded-tree.ts).
+ */
+export interface TreePaint {
+  result: { trace?: readonly TraceEntry[] | undefined; currentFocus?: { nodeId: string } | undefined; errors: readonly ResultError[] }
+  unreachable: readonly string[]
+  apiCalls?: readonly ApiCallView[]
+}
+
 /** The trees of every rule the run could enter, with the trace (when there was a run) and the unreachable nodes. */
-export function paintedTrees(scope: DebugScope, output: DebugOutput | null): DebugTreeView {
+export function paintedTrees(scope: DebugScope, output: TreePaint | null): DebugTreeView {
   const reached = reachableRules(scope.model)
   const ruleNames = new Map(reached.map(({ rule }) => [rule.id, rule.name]))
   const unreachableIds = new Set(output ? output.unreachable : staticChecks(scope.model, scope.compiled).filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId))

@@ -11,6 +11,8 @@ import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { teamSet } from '../publishing/versions.ts'
 import { madeAtOf } from './build.ts'
+import { recordPageExtras } from './record-page.ts'
+import type { ReplayTarget } from './replay.ts'
 import { cursorOf, parseDecisionQuery, type DecisionQuery, type ParsedDecisionQuery } from './filters.ts'
 import { adviceNodesOf, labelsOfVersions, versionLabels, type VersionLabels } from './labels.ts'
 
@@ -126,11 +128,11 @@ function shownValue(value: unknown): { text: string; personal: boolean } {
 }
 
 /** The decision page: the record, its key and version, its inputs in words and its outcome with the path to each item. */
-export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number, decisionId: string) {
+export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number, decisionId: string, run?: ReplayTarget) {
   const db = deps.db
   const set = await teamSet(db, actor, adviceSetId)
   const row = await recordOfSet(db, set, decisionId)
-  const [labels, keys] = await Promise.all([versionLabels(db, row.versionId), keyNamesOf(db, set.ownerId)])
+  const [labels, keys, extras] = await Promise.all([versionLabels(db, row.versionId), keyNamesOf(db, set.ownerId), recordPageExtras(deps, actor, set, row, run)])
   const key = keys.find((k) => k.id === row.apiKeyId)
   return {
     set,
@@ -142,6 +144,7 @@ export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number
     inputs: Object.keys(row.inputs).sort().map((name) => ({ name, ...shownValue(row.inputs[name]) })),
     ...itemsOf(row, labels),
     errors: row.outcome.errors,
+    ...extras,
   }
 }
 

@@ -2,7 +2,7 @@
 // reproducible) or on the set's working draft (what a new version would change for this person). The run uses the
 // record's inputs, the key owner it was asked with, and its moment as "now"; personal inputs are not kept, so a
 // record that had any is run without them and says so.
-import { compileAdviceSet, evaluate, type CompiledAdviceSet, type ContentType } from '../../engine/index.ts'
+import { compileAdviceSet, evaluate, type CompiledAdviceSet, type ContentType, type EngineResult } from '../../engine/index.ts'
 import type { AdviceSetModel } from '../../engine/model.ts'
 import type { DecisionRecordRow } from '../../db/queries/decisions.ts'
 import { apiKeyOwnerOf } from '../../db/queries/decisions.ts'
@@ -17,15 +17,11 @@ import { canonicalJson } from './canonical.ts'
 
 export type ReplayTarget = 'version' | 'draft'
 
-export interface Replay {
+export interface Replay extends Rerun {
   target: ReplayTarget
   identical: boolean
   /** One sentence per difference, for people ("Advice 12 is no longer given."). */
   differences: string[]
-  status: string
-  outcome: RecordedOutcome
-  /** Personal inputs the record did not keep, so the run went without them. */
-  withoutPersonal: string[]
 }
 
 /** The inputs a record kept, without the personal placeholders. */
@@ -39,14 +35,21 @@ export function keptInputs(record: Pick<DecisionRecordRow, 'inputs'>): { inputs:
   return { inputs, withoutPersonal }
 }
 
-/** Runs the record's inputs on a compiled set as the Advice API ran them. */
-export function rerun(compiled: CompiledAdviceSet, record: DecisionRecordRow, keyOwnerId: string | undefined): { status: string; outcome: RecordedOutcome; withoutPersonal: string[] } {
+export interface Rerun { status: string; outcome: RecordedOutcome; withoutPersonal: string[]; result: EngineResult }
+
+/** Runs the record's inputs on a compiled set as the Advice API ran them (the result rendered in its content type). */
+export function rerun(compiled: CompiledAdviceSet, record: DecisionRecordRow, keyOwnerId: string | undefined): Rerun {
   const { inputs, withoutPersonal } = keptInputs(record)
   const result = evaluate(compiled, inputs, {
     context: 'run', contentType: record.contentType as ContentType, questionHref, now: record.receivedAt, ...(keyOwnerId ? { apiKeyOwnerId: keyOwnerId } : {}),
   })
   const { outcome, status } = recordedOutcome(compiled, result)
-  return { status, outcome, withoutPersonal }
+  return { status, outcome, withoutPersonal, result }
+}
+
+/** The model of the version a record names (versions never change). */
+export async function recordedVersionModel(deps: Deps, record: Pick<DecisionRecordRow, 'versionId'>): Promise<AdviceSetModel> {
+  return ((await findVersion(deps.db, record.versionId))!.snapshot as VersionSnapshot).model
 }
 
 /** How two outcomes differ, item by item; [] when they are the same answer for the same reasons. */
@@ -73,9 +76,7 @@ export function outcomeDifferences(recorded: { status: string; outcome: Recorded
 
 /** Replays a record the actor may read (the caller checked that) on its version or on the working draft. */
 export async function replayDecision(deps: Deps, actor: Actor, record: DecisionRecordRow, target: ReplayTarget): Promise<Replay> {
-  const model: AdviceSetModel = target === 'version'
-    ? ((await findVersion(deps.db, record.versionId))!.snapshot as VersionSnapshot).model
-    : await buildAdviceSetModel(deps.db, record.adviceSetId, { reader: actor })
+  const model = target === 'version' ? await recordedVersionModel(deps, record) : await buildAdviceSetModel(deps.db, record.adviceSetId, { reader: actor })
   const fresh = rerun(compileAdviceSet(model), record, await apiKeyOwnerOf(deps.db, record.apiKeyId))
   const differences = outcomeDifferences({ status: record.status, outcome: record.outcome }, fresh)
   return { target, identical: differences.length === 0, differences, ...fresh }
