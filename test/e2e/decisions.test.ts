@@ -45,7 +45,7 @@ t.test('find an answer of the Advice API on the decisions page and read its reco
 
   await page.locator('tr', { hasText: 'Max out your pension' }).getByRole('link').click()
   await page.locator('main[data-page="decision"]').waitFor()
-  await page.getByText('{{Income}} > 50000').waitFor()
+  await page.locator('.decision-items').getByText('{{Income}} > 50000').waitFor()
   t.equal(await page.getByRole('row', { name: 'Income 60000' }).count(), 1, 'the inputs')
   t.same(await axeViolationsInMain(page), [], 'the record page passes axe')
   t.same(console.messages.filter((m) => m.type === 'error'), [], 'no console errors')
