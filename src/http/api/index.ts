@@ -24,6 +24,7 @@ import { adviceRequestsApi } from './advice-requests.ts'
 import { analyticsApi } from './analytics.ts'
 import { adviceSetTestingApi } from './adviceset-testing.ts'
 import { supplementsApi } from './supplements.ts'
+import { decisionExportApi } from './decision-export.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -52,4 +53,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(adviceRequestsApi, { prefix: '/adviceset' })
   await app.register(analyticsApi, { prefix: '/google-analytics' })
   await app.register(supplementsApi, { prefix: '/supplements' })
+  await app.register(decisionExportApi, { prefix: '/adviceset' })
 }

@@ -23,6 +23,7 @@ import { adviceRequestPages } from './advice-requests.ts'
 import { tagPages } from './tags.ts'
 import { branchToolPages } from './branches.ts'
 import { mediaPages } from './media.ts'
+import { decisionExportPages } from './decision-export.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -49,4 +50,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(tagPages)
   await app.register(branchToolPages)
   await app.register(mediaPages)
+  await app.register(decisionExportPages)
 }
