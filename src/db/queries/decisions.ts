@@ -50,7 +50,8 @@ export interface DecisionFilter {
   before?: { receivedAt: Date; id: string }
 }
 
-export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit: number): Promise<DecisionRecordRow[]> {
+/** The conditions of a filter, shared by the list, its count and the export. */
+function decisionWhere(filter: DecisionFilter): SQL {
   const where: SQL[] = [eq(decisionRecords.adviceSetId, filter.adviceSetId)]
   if (filter.from) where.push(gte(decisionRecords.receivedAt, filter.from))
   if (filter.to) where.push(lt(decisionRecords.receivedAt, filter.to))
@@ -63,13 +64,39 @@ export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit:
     const { receivedAt, id } = filter.before
     where.push(or(lt(decisionRecords.receivedAt, receivedAt), and(eq(decisionRecords.receivedAt, receivedAt), lt(decisionRecords.id, id)))!)
   }
-  return db.select().from(decisionRecords).where(and(...where))
+  return and(...where)!
+}
+
+export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit: number): Promise<DecisionRecordRow[]> {
+  return db.select().from(decisionRecords).where(decisionWhere(filter))
     .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
 }
 
 /** Holds one of these hashes; the first clause lets the planner use the partial index of records with personal values. */
 function hasAnyHash(hashes: string[]): SQL {
   return sql`${decisionRecords.personalHashes} <> '{}'::text[] and ${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`
+}
+
+export async function countDecisionRecords(db: Db, filter: DecisionFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(decisionRecords).where(decisionWhere(filter))
+  return row?.n ?? 0
+}
+
+/** Records per UTC day of a set since `from` (days without records are absent). */
+export async function decisionCountsPerDay(db: Db, adviceSetId: number, from: Date): Promise<Array<{ day: string; count: number }>> {
+  const day = sql<string>`to_char(${decisionRecords.receivedAt} at time zone 'UTC', 'YYYY-MM-DD')`
+  const rows = await db.select({ day, count: sql<number>`count(*)`.mapWith(Number) }).from(decisionRecords)
+    .where(and(eq(decisionRecords.adviceSetId, adviceSetId), gte(decisionRecords.receivedAt, from))).groupBy(day)
+  return rows.map((r) => ({ day: String(r.day), count: r.count }))
+}
+
+/** How many of a set's records since `from` gave each advice item, most given first. */
+export async function decisionAdviceCounts(db: Db, adviceSetId: number, from: Date): Promise<Array<{ nodeId: string; count: number }>> {
+  const rows = rowsOf(await db.execute(sql`
+    select node_id, count(*)::int as count from ${decisionRecords}, unnest(${decisionRecords.adviceNodeIds}) as node_id
+    where ${decisionRecords.adviceSetId} = ${adviceSetId} and ${decisionRecords.receivedAt} >= ${from.toISOString()}::timestamptz
+    group by node_id order by count desc, node_id`))
+  return rows.map((r) => ({ nodeId: String(r.node_id), count: Number(r.count) }))
 }
 
 /** Records of an owner holding any of these personal-value hashes (subject access and erasure). */

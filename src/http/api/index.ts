@@ -26,6 +26,7 @@ import { adviceSetTestingApi } from './adviceset-testing.ts'
 import { supplementsApi } from './supplements.ts'
 import { decisionSubjectApi } from './decisions-subject.ts'
 import { decisionsApi } from './decisions.ts'
+import { decisionExportApi } from './decision-export.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -56,4 +57,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(supplementsApi, { prefix: '/supplements' })
   await app.register(decisionSubjectApi, { prefix: '/decisions/subject' })
   await app.register(decisionsApi, { prefix: '/adviceset' })
+  await app.register(decisionExportApi, { prefix: '/adviceset' })
 }

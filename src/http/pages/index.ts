@@ -25,6 +25,7 @@ import { branchToolPages } from './branches.ts'
 import { mediaPages } from './media.ts'
 import { decisionSubjectPages } from './decision-subject.ts'
 import { decisionPages } from './decisions.ts'
+import { decisionExportPages } from './decision-export.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -53,4 +54,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(mediaPages)
   await app.register(decisionSubjectPages)
   await app.register(decisionPages)
+  await app.register(decisionExportPages)
 }

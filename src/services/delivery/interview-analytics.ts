@@ -62,17 +62,22 @@ export async function interviewAnalytics(deps: Deps, actor: Actor, adviceSetId: 
 
 export interface BarChart { width: number; height: number; max: number; bars: Array<{ x: number; y: number; width: number; height: number; day: string; value: number; label: string }>; ticks: Array<{ x: number; label: string }> }
 
-/** Geometry of the completions-per-day chart, drawn as SVG by the set's page (no chart library needed). */
-export function completionsChart(perDay: DayFigures[], width = 640, height = 160): BarChart {
-  const max = Math.max(1, ...perDay.map((d) => d.completed))
-  const slot = width / perDay.length
+/** Geometry of a bars-per-day chart, drawn as SVG by the set's page (no chart library needed). */
+export function dayBarChart(points: Array<{ day: string; value: number; label: string }>, width = 640, height = 160): BarChart {
+  const max = Math.max(1, ...points.map((p) => p.value))
+  const slot = width / points.length
   const barWidth = Math.max(2, slot * 0.7)
-  const bars = perDay.map((d, i) => {
-    const h = Math.round((d.completed / max) * (height - 20))
-    return { x: Math.round(i * slot + (slot - barWidth) / 2), y: height - h, width: Math.round(barWidth), height: h, day: d.day, value: d.completed, label: `${d.day}: ${d.completed} completed, ${d.started} started` }
+  const bars = points.map((p, i) => {
+    const h = Math.round((p.value / max) * (height - 20))
+    return { x: Math.round(i * slot + (slot - barWidth) / 2), y: height - h, width: Math.round(barWidth), height: h, day: p.day, value: p.value, label: p.label }
   })
-  const every = Math.max(1, Math.ceil(perDay.length / 6))
-  const ticks = perDay.map((d, i) => ({ i, d })).filter(({ i }) => i % every === 0 || i === perDay.length - 1)
-    .map(({ i, d }) => ({ x: Math.round(i * slot + slot / 2), label: d.day.slice(5) }))
+  const every = Math.max(1, Math.ceil(points.length / 6))
+  const ticks = points.map((p, i) => ({ i, p })).filter(({ i }) => i % every === 0 || i === points.length - 1)
+    .map(({ i, p }) => ({ x: Math.round(i * slot + slot / 2), label: p.day.slice(5) }))
   return { width, height, max, bars, ticks }
+}
+
+/** The completions-per-day chart of the interview analytics. */
+export function completionsChart(perDay: DayFigures[], width = 640, height = 160): BarChart {
+  return dayBarChart(perDay.map((d) => ({ day: d.day, value: d.completed, label: `${d.day}: ${d.completed} completed, ${d.started} started` })), width, height)
 }

@@ -25,7 +25,8 @@ const PAGE = 500
 export const EXPORT_JOB = 'export.data'
 
 // Moments stay Dates up to the writer: XLSX makes them date cells, CSV and JSON write them in ISO 8601.
-type Row = Record<string, string | number | boolean | Date>
+export type ExportRow = Record<string, string | number | boolean | Date>
+type Row = ExportRow
 interface Column { key: string; header: string; width: number; /** Excel's number format, for date columns. */ numFmt?: string }
 
 const COLUMNS: Record<ExportKind, Column[]> = {
@@ -128,6 +129,35 @@ async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
   }
 }
 
+/** Rows as CSV with a header line of the columns' headers; moments in ISO 8601, booleans as yes/no. */
+export function csvStream(rows: AsyncIterable<Row>, columns: Array<{ key: string; header: string }>): Readable {
+  // The BOM tells spreadsheet programs the file is UTF-8 (without it they read "Ünïcödé" in the local code page).
+  return Readable.from(rows).pipe(stringify({
+    bom: true, header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })),
+    cast: { boolean: (v) => (v ? 'yes' : 'no'), date: (v) => v.toISOString() },
+  }))
+}
+
+/** Rows as one JSON array, an element a line, written as they come. */
+export function jsonStream(rows: AsyncIterable<unknown>): Readable {
+  return Readable.from((async function* json() {
+    yield '['
+    let first = true
+    for await (const row of rows) {
+      yield (first ? '\n' : ',\n') + JSON.stringify(row)
+      first = false
+    }
+    yield '\n]\n'
+  })())
+}
+
+/** A finished export's bytes, for the job's file (the job store keeps a file whole). */
+export async function streamBytes(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
+  return Buffer.concat(chunks)
+}
+
 /** The export as a byte stream in the format asked for. `onRow` sees each row as it is written (job progress). */
 export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) => Promise<void> = async () => {}): Readable {
   const columns = COLUMNS[plan.kind]
@@ -138,24 +168,8 @@ export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) =>
       await onRow(++written)
     }
   })()
-  if (plan.format === 'csv') {
-    // The BOM tells spreadsheet programs the file is UTF-8 (without it they read "Ünïcödé" in the local code page).
-    return Readable.from(rows).pipe(stringify({
-      bom: true, header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })),
-      cast: { boolean: (v) => (v ? 'yes' : 'no'), date: (v) => v.toISOString() },
-    }))
-  }
-  if (plan.format === 'json') {
-    return Readable.from((async function* json() {
-      yield '['
-      let first = true
-      for await (const row of rows) {
-        yield (first ? '\n' : ',\n') + JSON.stringify(row)
-        first = false
-      }
-      yield '\n]\n'
-    })())
-  }
+  if (plan.format === 'csv') return csvStream(rows, columns)
+  if (plan.format === 'json') return jsonStream(rows)
   const out = new PassThrough()
   void (async () => {
     // exceljs takes ~0.6 s to load: only an XLSX export pays it, not every process that imports this module.
@@ -195,10 +209,8 @@ export const EXPORT_JOB_SUBJECT = 'export'
 
 export function registerExportJob(deps: Deps): void {
   deps.jobs.register<ExportPlan>(EXPORT_JOB, async (plan, { progress, saveFile }) => {
-    const chunks: Buffer[] = []
     const stream = exportStream(deps, plan, (n) => progress(plan.rows === 0 ? 99 : Math.min(99, (n / plan.rows) * 99), `${n.toLocaleString('en')} of ${plan.rows.toLocaleString('en')} rows`))
-    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
-    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], bytes: Buffer.concat(chunks) })
+    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], bytes: await streamBytes(stream) })
     await progress(100, `${plan.rows.toLocaleString('en')} rows`)
     return { downloadUrl, fileName: plan.fileName, rows: plan.rows }
   }, { attempts: 3 })

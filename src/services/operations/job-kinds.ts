@@ -5,6 +5,7 @@ import { registerRunAllJob } from '../scenarios/run-all-job.ts'
 import { registerGenerateJob } from '../scenarios/branches.ts'
 import { registerCompareJob } from '../scenarios/branch-compare.ts'
 import { registerExportJob } from './export.ts'
+import { registerDecisionExportJob } from '../decisions/export.ts'
 
 export function registerJobKinds(deps: Deps): void {
   registerReindexJob(deps)
@@ -12,4 +13,5 @@ export function registerJobKinds(deps: Deps): void {
   registerGenerateJob(deps)
   registerCompareJob(deps)
   registerExportJob(deps)
+  registerDecisionExportJob(deps)
 }

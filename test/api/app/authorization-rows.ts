@@ -317,6 +317,8 @@ export const ROWS: Record<string, Row> = {
   'POST /api/decisions/subject/erase': subjectRights,
   'POST /admin/export': ownerScoped({ ...adminWrite, body: () => ({ kind: 'questions', format: 'csv' }) }),
   'POST /adviceset/:id/ai-user-request': teamOnly(teamWrite),
+  // Exporting decision records is reading them: any role of the set's team (viewers too), never another owner.
+  'POST /adviceset/:id/decisions/export': teamOnly({ ...teamRead, body: () => ({ format: 'csv' }) }),
   'POST /adviceset/:id/ai-user-request/:requestId': teamOnly(teamWrite),
   'POST /adviceset/:id/ai-user-request/:requestId/delete': teamOnly({ ...teamWrite, fresh: 'adviceRequest' }),
   'GET /admin/tag': adminRead,
@@ -519,6 +521,7 @@ export const ROWS: Record<string, Row> = {
   'GET /api/export/ai-user-requests/data.:resFormat': ownerScoped(adminRead),
   'GET /api/adviceset/:ruleSetId/ai-user-request': teamOnly(teamRead),
   'POST /api/adviceset/:ruleSetId/ai-user-request': teamOnly(teamWrite),
+  'POST /api/adviceset/:id/decisions/export': teamOnly({ ...teamRead, body: () => ({ format: 'json' }) }),
   'GET /api/adviceset/:ruleSetId/ai-user-request/:id': teamOnly(teamRead),
   'PATCH /api/adviceset/:ruleSetId/ai-user-request/:id': teamOnly(teamWrite),
   'DELETE /api/adviceset/:ruleSetId/ai-user-request/:id': teamOnly({ ...teamWrite, fresh: 'adviceRequest' }),
