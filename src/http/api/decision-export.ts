@@ -2,7 +2,7 @@
 // filters; 202 with the job (its progress and download: /api/job/{id}).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DECISION_EXPORT_FORMATS, planDecisionExport, startDecisionExportJob } from '../../services/decisions/export.ts'
-import { DECISION_ERROR_CHOICES, DECISION_STATUSES } from '../../services/decisions/export-filters.ts'
+import { DECISION_STATUSES } from '../../services/decisions/filters.ts'
 import { getJob } from '../../services/operations/jobs.ts'
 import { sameOriginPath } from '../header-values.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -12,16 +12,17 @@ import { itemId } from './ids.ts'
 const SetParams = Type.Object({ id: IdString })
 const ExportBody = Type.Object({
   format: StringEnum(DECISION_EXPORT_FORMATS),
-  /** UTC days, YYYY-MM-DD; `to` includes its day. */
-  from: Type.Optional(Type.String({ maxLength: 10 })),
-  to: Type.Optional(Type.String({ maxLength: 10 })),
+  /** UTC days (YYYY-MM-DD; `to` includes its day) or ISO 8601 moments, as the list takes them. */
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
   /** An API key id. */
   key: Type.Optional(Type.String({ maxLength: 12 })),
   version: Type.Optional(Type.String({ maxLength: 12 })),
   /** An advice node id the answer gave. */
   advice: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(StringEnum(DECISION_STATUSES)),
-  errors: Type.Optional(StringEnum(DECISION_ERROR_CHOICES)),
+  /** yes: only answers with errors; no: only those without. */
+  errors: Type.Optional(StringEnum(['yes', 'no'])),
 }, { additionalProperties: false })
 
 export const decisionExportApi: FastifyPluginAsyncTypebox = async (app) => {

@@ -11,7 +11,8 @@ import type { Actor, Deps } from '../context.ts'
 import { slugify } from '../library/tags.ts'
 import { CONTENT_TYPES, csvStream, jsonStream, streamBytes, type ExportRow } from '../operations/export.ts'
 import { canonicalJson } from './canonical.ts'
-import { parseDecisionFilters, type DecisionFilterInput } from './export-filters.ts'
+import { parseDecisionQuery, type DecisionQuery } from './filters.ts'
+import { ValidationError } from '../errors.ts'
 
 export const DECISION_EXPORT_JOB = 'decisions.export'
 export const DECISION_EXPORT_FORMATS = ['csv', 'json'] as const
@@ -32,9 +33,25 @@ export interface DecisionExportPlan {
 const CSV_COLUMNS = ['id', 'receivedAt', 'apiKeyId', 'environment', 'endpoint', 'contentType', 'versionNumber', 'status', 'advice', 'errors', 'engineMicros', 'inputs']
   .map((key) => ({ key, header: key }))
 
+/** The list's filter fields, as a form or an API body sends them. */
+const FILTER_FIELDS = ['from', 'to', 'key', 'version', 'advice', 'status', 'errors'] as const
+export type DecisionFilterInput = Partial<Record<(typeof FILTER_FIELDS)[number], unknown>>
+
+/** The filters an export was asked with, read as the list reads its query (one parser: services/decisions/filters.ts). */
+function filterQuery(input: DecisionFilterInput): DecisionQuery {
+  const query: DecisionQuery = {}
+  for (const name of FILTER_FIELDS) {
+    const value = input[name]
+    if (value === undefined || value === '') continue
+    if (typeof value !== 'string') throw new ValidationError(name, `${name} must be text.`)
+    query[name] = value
+  }
+  return query
+}
+
 export async function planDecisionExport(deps: Deps, actor: Actor, adviceSetId: number, format: DecisionExportFormat, input: DecisionFilterInput, now = new Date()): Promise<DecisionExportPlan> {
   const set = await teamSet(deps.db, actor, adviceSetId)
-  const { from, to, ...rest } = parseDecisionFilters(input)
+  const { from, to, before: _cursor, ...rest } = parseDecisionQuery(filterQuery(input))
   const until = to && to < now ? to : now
   const rows = await countDecisionRecords(deps.db, { ...rest, adviceSetId, from, to: until })
   const name = set.nameAlt || set.name

@@ -19,7 +19,9 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** A day (YYYY-MM-DD, UTC) or a moment (ISO 8601 with its zone). `endOfDay`: a day given for `to` includes that whole day. */
 function parseMoment(field: string, raw: string, endOfDay: boolean): Date {
   const moment = DATE_ONLY.test(raw) ? new Date(`${raw}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(raw) ? new Date(raw) : null
-  if (moment === null || Number.isNaN(moment.getTime())) throw new ValidationError(field, `${field === 'from' ? 'From' : 'To'} must be a date (YYYY-MM-DD) or a moment in ISO 8601, not “${raw.slice(0, 40)}”.`)
+  // A day that does not exist (2026-02-30) would roll over into the next month: refused, not moved.
+  const rolledOver = moment !== null && DATE_ONLY.test(raw) && !Number.isNaN(moment.getTime()) && moment.toISOString().slice(0, 10) !== raw
+  if (moment === null || Number.isNaN(moment.getTime()) || rolledOver) throw new ValidationError(field, `${field === 'from' ? 'From' : 'To'} must be a date (YYYY-MM-DD) or a moment in ISO 8601, not “${raw.slice(0, 40)}”.`)
   return DATE_ONLY.test(raw) && endOfDay ? new Date(moment.getTime() + DAY_MS) : moment
 }
 

@@ -85,7 +85,7 @@ t.test('the list API: newest first, every filter', async (t) => {
 
 t.test('a bad filter value is a 400 naming its field', async (t) => {
   const cases: Array<[Record<string, string>, string]> = [
-    [{ from: 'yesterday' }, 'from'], [{ to: '2026-13-45' }, 'to'], [{ from: '2026-03-01', to: '2026-02-01' }, 'to'],
+    [{ from: 'yesterday' }, 'from'], [{ to: '2026-13-45' }, 'to'], [{ from: '2026-02-30' }, 'from'], [{ from: '2026-03-01', to: '2026-02-01' }, 'to'],
     [{ key: 'abc' }, 'key'], [{ version: '0' }, 'version'], [{ status: 'done' }, 'status'], [{ errors: 'maybe' }, 'errors'],
     [{ before: 'not-a-cursor' }, 'before'], [{ before: `2026-01-01T00:00:00.000Z_${'x'.repeat(36)}` }, 'before'],
   ]
