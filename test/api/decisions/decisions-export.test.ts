@@ -2,6 +2,8 @@
 // filters, read in keyset pages (more records than one page here), progress as "N of M records", the file downloaded
 // from the job; the set's team (viewers too) and provider admins may, other owners get 404; no personal hash leaves.
 import t from 'tap'
+import { and, count, eq, lt } from 'drizzle-orm'
+import { decisionRecords } from '../../../src/db/schema/index.ts'
 import { parse } from 'csv-parse/sync'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent, type Agent } from '../../helpers/agent.ts'
@@ -139,6 +141,24 @@ t.test('another owner gets 404; provider admins may; bad filters name their fiel
   t.match(format.body, 'format')
   const extra = await exportOf(agent, { format: 'csv', personalHashes: 'x' })
   t.equal(extra.statusCode, 400)
+})
+
+t.test('the decisions list offers to export what its filters select', async (t) => {
+  const agent = await signedInAgent(app, viewer)
+  const list = await agent.get(`/adviceset/${set.id}/decisions?status=complete&errors=no`)
+  t.equal(list.statusCode, 200)
+  const form = /<form method="post" action="\/adviceset\/\d+\/decisions\/export" class="decision-export-these"[^]*?<\/form>/.exec(list.body)?.[0] ?? ''
+  t.match(form, '<input type="hidden" name="status" value="complete">', 'the status filter goes with it')
+  t.match(form, '<input type="hidden" name="errors" value="no">', 'and the errors filter')
+  t.match(form, 'Export the records these filters select')
+  const res = await agent.postForm(`/adviceset/${set.id}/decisions/export`, { format: 'json', status: 'complete', errors: 'no' })
+  t.equal(res.statusCode, 303)
+  const shown = await agent.get(`/adviceset/${set.id}/show`)
+  const counted = Number(/Preparing the export of ([\d,]+) decision record/.exec(shown.body)?.[1]?.replace(/,/g, ''))
+  const [selected] = await db.select({ n: count() }).from(decisionRecords)
+    .where(and(eq(decisionRecords.adviceSetId, set.id), eq(decisionRecords.status, 'complete'), eq(decisionRecords.hasErrors, false), lt(decisionRecords.receivedAt, new Date())))
+  t.equal(counted, selected!.n, `it exports what the filters select up to now (${counted})`)
+  t.ok(counted > 0 && counted < 2_300, 'some of the records, not all')
 })
 
 t.test('the set page’s form starts the job and shows it with its download', async (t) => {
