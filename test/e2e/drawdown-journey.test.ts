@@ -170,7 +170,7 @@ t.test('a new author\'s pension-drawdown journey', { skip: chromiumMissing }, as
       await page.locator('main[data-page="user-page"]').waitFor()
       await settled(t)
       await page.getByLabel('Allow self-approval: an admin may approve a version they submitted').check()
-      await page.getByRole('button', { name: 'Save' }).click()
+      await page.getByRole('region', { name: 'Publishing' }).getByRole('button', { name: 'Save' }).click()
       await page.locator('[data-self-approval="true"]').waitFor()
       await page.goBack()
       await page.goBack()

@@ -313,7 +313,7 @@ t.test('a new author\'s mortgage-affordability journey', { skip: chromiumMissing
     t.same(members, [[AUTHOR.name, AUTHOR.email, 'admin', 'Active']], 'the author is the team\'s only member, its admin')
     t.match(squeeze(await page.locator('[data-self-approval]').textContent()), 'Self-approval is off')
     await page.getByLabel('Allow self-approval: an admin may approve a version they submitted').check()
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('region', { name: 'Publishing' }).getByRole('button', { name: 'Save' }).click()
     await page.locator('[data-self-approval="true"]').waitFor()
     t.match(squeeze(await page.locator('[data-self-approval="true"]').textContent()), new RegExp(`Self-approval is allowed since .+ \\(by ${AUTHOR.name}\\)`))
     await shot(page, '06-team-self-approval')

@@ -38,7 +38,7 @@ t.test('a team of one allows self-approval and publishes', { skip: chromiumMissi
   await page.locator('main[data-page="user-page"]').waitFor()
   t.match(page.url(), /\/user\/team#publishing$/)
   await page.getByLabel('Allow self-approval: an admin may approve a version they submitted').check()
-  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('region', { name: 'Publishing' }).getByRole('button', { name: 'Save' }).click()
   await page.locator('[data-self-approval="true"]').waitFor()
   t.match(await page.locator('[data-self-approval="true"]').textContent(), /Self-approval is allowed since .+ \(by Sam Solo\)/)
   t.same(await axeViolationsInMain(page), [], 'the team page passes axe')
