@@ -38,6 +38,7 @@ const EXPECTED: Record<string, string> = {
   '/admin/users/new': 'admin-users-new',
   '/admin/support': 'support',
   '/admin/support/impersonate': 'support',
+  '/admin/decisions/subject': 'admin-decisions-subject',
   '/admin/export': 'admin-export',
   '/admin/tag': 'tag',
   '/admin/tag/:id/edit': 'tag',

@@ -2,8 +2,8 @@
 // filters, read in keyset pages (more records than one page here), progress as "N of M records", the file downloaded
 // from the job; the set's team (viewers too) and provider admins may, other owners get 404; no personal hash leaves.
 import t from 'tap'
-import { and, count, eq, lt } from 'drizzle-orm'
-import { decisionRecords } from '../../../src/db/schema/index.ts'
+import { and, count, desc, eq, lt } from 'drizzle-orm'
+import { decisionRecords, jobs } from '../../../src/db/schema/index.ts'
 import { parse } from 'csv-parse/sync'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent, type Agent } from '../../helpers/agent.ts'
@@ -127,7 +127,10 @@ t.test('another owner gets 404; provider admins may; bad filters name their fiel
   t.equal(denied.statusCode, 404)
   t.notMatch(denied.body, 'Retirement')
   const provider = await signedInAgent(app, providerAdmin)
-  t.equal((await exportOf(provider, { format: 'csv', status: 'question' })).statusCode, 202)
+  const providers = await exportOf(provider, { format: 'csv', status: 'question' })
+  t.equal(providers.statusCode, 202)
+  // Finished before the test ends: a job still running when the app closes is stopped under it.
+  await finished(provider, providers.json().data.id)
 
   const agent = await signedInAgent(app, viewer)
   const bad = await exportOf(agent, { format: 'csv', from: '2026-02-30' })
@@ -159,6 +162,8 @@ t.test('the decisions list offers to export what its filters select', async (t) 
     .where(and(eq(decisionRecords.adviceSetId, set.id), eq(decisionRecords.status, 'complete'), eq(decisionRecords.hasErrors, false), lt(decisionRecords.receivedAt, new Date())))
   t.equal(counted, selected!.n, `it exports what the filters select up to now (${counted})`)
   t.ok(counted > 0 && counted < 2_300, 'some of the records, not all')
+  const [latest] = await db.select({ id: jobs.id }).from(jobs).orderBy(desc(jobs.id)).limit(1)
+  await finished(agent, latest!.id)
 })
 
 t.test('the set page’s form starts the job and shows it with its download', async (t) => {
