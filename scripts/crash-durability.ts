@@ -58,8 +58,8 @@ interface Answered { id: string; at: number }
 
 /** The best-effort flush interval of the recorder (services/decisions/recorder.ts). */
 const FLUSH_INTERVAL_MS = 1_000
-/** About 100 answers a second: several flush intervals' worth of records in flight at every kill. */
-const ASK_EVERY_MS = 10
+/** About 50 answers a second: a flush interval's worth of records in flight at every kill, and the writers keep their share. */
+const ASK_EVERY_MS = 20
 
 interface AcknowledgedWrite { kind: WriteKind; id: number; marker: string }
 

@@ -11,7 +11,7 @@ if (testDriver() !== 'postgres' || !databaseUrl) {
   t.plan(0, 'crash durability needs PostgreSQL (TEST_DRIVER=postgres and TEST_DATABASE_URL): PGlite lives inside one process')
 } else {
   t.test('three kills under four writers: every acknowledged write survives, the index converges', async (t) => {
-    const summary = await crashDurability({ databaseUrl, kills: 3, seed: 18, writers: 4, upMs: [300, 1200], keep: false, log: (line) => t.comment(line) })
+    const summary = await crashDurability({ databaseUrl, kills: 3, seed: 18, writers: 4, upMs: [500, 1500], keep: false, log: (line) => t.comment(line) })
     t.comment(formatCrashSummary(summary))
     const acknowledged = Object.values(summary.acknowledged).reduce((a, b) => a + b, 0)
     t.ok(acknowledged >= 20, `${acknowledged} acknowledged writes`)
