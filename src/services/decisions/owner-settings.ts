@@ -10,6 +10,9 @@ import { ENTITY_OWNER } from '../publishing/approval-policy.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 
 /** How the modes read on the team page and in the activity log. */
+/** The modes an owner may choose (the schema's list, for routes, which do not read db/schema). */
+export { DECISION_MODES }
+
 export const DECISION_MODE_LABELS: Readonly<Record<DecisionMode, string>> = { off: 'Off', best_effort: 'Best effort', durable: 'Durable' }
 
 export const MIN_RETENTION_DAYS = 1
