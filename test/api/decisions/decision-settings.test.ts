@@ -4,25 +4,11 @@
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { owners } from '../../../src/db/schema/index.ts'
-import { buildTestApp } from '../../helpers/app.ts'
-import { signedInAgent } from '../../helpers/agent.ts'
 import { activityRows } from '../../helpers/activity.ts'
-import { createOwner, createUser } from '../../helpers/factories.ts'
-import { partnerCall, partnerFixture, query, RICH_ANSWERS } from '../delivery/advice-api-setup.ts'
+import { query, RICH_ANSWERS } from '../delivery/advice-api-setup.ts'
+import { decisionsTeam } from './decisions-team.ts'
 
-const ctx = await buildTestApp(t)
-const f = await partnerFixture(ctx)
-const { db } = f
-await createOwner(db, { id: 'TF', name: 'Provider' })
-const [admin, author, viewer, outsider, provider] = await Promise.all([
-  createUser(db, { ownerId: f.ownerId, role: 'admin', name: 'Ada Admin' }), createUser(db, { ownerId: f.ownerId, role: 'author' }),
-  createUser(db, { ownerId: f.ownerId, role: 'viewer' }), createUser(db, { role: 'admin' }), createUser(db, { ownerId: 'TF', role: 'admin' }),
-])
-const as = {
-  admin: await signedInAgent(ctx.app, admin), author: await signedInAgent(ctx.app, author), viewer: await signedInAgent(ctx.app, viewer),
-  outsider: await signedInAgent(ctx.app, outsider), provider: await signedInAgent(ctx.app, provider),
-}
-const call = partnerCall(ctx, f.production.secret)
+const { f, db, admin, provider, as, call } = await decisionsTeam(t)
 const settings = async () => (await db.select().from(owners).where(eq(owners.id, f.ownerId)))[0]!
 const decisionsSection = (html: string) => /<section class="card" id="decision-records"[\s\S]*?<\/section>/.exec(html)?.[0] ?? ''
 

@@ -8,25 +8,11 @@ import { and, eq, sql } from 'drizzle-orm'
 import { decisionRecords, entities } from '../../../src/db/schema/index.ts'
 import { ENTITY_TYPES } from '../../../src/engine/index.ts'
 import { ENTITY_DECISION_SUBJECT } from '../../../src/services/decisions/subject-rights.ts'
-import { buildTestApp } from '../../helpers/app.ts'
-import { signedInAgent } from '../../helpers/agent.ts'
 import { activityRows, activitySentences } from '../../helpers/activity.ts'
-import { createOwner, createUser } from '../../helpers/factories.ts'
-import { partnerCall, partnerFixture, query, RICH_ANSWERS } from '../delivery/advice-api-setup.ts'
+import { query, RICH_ANSWERS } from '../delivery/advice-api-setup.ts'
+import { decisionsTeam } from './decisions-team.ts'
 
-const ctx = await buildTestApp(t)
-const f = await partnerFixture(ctx)
-const { db } = f
-await createOwner(db, { id: 'TF', name: 'Provider' })
-const [admin, author, viewer, outsider, provider] = await Promise.all([
-  createUser(db, { ownerId: f.ownerId, role: 'admin', name: 'Ada Admin' }), createUser(db, { ownerId: f.ownerId, role: 'author' }),
-  createUser(db, { ownerId: f.ownerId, role: 'viewer' }), createUser(db, { role: 'admin' }), createUser(db, { ownerId: 'TF', role: 'admin' }),
-])
-const as = {
-  admin: await signedInAgent(ctx.app, admin), author: await signedInAgent(ctx.app, author), viewer: await signedInAgent(ctx.app, viewer),
-  outsider: await signedInAgent(ctx.app, outsider), provider: await signedInAgent(ctx.app, provider),
-}
-const call = partnerCall(ctx, f.production.secret)
+const { ctx, f, db, admin, as, call } = await decisionsTeam(t)
 const PAGE = '/admin/decisions/subject'
 const entityOf = async (name: string) => (await db.select().from(entities).where(and(eq(entities.ownerId, f.ownerId), eq(entities.reservedName, name))))[0]!
 
