@@ -97,12 +97,31 @@ try {
   console.log(`median p99 at 1,000 req/s: off ${p99('off')} ms, best effort ${p99('best_effort')} ms, durable ${p99('durable')} ms (durable/off ${(p99('durable') / Math.max(1, p99('off'))).toFixed(2)}, target ≤ 2)`)
 
   const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
-  const [size] = rowsOf<{ records: number; heap: number; total: number }>(await db.execute(sql`
-    select count(*)::int as records,
-      (select sum(pg_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as heap,
-      (select sum(pg_total_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as total
-    from decision_records`))
-  console.log(`record size on disk: ${size!.records.toLocaleString('en')} records, ${(Number(size!.heap) / size!.records).toFixed(0)} bytes each in the table, ${(Number(size!.total) / size!.records).toFixed(0)} with its indexes (target ≤ 400)`)
+  async function recordSize(when: string) {
+    const [size] = rowsOf<{ records: number; heap: number; total: number }>(await db.execute(sql`
+      select count(*)::int as records,
+        (select sum(pg_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as heap,
+        (select sum(pg_total_relation_size(i.inhrelid))::bigint from pg_inherits i join pg_class p on p.oid = i.inhparent where p.relname = 'decision_records') as total
+      from decision_records`))
+    console.log(`record size on disk ${when}: ${size!.records.toLocaleString('en')} records, ${(Number(size!.heap) / size!.records).toFixed(0)} bytes each in the table, ${(Number(size!.total) / size!.records).toFixed(0)} with its indexes (target ≤ 400)`)
+    return size!
+  }
+  await recordSize('as written')
+  // What PostgreSQL's autovacuum does of itself (PGlite has none, and the GIN index's pending list then holds its
+  // entries uncompressed until it reaches gin_pending_list_limit, 4 MB, and is merged by an insert).
+  await db.execute(sql`vacuum analyze decision_records`)
+  const size = await recordSize('after a vacuum')
+  const [columns] = rowsOf<Record<string, number>>(await db.execute(sql`
+    select avg(pg_column_size(d.*))::int as "whole row", avg(pg_column_size(inputs))::int as inputs, avg(pg_column_size(outcome))::int as outcome,
+      avg(pg_column_size(advice_node_ids))::int as "advice node ids", avg(pg_column_size(personal_hashes))::int as "personal hashes",
+      avg(pg_column_size(content_type) + pg_column_size(endpoint) + pg_column_size(environment) + pg_column_size(status) + pg_column_size(owner_id))::int as "short texts"
+    from decision_records d`))
+  const indexes = rowsOf<{ name: string; bytes: number }>(await db.execute(sql`
+    select regexp_replace(ic.relname, '^decision_records_[0-9a-z_]*?_(pkey|[a-z_]+_idx)$', '\\1') as name, sum(pg_relation_size(ic.oid))::bigint as bytes
+    from pg_inherits i join pg_class p on p.oid = i.inhparent join pg_index x on x.indrelid = i.inhrelid join pg_class ic on ic.oid = x.indexrelid
+    where p.relname = 'decision_records' group by 1 order by 1`))
+  console.log(`  index bytes per record: ${indexes.map((index) => `${index.name} ${(Number(index.bytes) / size.records).toFixed(0)}`).join(', ')}`)
+  console.log(`  average bytes per column: ${Object.entries(columns!).map(([name, bytes]) => `${name} ${bytes}`).join(', ')}`)
 
   // Part 4: many records of the set (copies of a recorded one, spread over the last 300 days), then the list page.
   const started = performance.now()

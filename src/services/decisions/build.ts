@@ -2,7 +2,6 @@
 // inputs (as the engine used them, personal ones only as keyed hashes), and what was answered and why (the conditions
 // on the way to each advice item and to the question asked next).
 import { createHmac } from 'node:crypto'
-import { v7 as uuidv7 } from 'uuid'
 import { EngineError, type CompiledAdviceSet, type EngineResult } from '../../engine/index.ts'
 import { coerceAnswer } from '../../engine/tree/inputs.ts'
 import type { NewDecisionRecord } from '../../db/queries/decisions.ts'
@@ -10,6 +9,7 @@ import type { RecordedItem, RecordedOutcome } from '../../db/schema/index.ts'
 import type { AuthenticatedKey } from '../delivery/api-keys.ts'
 import type { ServedVersion } from '../publishing/versions.ts'
 import { canonicalJson, canonicalValue, type CanonicalValue } from './canonical.ts'
+import { decisionIdAt } from './decision-id.ts'
 import { conditionPath } from './paths.ts'
 
 export type DecisionEndpoint = 'api' | 'legacy' | 'embed'
@@ -57,7 +57,7 @@ export function buildDecisionRecord(run: DecisionRun, personal: ReadonlySet<stri
   }
   const { outcome, status, adviceNodeIds } = recordedOutcome(compiled, result)
   return {
-    id: uuidv7({ msecs: run.receivedAt.getTime() }),
+    id: decisionIdAt(run.receivedAt.getTime()),
     receivedAt: run.receivedAt,
     ownerId: run.version.ownerId,
     adviceSetId: run.version.adviceSetId,

@@ -2,17 +2,17 @@
 // API records its answers (off, best effort, durable) and how many days records are kept. Members read them, with
 // the count of records the best-effort buffer had to drop. Every change is in the activity log.
 import { findOwnerDecisionRecords, updateOwnerDecisionRecords, type OwnerDecisionRecordsRow } from '../../db/queries/decisions.ts'
-import { DECISION_MODES, type DecisionMode } from '../../db/schema/index.ts'
+import { DECISION_MODES, decisionModeOf, type DecisionMode } from '../../db/schema/index.ts'
 import { canAdministerOwned } from '../accounts/visibility.ts'
 import { audit } from '../audit/audit.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ENTITY_OWNER } from '../publishing/approval-policy.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 
-/** How the modes read on the team page and in the activity log. */
 /** The modes an owner may choose (the schema's list, for routes, which do not read db/schema). */
 export { DECISION_MODES }
 
+/** How the modes read on the team page and in the activity log. */
 export const DECISION_MODE_LABELS: Readonly<Record<DecisionMode, string>> = { off: 'Off', best_effort: 'Best effort', durable: 'Durable' }
 
 export const MIN_RETENTION_DAYS = 1
@@ -30,7 +30,7 @@ export interface DecisionRecordSettings {
 
 function settingsOf(row: OwnerDecisionRecordsRow): DecisionRecordSettings {
   return {
-    ownerId: row.id, ownerName: row.name, decisionMode: (DECISION_MODES as readonly string[]).includes(row.mode) ? row.mode as DecisionMode : 'best_effort',
+    ownerId: row.id, ownerName: row.name, decisionMode: decisionModeOf(row.mode),
     decisionRetentionDays: row.retentionDays, decisionsDropped: row.dropped, decisionsDroppedAt: row.droppedAt,
   }
 }

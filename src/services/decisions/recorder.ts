@@ -38,7 +38,8 @@ export class DecisionRecorder {
   private buffer: NewDecisionRecord[] = []
   private waiting: Waiting[] = []
   private dropped = new Map<string, number>()
-  private committing = false
+  /** The group commits under way, while answers wait; settled when none is left. */
+  private commits: Promise<void> | null = null
   private flushing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
   private readonly maxBuffered: number
@@ -80,10 +81,8 @@ export class DecisionRecorder {
     if (this.waiting.length >= this.maxWaiting) return Promise.reject(new DecisionNotRecordedError())
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ row, resolve, reject })
-      if (!this.committing) {
-        this.committing = true
-        setImmediate(() => { void this.commitWaiting() })
-      }
+      this.commits ??= new Promise<void>((done) => setImmediate(done)).then(() => this.commitWaiting())
+
     })
   }
 
@@ -99,7 +98,7 @@ export class DecisionRecorder {
         for (const w of group) w.reject(new DecisionNotRecordedError())
       }
     }
-    this.committing = false
+    this.commits = null
   }
 
   private async insertAll(rows: NewDecisionRecord[]): Promise<void> {
@@ -146,7 +145,6 @@ export class DecisionRecorder {
 
   async close(): Promise<void> {
     clearInterval(this.timer)
-    await this.flush()
-    while (this.committing || this.waiting.length > 0) await new Promise((resolve) => setImmediate(resolve))
+    await Promise.all([this.flush(), this.commits])
   }
 }

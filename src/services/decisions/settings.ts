@@ -2,7 +2,7 @@
 // once per owner and set, not per request: whether and how the owner records, and which variables are personal.
 import type { Db } from '../../db/client.ts'
 import { findOwnerDecisionSettings, personalVariableNames } from '../../db/queries/decisions.ts'
-import { DECISION_MODES, type DecisionMode } from '../../db/schema/index.ts'
+import { decisionModeOf, type DecisionMode } from '../../db/schema/index.ts'
 
 const FRESH_MS = 5_000
 
@@ -18,7 +18,7 @@ export class DecisionSettingsCache {
   mode(ownerId: string): DecisionMode | Promise<DecisionMode> {
     return this.read(this.modes, ownerId, `mode|${ownerId}`, async () => {
       const found = await findOwnerDecisionSettings(this.db, ownerId)
-      return (DECISION_MODES as readonly string[]).includes(found?.mode ?? '') ? found!.mode as DecisionMode : 'best_effort'
+      return decisionModeOf(found?.mode)
     })
   }
 

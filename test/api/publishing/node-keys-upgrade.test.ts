@@ -2,65 +2,13 @@
 // published snapshots' nodes take their row's key, every rule keeps running on its own, and a set may hold a name
 // another set of its owner holds.
 import t from 'tap'
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { randomBytes } from 'node:crypto'
-import postgres from 'postgres'
 import { sql } from 'drizzle-orm'
-import { openDatabase, type Database } from '../../../src/db/client.ts'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
-import { testDriver } from '../../helpers/database.ts'
-import { dropDatabase } from '../../helpers/drop-database.ts'
-
-// realpath: `npm test` runs a compiled mirror whose migrations/ is a link to the repository's (scripts/build-tests.ts).
-const MIGRATIONS = realpathSync(path.resolve(import.meta.dirname, '../../../migrations'))
-const UPGRADE = '0025_called_rules_node_keys_set_names'
-
-/** The migrations folder as it was before the upgrade: the same files, the journal cut before it. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'advice-studio-migrations-'))
-  cpSync(MIGRATIONS, dir, { recursive: true })
-  const journalPath = path.join(dir, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ idx: number; tag: string }> }
-  const cut = journal.entries.findIndex((e) => e.tag === tag)
-  if (cut < 0) throw new Error(`No migration ${tag}`)
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }))
-  return dir
-}
-
-/** An empty database of the test's driver, with a way to run a migrations folder on it. */
-async function emptyDatabase(): Promise<{ database: Database; migrateFrom(folder: string): Promise<void>; close(): Promise<void> }> {
-  if (testDriver() === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL
-    if (!url) throw new Error('TEST_DRIVER=postgres needs TEST_DATABASE_URL')
-    const name = `advice_studio_upgrade_${randomBytes(5).toString('hex')}`
-    const admin = postgres(url, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`CREATE DATABASE ${name}`)
-    const target = new URL(url)
-    target.pathname = `/${name}`
-    const database = await openDatabase({ kind: 'postgres', url: target.toString() })
-    const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-    return {
-      database,
-      migrateFrom: (folder) => migrate(database.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder }),
-      close: async () => { await database.close(); await dropDatabase(admin, name); await admin.end() },
-    }
-  }
-  const database = await openDatabase({ kind: 'pglite' })
-  const { migrate } = await import('drizzle-orm/pglite/migrator')
-  return {
-    database,
-    migrateFrom: (folder) => migrate(database.db as unknown as Parameters<typeof migrate>[0], { migrationsFolder: folder }),
-    close: () => database.close(),
-  }
-}
+import { databaseBefore } from '../../helpers/upgrade-database.ts'
 
 t.test('an existing database upgrades in place', async (t) => {
-  const folder = migrationsBefore(UPGRADE)
-  const { database, migrateFrom, close } = await emptyDatabase()
-  t.teardown(async () => { await close(); rmSync(folder, { recursive: true, force: true }) })
-  await migrateFrom(folder)
+  const { database, close } = await databaseBefore('0025_called_rules_node_keys_set_names')
+  t.teardown(close)
   const db = database.db
   const one = async (query: ReturnType<typeof sql>) => rowsOf(await db.execute(query))[0]!
 
