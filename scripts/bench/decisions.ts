@@ -86,6 +86,8 @@ try {
       flat[mode].push(result.requests.average)
       const pacedResult = await cannon(['-R', '1000'])
       paced[mode].push(pacedResult.latency.p99)
+      const g = ((globalThis as any).__g ?? []) as number[][]; (globalThis as any).__g = []
+      if (g.length) console.log(`groups ${g.length}, avg size ${(g.reduce((a, x) => a + x[0]!, 0) / g.length).toFixed(1)}, avg ms ${(g.reduce((a, x) => a + x[1]!, 0) / g.length).toFixed(2)}`)
       console.log(`round ${round} ${mode.padEnd(11)} flat out ${result.requests.average.toFixed(0).padStart(6)} req/s (p99 ${result.latency.p99} ms)   paced 1,000 req/s: p99 ${pacedResult.latency.p99} ms`)
     }
   }
@@ -117,7 +119,7 @@ try {
       avg(pg_column_size(content_type) + pg_column_size(endpoint) + pg_column_size(environment) + pg_column_size(status) + pg_column_size(owner_id))::int as "short texts"
     from decision_records d`))
   const indexes = rowsOf<{ name: string; bytes: number }>(await db.execute(sql`
-    select regexp_replace(ic.relname, '^decision_records_[0-9a-z_]*?_(pkey|[a-z_]+_idx)$', '\\1') as name, sum(pg_relation_size(ic.oid))::bigint as bytes
+    select regexp_replace(regexp_replace(ic.relname, '^decision_records_(default|y[0-9]{4}m[0-9]{2})_', ''), 'idx[0-9]*$', 'idx') as name, sum(pg_relation_size(ic.oid))::bigint as bytes
     from pg_inherits i join pg_class p on p.oid = i.inhparent join pg_index x on x.indrelid = i.inhrelid join pg_class ic on ic.oid = x.indexrelid
     where p.relname = 'decision_records' group by 1 order by 1`))
   console.log(`  index bytes per record: ${indexes.map((index) => `${index.name} ${(Number(index.bytes) / size.records).toFixed(0)}`).join(', ')}`)

@@ -21,6 +21,15 @@ export interface RecorderOptions {
 
 /** Rows per insert statement: 17 columns stay well under PostgreSQL's 65,535 parameters. */
 const ROWS_PER_INSERT = 1_000
+/**
+ * Best effort writes a second's buffer in statements of this many rows, each its own commit, and serves the requests
+ * waiting between them. On PGlite a statement runs on the thread that serves requests, about 50 µs a record: one
+ * statement for a whole second's records at 3,000 answers a second held that thread ~150 ms, and put 100 ms on the
+ * p99 of answers paced at 1,000 a second.
+ */
+const FLUSH_ROWS_PER_STATEMENT = 100
+/** Durable group commits under way at once (each holds one of the pool's connections). */
+const MAX_COMMITS_IN_FLIGHT = 4
 
 export class DecisionNotRecordedError extends DomainError {
   constructor() {
@@ -38,8 +47,9 @@ export class DecisionRecorder {
   private buffer: NewDecisionRecord[] = []
   private waiting: Waiting[] = []
   private dropped = new Map<string, number>()
-  /** The group commits under way, while answers wait; settled when none is left. */
-  private commits: Promise<void> | null = null
+  /** The group commits under way (durable), each settling its answers. */
+  private readonly commits = new Set<Promise<void>>()
+  private commitScheduled = false
   private flushing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
   private readonly maxBuffered: number
@@ -76,29 +86,45 @@ export class DecisionRecorder {
     return { id: row.id!, committed: null }
   }
 
-  /** Durable: joins the next group commit; the first waiter starts one at the end of this turn of the event loop. */
+  /**
+   * Durable: joins the next group commit, which starts at the end of this turn of the event loop, unless
+   * MAX_COMMITS_IN_FLIGHT are under way: then at the end of the first of them. Several commits in flight keep answers
+   * flowing while one waits on the database (on PostgreSQL a commit of 8 records took 4.4 ms under load, nearly all of
+   * it waiting, and one at a time held durable answers to 1,800 a second).
+   */
   private commit(row: NewDecisionRecord): Promise<void> {
     if (this.waiting.length >= this.maxWaiting) return Promise.reject(new DecisionNotRecordedError())
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ row, resolve, reject })
-      this.commits ??= new Promise<void>((done) => setImmediate(done)).then(() => this.commitWaiting())
-
+      this.scheduleCommit()
     })
   }
 
-  private async commitWaiting(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const group = this.waiting
-      this.waiting = []
-      try {
-        await this.insertAll(group.map((w) => w.row))
-        for (const w of group) w.resolve()
-      } catch (err) {
+  private scheduleCommit(): void {
+    if (this.commitScheduled || this.waiting.length === 0 || this.commits.size >= MAX_COMMITS_IN_FLIGHT) return
+    this.commitScheduled = true
+    setImmediate(() => {
+      this.commitScheduled = false
+      this.commitGroup()
+    })
+  }
+
+  /** One group commit of every answer waiting now; when it settles, the next may start. */
+  private commitGroup(): void {
+    if (this.waiting.length === 0) return
+    const group = this.waiting
+    this.waiting = []
+    const committed = this.insertAll(group.map((w) => w.row)).then(
+      () => { for (const w of group) w.resolve() },
+      (err: unknown) => {
         this.options.onError?.(err, `decision records: a group commit of ${group.length} failed; those answers were refused`)
         for (const w of group) w.reject(new DecisionNotRecordedError())
-      }
-    }
-    this.commits = null
+      },
+    ).finally(() => {
+      this.commits.delete(committed)
+      this.scheduleCommit()
+    })
+    this.commits.add(committed)
   }
 
   private async insertAll(rows: NewDecisionRecord[]): Promise<void> {
@@ -117,13 +143,16 @@ export class DecisionRecorder {
   private async writeBuffer(): Promise<void> {
     const rows = this.buffer
     this.buffer = []
-    if (rows.length > 0) {
+    for (let i = 0; i < rows.length; i += FLUSH_ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + FLUSH_ROWS_PER_STATEMENT)
       try {
-        await this.insertAll(rows)
+        await insertDecisionRecords(this.db, chunk)
       } catch (err) {
-        for (const row of rows) this.dropped.set(row.ownerId, (this.dropped.get(row.ownerId) ?? 0) + 1)
-        this.options.onError?.(err, `decision records: a batch of ${rows.length} could not be written and is counted as dropped`)
+        for (const row of chunk) this.dropped.set(row.ownerId, (this.dropped.get(row.ownerId) ?? 0) + 1)
+        this.options.onError?.(err, `decision records: a batch of ${chunk.length} could not be written and is counted as dropped`)
       }
+      // Let the requests waiting meanwhile be served before the next statement (see FLUSH_ROWS_PER_STATEMENT).
+      await new Promise((resolve) => setImmediate(resolve))
     }
     if (this.dropped.size > 0) {
       const counts = this.dropped
@@ -145,6 +174,11 @@ export class DecisionRecorder {
 
   async close(): Promise<void> {
     clearInterval(this.timer)
-    await Promise.all([this.flush(), this.commits])
+    await this.flush()
+    // Answers still waiting are committed before the database closes; a commit settling may start the next.
+    while (this.commits.size > 0 || this.waiting.length > 0) {
+      if (this.commits.size === 0) this.commitGroup()
+      await Promise.all(this.commits)
+    }
   }
 }

@@ -100,6 +100,23 @@ t.test('a bad filter value is a 400 naming its field', async (t) => {
   t.notMatch(page.body, /data-decision-id=/, 'and no records')
 })
 
+t.test('the set page charts the last 30 days: answers per UTC day and the share of each advice given', async (t) => {
+  const page = await team.get(`/adviceset/${f.set.id}/show`)
+  t.equal(page.statusCode, 200)
+  const section = /<section class="card" id="decisions"[\s\S]*?<\/section>/.exec(page.body)?.[0] ?? ''
+  t.match(section, /data-total="decisions">3</, 'three answers in the last 30 days; the January one is older')
+  const today = new Date().toISOString().slice(0, 10)
+  t.match(section, new RegExp(`<rect [^>]*data-day="${today}" data-value="3"`), 'today’s bar holds all three')
+  t.equal((section.match(/<rect [^>]*data-day=/g) ?? []).length, 30, 'one bar a day')
+  t.match(section, new RegExp(`<tr data-day="${today}"><th scope="row">${today}</th><td>3</td></tr>`), 'and the table says the same')
+  const share = new RegExp(`<tr data-advice-node="${maxOutNode}">\\s*<th scope="row">Max out your pension</th><td>1</td><td>33\\.3%</td>`)
+  t.match(section, share, 'one answer of three gave “Max out your pension”, named by its headline')
+  const viewerPage = await teamViewer.get(`/adviceset/${f.set.id}/show`)
+  t.match(viewerPage.body, /data-total="decisions">3</, 'a viewer of the team sees it too')
+  const rivalPage = await rival.get(`/adviceset/${f.set.id}/show`)
+  t.notMatch(rivalPage.body, /data-decision-insights/, 'another owner’s admin does not')
+})
+
 t.test('keyset pagination: 10,000 records, each seen exactly once walking the pages', async (t) => {
   const { key } = await createApiKey(db, { ownerId: f.ownerId, name: 'Bulk' })
   const base = Date.parse('2026-09-01T00:00:00Z')
