@@ -56,7 +56,7 @@ export interface DecisionSummary {
 
 interface Answered { id: string; at: number }
 
-/** The best-effort flush interval of the recorder (services/decisions/recorder.ts). */
+/** The flush interval best effort promises (services/decisions/recorder.ts writes twice as often, to keep it). */
 const FLUSH_INTERVAL_MS = 1_000
 /** About 50 answers a second: a flush interval's worth of records in flight at every kill, and the writers keep their share. */
 const ASK_EVERY_MS = 20
