@@ -2,14 +2,15 @@
 // published on first run, asked with the printed curl line's answers), in one run and in alternating rounds:
 //   1. flat out (autocannon, 16 connections) with records off, best effort and durable: req/s and the ratios
 //      best-effort/off (target ≥ 0.85) and durable/off (target ≥ 0.6);
-//   2. paced at 1,000 req/s: p99 of each mode (target: durable ≤ 2 × off);
+//   2. paced at 1,000 req/s: p99 of each mode (target: durable ≤ 2 × off), and the server's CPU an answer (the app,
+//      and on PostgreSQL its backends too), which gives the ratios where the load generator has cores of its own;
 //   3. the size on disk of a record (table and indexes, per record; target ≤ 400 bytes);
 //   4. the decisions list page with many records (1,000,000 on PostgreSQL, 200,000 on PGlite): server p95 of the
 //      first page, a filtered page and a deep page (targets < 50 ms on PostgreSQL, < 150 ms on PGlite).
 // On embedded PGlite by default; BENCH_DATABASE_URL for PostgreSQL. `--seconds N` per round (default 6),
 // `--rounds N` (default 3), `--records N` for part 4.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
@@ -46,6 +47,10 @@ await app.listen({ port: 0, host: '127.0.0.1' })
 const address = app.server.address()
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
 
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+/** Linux's clock ticks a second, the unit of /proc/<pid>/stat's CPU times (getconf CLK_TCK). */
+const CLOCK_TICKS = 100
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]!
@@ -74,9 +79,31 @@ try {
     return result
   }
 
+  /**
+   * CPU the server has used so far, in µs: this process (the app, and PGlite with it) and, on PostgreSQL, the backends
+   * serving the bench's database (from /proc; the load generator is a process of its own and is not counted). What a
+   * mode costs an answer in CPU says what its req/s ratio would be where the API had its cores to itself; on this
+   * machine the load generator and the database take the same two cores.
+   */
+  async function serverCpu(): Promise<number> {
+    const usage = process.cpuUsage()
+    let micros = usage.user + usage.system
+    if (bench.driver === 'PostgreSQL') {
+      const backends = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`))
+      for (const { pid } of backends) {
+        try {
+          const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+          micros += (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS)
+        } catch { /* a backend that has just ended */ }
+      }
+    }
+    return micros
+  }
+
   console.log(`bench:decisions on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; demo set, ${ROUNDS} rounds of ${SECONDS} s per mode`)
   const flat: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
   const paced: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
+  const cpuPerAnswer: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
   await setMode('off')
   await cannon([]) // warm-up: compiled set, JIT, connections
   for (let round = 1; round <= ROUNDS; round++) {
@@ -84,21 +111,26 @@ try {
       await setMode(mode)
       const result = await cannon([])
       flat[mode].push(result.requests.average)
+      const cpu = await serverCpu()
       const pacedResult = await cannon(['-R', '1000'])
+      // The records of the paced phase are written before its CPU is read, so each mode pays for its own.
+      await app.partner.recorder.flush()
+      const micros = (await serverCpu()) - cpu
       paced[mode].push(pacedResult.latency.p99)
-      const g = ((globalThis as any).__g ?? []) as number[][]; (globalThis as any).__g = []
-      if (g.length) console.log(`groups ${g.length}, avg size ${(g.reduce((a, x) => a + x[0]!, 0) / g.length).toFixed(1)}, avg ms ${(g.reduce((a, x) => a + x[1]!, 0) / g.length).toFixed(2)}`)
-      console.log(`round ${round} ${mode.padEnd(11)} flat out ${result.requests.average.toFixed(0).padStart(6)} req/s (p99 ${result.latency.p99} ms)   paced 1,000 req/s: p99 ${pacedResult.latency.p99} ms`)
+      cpuPerAnswer[mode].push(micros / pacedResult.requests.total)
+      console.log(`round ${round} ${mode.padEnd(11)} flat out ${result.requests.average.toFixed(0).padStart(6)} req/s (p99 ${result.latency.p99} ms)   paced 1,000 req/s: p99 ${pacedResult.latency.p99} ms, server CPU ${(micros / pacedResult.requests.total).toFixed(0)} µs an answer`)
     }
   }
   await app.partner.recorder.flush()
   const off = median(flat.off)
   const ratio = (mode: Mode) => median(flat[mode]) / off
   console.log(`median req/s: off ${off.toFixed(0)}, best effort ${median(flat.best_effort).toFixed(0)} (ratio ${ratio('best_effort').toFixed(2)}, target ≥ 0.85), durable ${median(flat.durable).toFixed(0)} (ratio ${ratio('durable').toFixed(2)}, target ≥ 0.6)`)
+  const cpuOff = median(cpuPerAnswer.off)
+  const cpuOf = (mode: Mode) => `${median(cpuPerAnswer[mode]).toFixed(0)} µs (off/this ${(cpuOff / median(cpuPerAnswer[mode])).toFixed(2)})`
+  console.log(`median server CPU an answer at 1,000 req/s${bench.driver === 'PostgreSQL' ? ' (the app and its database backends)' : ''}: off ${cpuOff.toFixed(0)} µs, best effort ${cpuOf('best_effort')}, durable ${cpuOf('durable')}`)
   const p99 = (mode: Mode) => median(paced[mode])
   console.log(`median p99 at 1,000 req/s: off ${p99('off')} ms, best effort ${p99('best_effort')} ms, durable ${p99('durable')} ms (durable/off ${(p99('durable') / Math.max(1, p99('off'))).toFixed(2)}, target ≤ 2)`)
 
-  const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
   async function recordSize(when: string) {
     const [size] = rowsOf<{ records: number; heap: number; total: number }>(await db.execute(sql`
       select count(*)::int as records,
