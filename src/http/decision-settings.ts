@@ -3,7 +3,7 @@
 // routes that can change them forget what is kept once they succeeded (other instances follow within seconds).
 import type { FastifyInstance } from 'fastify'
 
-/** After any successful write of the routes of `app` (the dictionary's), the next answer reads the settings afresh. */
+/** After any successful write of the routes of `app` (the dictionary's, the activity log's restores), the next answer reads the settings afresh. */
 export function forgetDecisionSettingsAfterWrites(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     // onSend, not onResponse: the cache is cleared before the client learns of the change, so its next call sees it.

@@ -4,6 +4,7 @@ import { ACTIVITY_PAGE, deletedUnder, recentActivity, restoreFromActivity, timef
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdParams, IdString } from '../schemas.ts'
 import { itemId } from './ids.ts'
+import { forgetDecisionSettingsAfterWrites } from '../decision-settings.ts'
 
 const IndexQuery = Type.Object({
   days: Type.Optional(Type.Integer()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
@@ -15,6 +16,8 @@ const DeletedQuery = Type.Object({ ruleId: Type.Optional(IdString), adviceSetId:
 export const activityApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
+  // A restore can put back a dictionary entry's personal flag: the Advice API's next record must follow it.
+  forgetDecisionSettingsAfterWrites(app)
 
   app.get('/index', { schema: { querystring: IndexQuery } }, async (request) => {
     const q = request.query

@@ -18,6 +18,7 @@ import { itemId } from '../api/ids.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdParams } from '../schemas.ts'
 import { redirectWithin, sameOriginPath } from '../header-values.ts'
+import { forgetDecisionSettingsAfterWrites } from '../decision-settings.ts'
 
 const ActivityQuery = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
@@ -45,6 +46,8 @@ async function activityPage(app: FastifyInstance, request: FastifyRequest, query
 }
 
 export const activityPages: FastifyPluginAsyncTypebox = async (app) => {
+  // A restore can put back a dictionary entry's personal flag: the Advice API's next record must follow it.
+  forgetDecisionSettingsAfterWrites(app)
   app.get('/activity', { preHandler: requireUser, schema: { querystring: ActivityQuery } }, async (request, reply) =>
     reply.page('activity/index', await activityPage(app, request, request.query, { base: '/activity' })))
 

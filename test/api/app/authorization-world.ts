@@ -7,7 +7,7 @@
 // B's marker and stay B's.
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
-import { v7 as uuidv7 } from 'uuid'
+import { decisionIdAt } from '../../../src/services/decisions/decision-id.ts'
 import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import type { Db } from '../../../src/db/client.ts'
 import type { Deps, Actor } from '../../../src/services/context.ts'
@@ -148,7 +148,7 @@ async function buildSide(deps: Deps, db: Db, owner: string, admin: TestUser, mar
  */
 async function decisionOf(db: Db, side: BuiltSide, setOwner: string, apiKeyId: number, marker: string): Promise<string> {
   const receivedAt = new Date()
-  const id = uuidv7({ msecs: receivedAt.getTime() })
+  const id = decisionIdAt(receivedAt.getTime())
   await insertDecisionRecords(db, [{
     id, receivedAt, ownerId: setOwner, adviceSetId: side.set, versionId: side.version, versionNumber: 1, apiKeyId,
     environment: 'production', endpoint: 'api', contentType: 'text', inputs: { Note: `${marker} note` }, status: 'complete',

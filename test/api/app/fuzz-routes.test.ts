@@ -7,7 +7,7 @@
 import t from 'tap'
 import { sql } from 'drizzle-orm'
 import { Readable } from 'node:stream'
-import { v7 as uuidv7 } from 'uuid'
+import { decisionIdAt } from '../../../src/services/decisions/decision-id.ts'
 import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -113,7 +113,7 @@ await uploadSupplement(app.deps, actor, (async function* () {
 })())
 // A decision record the key caused, so the partner's read-back goes past its lookup.
 const decisionAt = new Date()
-const decision = uuidv7({ msecs: decisionAt.getTime() })
+const decision = decisionIdAt(decisionAt.getTime())
 await insertDecisionRecords(db, [{
   id: decision, receivedAt: decisionAt, ownerId: acme, adviceSetId: adviceSet.id, versionId: version.id, versionNumber: version.number,
   apiKeyId: key.id, environment: 'production', endpoint: 'api', contentType: 'text', inputs: { Age: 70 }, status: 'complete',

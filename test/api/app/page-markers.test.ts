@@ -14,7 +14,7 @@ import { createTag } from '../../../src/services/library/tags.ts'
 import { createKeywordMap } from '../../../src/services/library/keyword-maps.ts'
 import { tags } from '../../../src/db/schema/index.ts'
 import { Readable } from 'node:stream'
-import { v7 as uuidv7 } from 'uuid'
+import { decisionIdAt } from '../../../src/services/decisions/decision-id.ts'
 import { insertDecisionRecords } from '../../../src/db/queries/decisions.ts'
 import { createLinkSupplement } from '../../../src/services/files/supplements.ts'
 import { uploadSupplement } from '../../../src/services/files/uploads.ts'
@@ -162,7 +162,7 @@ const { key: markerKey } = await createApiKey(database.db, { ownerId: provider }
 const markerVersion = await publishVersion(database.db, { adviceSetId: adviceSet.id })
 // A decision record of the marker set, for the record page.
 const markerDecisionAt = new Date()
-const markerDecision = uuidv7({ msecs: markerDecisionAt.getTime() })
+const markerDecision = decisionIdAt(markerDecisionAt.getTime())
 await insertDecisionRecords(database.db, [{
   id: markerDecision, receivedAt: markerDecisionAt, ownerId: provider, adviceSetId: adviceSet.id, versionId: markerVersion.id, versionNumber: markerVersion.number,
   apiKeyId: markerKey.id, environment: 'production', endpoint: 'api', contentType: 'text', inputs: {}, status: 'question',

@@ -2,7 +2,7 @@
 // 10,000 records), one record's page in words, and a partner's read-back with the key that caused the record only.
 import t from 'tap'
 import { eq } from 'drizzle-orm'
-import { v7 as uuidv7 } from 'uuid'
+import { decisionIdAt } from '../../../src/services/decisions/decision-id.ts'
 import { decisionRecords, entities } from '../../../src/db/schema/index.ts'
 import { insertDecisionRecords, type NewDecisionRecord } from '../../../src/db/queries/decisions.ts'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -44,7 +44,7 @@ const [{ adviceNodeIds: [maxOutNode] }] = await db.select({ adviceNodeIds: decis
 /** A record written directly: an older one with an error, to filter by date and errors. */
 const erredAt = new Date('2026-01-15T10:00:00Z')
 const erred: NewDecisionRecord = {
-  id: uuidv7({ msecs: erredAt.getTime() }), receivedAt: erredAt, ownerId: f.ownerId, adviceSetId: f.set.id, versionId: f.version.id, versionNumber: f.version.number,
+  id: decisionIdAt(erredAt.getTime()), receivedAt: erredAt, ownerId: f.ownerId, adviceSetId: f.set.id, versionId: f.version.id, versionNumber: f.version.number,
   apiKeyId: f.production.key.id, environment: 'production', endpoint: 'api', contentType: 'text', inputs: { Age: 40 }, status: 'complete',
   adviceNodeIds: [], hasErrors: true, outcome: { items: [], errors: [{ nodeId: '1', code: 'MISSING_VALUE', message: 'Income has no value' }] }, engineMicros: 120,
 }
@@ -127,7 +127,7 @@ t.test('keyset pagination: 10,000 records, each seen exactly once walking the pa
       const n = batch * 1000 + i
       // Three records share each moment, so the order between them rests on the id.
       const receivedAt = new Date(base + Math.floor(n / 3) * 1000)
-      const id = uuidv7({ msecs: receivedAt.getTime() })
+      const id = decisionIdAt(receivedAt.getTime())
       made.add(id)
       rows.push({ ...erred, id, receivedAt, apiKeyId: key.id, hasErrors: false, outcome: { items: [], errors: [] } })
     }
@@ -229,10 +229,10 @@ t.test('a personal input shows as "personal, not kept"', async (t) => {
 })
 
 t.test('a record of another set, or no record, is a 404 under this set', async (t) => {
-  const elsewhere = { ...erred, id: uuidv7({ msecs: erredAt.getTime() + 5 }), adviceSetId: f.set.id + 1000 }
+  const elsewhere = { ...erred, id: decisionIdAt(erredAt.getTime() + 5), adviceSetId: f.set.id + 1000 }
   await insertDecisionRecords(db, [elsewhere])
   t.equal((await team.get(`${pagePath}/${elsewhere.id}`)).statusCode, 404, 'another set’s record')
-  t.equal((await team.get(`${pagePath}/${uuidv7()}`)).statusCode, 404, 'no such record')
+  t.equal((await team.get(`${pagePath}/${decisionIdAt(Date.now())}`)).statusCode, 404, 'no such record')
   t.equal((await team.get(`${pagePath}/not-a-uuid`)).statusCode, 404, 'not a decision id')
   t.equal((await team.get(`${pagePath}/ffffffff-ffff-7fff-bfff-ffffffffffff`)).statusCode, 404, 'a moment past what a date holds')
 })

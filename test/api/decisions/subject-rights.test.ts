@@ -74,6 +74,22 @@ t.test('the personal flag on the card form', async (t) => {
 
 const ids = { a: '', b: '', other: '' }
 
+t.test('restoring the flag’s change from the activity log counts from the next answer', async (t) => {
+  const age = await entityOf('Age')
+  t.equal((await as.admin.api('PATCH', `/api/entity/${age.id}`, { personal: true })).statusCode, 200)
+  const inputsOf = async (id: string) => {
+    await ctx.app.partner.recorder.flush()
+    return (await db.select({ inputs: decisionRecords.inputs }).from(decisionRecords).where(eq(decisionRecords.id, id)))[0]!.inputs
+  }
+  t.same((await inputsOf(await answer(50_001))).Age, { personal: true }, 'marked personal: the age is not kept')
+  const change = (await activityRows(db, 'entity', age.id)).at(-1)!
+  const restored = await as.admin.api('POST', `/api/activity/${change.id}/restore`)
+  t.equal(restored.statusCode, 200)
+  t.equal((await entityOf('Age')).personal, false, 'the change is undone')
+  // The recorder keeps the personal names for 5 s; the restore must make it read them again at once.
+  t.equal((await inputsOf(await answer(50_002))).Age, RICH_ANSWERS.Age, 'the next answer keeps the age again')
+})
+
 t.test('a run with the flag on keeps no plain value anywhere in the table', async (t) => {
   // No cache to clear by hand: the flag set through the API above counts from the next answer on.
   ids.a = await answer(73519)
