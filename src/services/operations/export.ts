@@ -4,7 +4,7 @@
 // Aaron A. Author" under impersonation: auditors read the log outside the app), as CSV (csv-stringify), JSON or XLSX (exceljs' streaming writer). Rows are read in pages and written as
 // they come, so a response never holds the whole export; above EXPORT_INLINE_LIMIT rows it runs as a job whose
 // file is downloaded when done. Admins export their own owner; provider admins any owner.
-import { PassThrough, Readable } from 'node:stream'
+import { PassThrough, pipeline, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { countActivity } from '../../db/queries/activity.ts'
 import { adviceRequestPage, countAdviceRequests, countQuestions, questionPage } from '../../db/queries/export.ts'
@@ -132,10 +132,14 @@ async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
 /** Rows as CSV with a header line of the columns' headers; moments in ISO 8601, booleans as yes/no. */
 export function csvStream(rows: AsyncIterable<Row>, columns: Array<{ key: string; header: string }>): Readable {
   // The BOM tells spreadsheet programs the file is UTF-8 (without it they read "Ünïcödé" in the local code page).
-  return Readable.from(rows).pipe(stringify({
+  const csv = stringify({
     bom: true, header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })),
     cast: { boolean: (v) => (v ? 'yes' : 'no'), date: (v) => v.toISOString() },
-  }))
+  })
+  // pipeline, not pipe: a failure reading the rows (the database closing under a job) must fail the CSV stream too,
+  // where pipe left it open for ever and the source's error unhandled. The error reaches whoever reads `csv`.
+  pipeline(Readable.from(rows), csv, () => {})
+  return csv
 }
 
 /** Rows as one JSON array, an element a line, written as they come. */
