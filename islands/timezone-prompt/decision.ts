@@ -10,6 +10,7 @@ export interface TimezoneSituation {
   declined: string | null
 }
 
+/** Pages show UTC until a zone is chosen, so a browser in UTC has nothing to offer a user without one. */
 export function shouldOfferTimezone({ preferred, browser, declined }: TimezoneSituation): boolean {
-  return browser !== '' && browser !== preferred && browser !== declined
+  return browser !== '' && browser !== (preferred ?? 'UTC') && browser !== declined
 }

@@ -9,6 +9,7 @@ t.test('SPEC names and durations', async (t) => {
 t.test('offers the browser timezone when it differs from the preference and was not declined', async (t) => {
   t.equal(shouldOfferTimezone({ preferred: 'UTC', browser: 'Asia/Tokyo', declined: null }), true)
   t.equal(shouldOfferTimezone({ preferred: null, browser: 'Asia/Tokyo', declined: null }), true, 'no preference yet')
+  t.equal(shouldOfferTimezone({ preferred: null, browser: 'UTC', declined: null }), false, 'no preference shows UTC: a browser in UTC offers nothing new')
   t.equal(shouldOfferTimezone({ preferred: 'Asia/Tokyo', browser: 'Asia/Tokyo', declined: null }), false)
   t.equal(shouldOfferTimezone({ preferred: 'UTC', browser: 'Asia/Tokyo', declined: 'Asia/Tokyo' }), false)
   t.equal(shouldOfferTimezone({ preferred: 'UTC', browser: 'Europe/Paris', declined: 'Asia/Tokyo' }), true,
