@@ -170,6 +170,10 @@ t.test('the set page’s form starts the job and shows it with its download', as
   const agent = await signedInAgent(app, viewer)
   const page = await agent.get(`/adviceset/${set.id}/show`)
   t.match(page.body, `action="/adviceset/${set.id}/decisions/export"`, 'the form is on the set page')
+  const form = /<form[^>]*data-decision-export>[\s\S]*?<\/form>/.exec(page.body)?.[0] ?? ''
+  t.match(form, '>Export every record</button>', 'it exports every record')
+  t.notMatch(form, /name="(key|version|advice)"/, 'ids are not typed in: the decisions page chooses keys, versions and advice by name')
+  t.match(form, `href="/adviceset/${set.id}/decisions">filter them on the Decisions page</a>`)
   const res = await agent.postForm(`/adviceset/${set.id}/decisions/export`, { format: 'csv', from: '', to: '', key: '', version: '2', advice: '', status: '', errors: '' })
   t.equal(res.statusCode, 303)
   t.equal(res.headers.location, `/adviceset/${set.id}/show#decisions`)
