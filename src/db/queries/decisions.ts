@@ -4,13 +4,15 @@ import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } f
 import type { Db } from '../client.ts'
 import { adviceSets, apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
 import { encodeOutcome } from '../schema/decision-outcome.ts'
+import { copyDecisionRecords, embeddedClient } from './decision-copy.ts'
 import { rowsOf } from './rule-nodes.ts'
 
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect
 export type NewDecisionRecord = typeof decisionRecords.$inferInsert
 
 /**
- * One insert for the whole batch, which commits or fails as one (the recorder's group commit). The rows go as one JSON
+ * One insert for the whole batch, which commits or fails as one (the recorder's group commit); on the embedded
+ * database, a COPY (decision-copy.ts). The rows go as one JSON
  * parameter unpacked by jsonb_to_recordset: a thousand rows cost a fifth of what a thousand-row VALUES list does to
  * build and parse (measured on PGlite, where that work runs on the thread serving requests). The json columns get their
  * text as a string, so they keep it as written: the inputs in the canonical order the record was built in, the
@@ -18,6 +20,8 @@ export type NewDecisionRecord = typeof decisionRecords.$inferInsert
  */
 export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): Promise<void> {
   if (rows.length === 0) return
+  const embedded = embeddedClient(db)
+  if (embedded) return copyDecisionRecords(embedded, rows)
   const json = JSON.stringify(rows.map((row) => [
     row.id, row.receivedAt, row.ownerId, row.adviceSetId, row.versionId, row.versionNumber, row.apiKeyId, row.environment, row.endpoint,
     row.contentType, JSON.stringify(row.inputs), row.personalHashes ?? [], row.status, row.adviceNodeIds ?? [], row.hasErrors ?? false,

@@ -48,10 +48,22 @@ t.test('records kept before 0029 read back the same after it, in the compact for
   t.notMatch(String(index.indexdef), /DESC/, 'the set index is ascending')
 
   const [fresh] = await listDecisionRecords(db, { adviceSetId: 1, status: 'complete' }, 1)
-  await insertDecisionRecords(db, [{ ...fresh!, id: '01a21978-0000-7000-8000-000000000001', receivedAt: new Date('2026-11-26T20:07:00Z'), inputs: { Age: 1, Zed: 'z' } }])
-  const written = rowsOf(await db.execute(sql`select inputs::text as inputs, outcome::text as outcome from decision_records where id = '01a21978-0000-7000-8000-000000000001'`))[0]!
-  t.equal(written.inputs, '{"Age":1,"Zed":"z"}', 'new inputs are kept as the canonical text they were built as')
-  t.equal(written.outcome, JSON.stringify({ a: [['9', ['6', '8']], ['12', ['6'], 'Top up by £1,200']], s: [['10', ['6']]], x: [['14', []]], e: [['11', 'E_DIVIDE', 'Division by zero', 'Ratio'], ['13', 'E_API', 'No answer']] }))
+  // Text that CSV (the embedded database's COPY) and array literals must escape: quotes, commas, line breaks, backslashes.
+  const awkward = 'a "quoted", comma\nnew line \\ back ü'
+  const newId = '01a21978-0000-7000-8000-000000000001'
+  // After the set's other advice items: a record keeps advice, assumptions and examples in that order.
+  const items = fresh!.outcome.items
+  const outcome: RecordedOutcome = { ...fresh!.outcome, items: [...items.slice(0, 2), { nodeId: '15', group: 'advice', customHeadline: awkward, path: ['6'] }, ...items.slice(2)] }
+  await insertDecisionRecords(db, [{
+    ...fresh!, id: newId, receivedAt: new Date('2026-11-26T20:07:00Z'), inputs: { Age: 1, Zed: awkward },
+    personalHashes: ['h"1', 'h\\2,3'], adviceNodeIds: ['9', '12', '15'], environment: awkward, outcome,
+  }])
+  const written = rowsOf(await db.execute(sql`select inputs::text as inputs, outcome::text as outcome from decision_records where id = ${newId}`))[0]!
+  t.equal(written.inputs, JSON.stringify({ Age: 1, Zed: awkward }), 'new inputs are kept as the canonical text they were built as')
+  t.equal(written.outcome, JSON.stringify({ a: [['9', ['6', '8']], ['12', ['6'], 'Top up by £1,200'], ['15', ['6'], awkward]], s: [['10', ['6']]], x: [['14', []]], e: [['11', 'E_DIVIDE', 'Division by zero', 'Ratio'], ['13', 'E_API', 'No answer']] }))
+  const back = await findDecisionRecord(db, newId, new Date('2026-11-26T20:07:00Z'))
+  t.same({ inputs: back?.inputs, personalHashes: back?.personalHashes, adviceNodeIds: back?.adviceNodeIds, environment: back?.environment, outcome: back?.outcome },
+    { inputs: { Age: 1, Zed: awkward }, personalHashes: ['h"1', 'h\\2,3'], adviceNodeIds: ['9', '12', '15'], environment: awkward, outcome }, 'every column reads back as written')
   const listed = await listDecisionRecords(db, { adviceSetId: 1 }, 10)
   t.same(listed.map((r) => r.id), ['01a21978-0000-7000-8000-000000000001', old[1]!.id, old[0]!.id], 'newest first, over the ascending index')
 })
