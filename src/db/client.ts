@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { mkdirSync } from 'node:fs'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { PGlite } from '@electric-sql/pglite'
 import * as schema from './schema/index.ts'
 import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
 
@@ -26,6 +27,14 @@ const serverDatabases = new WeakSet<Db>()
 /** True when other app instances may use this database too: what each process counts alone must then be shared. */
 export function isSharedDatabase(db: Db): boolean {
   return serverDatabases.has(db)
+}
+
+/** The embedded databases' PGlite clients, for what must speak to PGlite itself (pg-boss's adapter, COPY from a blob). */
+const embeddedClients = new WeakMap<Db, PGlite>()
+
+/** The PGlite client under `db` when it is the embedded database itself; undefined on PostgreSQL and in a transaction. */
+export function embeddedClientOf(db: Db): PGlite | undefined {
+  return embeddedClients.get(db)
 }
 
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
@@ -73,6 +82,7 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   })
   const stopCheckpoints = startEmbeddedCheckpoints(client)
   const db = drizzle(client, { schema }) as unknown as Db
+  embeddedClients.set(db, client)
   return {
     db,
     driver: 'pglite',

@@ -3,34 +3,25 @@
 // Embedded: pg-boss's PGlite adapter over the app's own PGlite instance — PGlite serves one connection at a time
 // in-process, so pg-boss's statements simply queue behind the app's.
 import { PgBoss, fromPglite, type ConstructorOptions } from 'pg-boss'
-import type { PGlite } from '@electric-sql/pglite'
-import type { Db } from '../db/client.ts'
+import { embeddedClientOf, type Db } from '../db/client.ts'
 
 /** The schema pg-boss keeps its tables in, beside the app's. */
 export const BOSS_SCHEMA = 'pgboss'
 
 interface PostgresJsOptions { host: string[]; port: number[]; database: string; user: string; pass: string | null; ssl: unknown }
 
-function driverClient(db: Db): unknown {
-  return (db as unknown as { $client: unknown }).$client
-}
-
-function isPglite(client: unknown): client is PGlite {
-  return typeof (client as PGlite | null)?.dumpDataDir === 'function'
-}
-
 /** True on the embedded database, which one process at a time owns. */
 export function isEmbedded(db: Db): boolean {
-  return isPglite(driverClient(db))
+  return embeddedClientOf(db) !== undefined
 }
 
 export function createBoss(db: Db, options: Partial<ConstructorOptions> = {}): PgBoss {
-  const client = driverClient(db)
   const common = { schema: BOSS_SCHEMA, ...options }
-  if (isPglite(client)) return new PgBoss({ ...common, db: fromPglite(client), backend: 'pglite' })
+  const embedded = embeddedClientOf(db)
+  if (embedded) return new PgBoss({ ...common, db: fromPglite(embedded), backend: 'pglite' })
   // The app's postgres.js client already holds the parsed connection settings (tests make one database per file,
   // so they are read here rather than from the config).
-  const o = (client as { options: PostgresJsOptions }).options
+  const o = (db as unknown as { $client: { options: PostgresJsOptions } }).$client.options
   return new PgBoss({
     ...common,
     host: o.host[0], port: o.port[0], database: o.database, user: o.user, password: o.pass ?? undefined,

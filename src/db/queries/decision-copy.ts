@@ -3,19 +3,12 @@
 // per record (batches of 100 in alternating rounds: median 63 µs against 90, best 41 against 57). PostgreSQL keeps the
 // insert (insertDecisionRecords), as does a transaction on PGlite, which has no client of its own.
 import type { PGlite } from '@electric-sql/pglite'
-import type { Db } from '../client.ts'
 import { encodeOutcome } from '../schema/decision-outcome.ts'
-import type { decisionRecords } from '../schema/index.ts'
+import type { NewDecisionRecord } from './decisions.ts'
 
-type NewDecisionRecord = typeof decisionRecords.$inferInsert
-
-const COLUMNS = 'id, received_at, owner_id, advice_set_id, version_id, version_number, api_key_id, environment, endpoint, content_type, inputs, personal_hashes, status, advice_node_ids, has_errors, outcome, engine_micros'
-
-/** The PGlite client under `db`, when `db` is the embedded database itself (not a transaction of it). */
-export function embeddedClient(db: Db): PGlite | undefined {
-  const client = (db as unknown as { $client?: unknown }).$client
-  return typeof (client as PGlite | undefined)?.dumpDataDir === 'function' ? client as PGlite : undefined
-}
+/** The columns a new record is written with, in the order both writers give them (this COPY and the insert). */
+export const DECISION_RECORD_COLUMNS = 'id, received_at, owner_id, advice_set_id, version_id, version_number, api_key_id, environment, endpoint, '
+  + 'content_type, inputs, personal_hashes, status, advice_node_ids, has_errors, outcome, engine_micros'
 
 /** A CSV field: quoted, its quotes doubled (so commas, quotes and line breaks inside stay in it). */
 function field(text: string): string {
@@ -41,5 +34,5 @@ export function decisionRecordsCsv(rows: readonly NewDecisionRecord[]): string {
 }
 
 export async function copyDecisionRecords(client: PGlite, rows: readonly NewDecisionRecord[]): Promise<void> {
-  await client.query(`copy decision_records (${COLUMNS}) from '/dev/blob' with (format csv)`, [], { blob: new Blob([decisionRecordsCsv(rows)]) })
+  await client.query(`copy decision_records (${DECISION_RECORD_COLUMNS}) from '/dev/blob' with (format csv)`, [], { blob: new Blob([decisionRecordsCsv(rows)]) })
 }

@@ -1,10 +1,10 @@
 // Decision records (issue 26): written in batches by the recorder, read by the decisions pages and API, kept in monthly
 // partitions that retention drops whole.
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../client.ts'
+import { embeddedClientOf, type Db } from '../client.ts'
 import { adviceSets, apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
 import { encodeOutcome } from '../schema/decision-outcome.ts'
-import { copyDecisionRecords, embeddedClient } from './decision-copy.ts'
+import { copyDecisionRecords, DECISION_RECORD_COLUMNS } from './decision-copy.ts'
 import { rowsOf } from './rule-nodes.ts'
 
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect
@@ -20,7 +20,7 @@ export type NewDecisionRecord = typeof decisionRecords.$inferInsert
  */
 export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): Promise<void> {
   if (rows.length === 0) return
-  const embedded = embeddedClient(db)
+  const embedded = embeddedClientOf(db)
   if (embedded) return copyDecisionRecords(embedded, rows)
   const json = JSON.stringify(rows.map((row) => [
     row.id, row.receivedAt, row.ownerId, row.adviceSetId, row.versionId, row.versionNumber, row.apiKeyId, row.environment, row.endpoint,
@@ -28,8 +28,7 @@ export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): 
     encodeOutcome(row.outcome), row.engineMicros,
   ]))
   await db.execute(sql`
-    insert into decision_records (id, received_at, owner_id, advice_set_id, version_id, version_number, api_key_id, environment, endpoint,
-      content_type, inputs, personal_hashes, status, advice_node_ids, has_errors, outcome, engine_micros)
+    insert into decision_records (${sql.raw(DECISION_RECORD_COLUMNS)})
     select (r->>0)::uuid, (r->>1)::timestamptz, r->>2, (r->>3)::int, (r->>4)::int, (r->>5)::int, (r->>6)::int, r->>7, r->>8,
       r->>9, (r->>10)::json, array(select jsonb_array_elements_text(r->11)), r->>12, array(select jsonb_array_elements_text(r->13)),
       (r->>14)::boolean, (r->>15)::json, (r->>16)::int

@@ -1,7 +1,6 @@
 // What the set's page shows its own team besides the set itself: the requests for advice end users and authors
 // sent, the interview analytics (funnel by question, completions per day), and the decisions partners got (per day,
-// advice given) with their export's jobs. Other readers (a public set read
-// by another owner) see none of it.
+// advice given) with their export's jobs. Other readers (a public set read by another owner) see none of it.
 import type { Actor, Deps } from '../context.ts'
 import { canCollaborateOnSet } from '../accounts/visibility.ts'
 import { ANALYTICS_TIMEFRAMES, completionsChart, interviewAnalytics } from '../delivery/interview-analytics.ts'

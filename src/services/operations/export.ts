@@ -26,7 +26,6 @@ export const EXPORT_JOB = 'export.data'
 
 // Moments stay Dates up to the writer: XLSX makes them date cells, CSV and JSON write them in ISO 8601.
 export type ExportRow = Record<string, string | number | boolean | Date>
-type Row = ExportRow
 interface Column { key: string; header: string; width: number; /** Excel's number format, for date columns. */ numFmt?: string }
 
 const COLUMNS: Record<ExportKind, Column[]> = {
@@ -89,7 +88,7 @@ export async function planExport(deps: Deps, actor: Actor, kind: ExportKind, for
 }
 
 /** Rows one page at a time. */
-async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
+async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<ExportRow> {
   const { kind, ownerId } = plan
   let after = 0
   for (;;) {
@@ -130,7 +129,7 @@ async function* exportRows(deps: Deps, plan: ExportPlan): AsyncGenerator<Row> {
 }
 
 /** Rows as CSV with a header line of the columns' headers; moments in ISO 8601, booleans as yes/no. */
-export function csvStream(rows: AsyncIterable<Row>, columns: Array<{ key: string; header: string }>): Readable {
+export function csvStream(rows: AsyncIterable<ExportRow>, columns: Array<{ key: string; header: string }>): Readable {
   // The BOM tells spreadsheet programs the file is UTF-8 (without it they read "Ünïcödé" in the local code page).
   const csv = stringify({
     bom: true, header: true, columns: columns.map((c) => ({ key: c.key, header: c.header })),
