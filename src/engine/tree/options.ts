@@ -45,6 +45,11 @@ export interface EvaluateOptions {
    * which is all branch generation needs and costs far less than timing every node.
    */
   trace?: boolean | 'visits'
+  /**
+   * Explain the outcome: each advice item's reasons and the focus's (EngineResult.explanation), with the values every
+   * condition read. Decides every condition in full, as a trace does, so it costs about what a trace costs.
+   */
+  explain?: boolean
   /** With `trace`: record only these nodes (the rest of the run is unchanged), e.g. the nodes of one path. */
   traceOnly?: ReadonlySet<string>
   /** The moment of the run (today() and date maths); default the current time. */

@@ -6,6 +6,7 @@ import { formatValue } from '../format/index.ts'
 import type { DataType } from '../types/index.ts'
 import type { Value } from '../value.ts'
 import type { AdviceGroup, AdviceItem, CompiledAdviceSet, ContentBody, FormulaSlot, VariableSlot } from './compiled.ts'
+import type { Explanation, Reason } from './explainer.ts'
 
 export interface ResultError {
   nodeId: string
@@ -112,6 +113,8 @@ export class EngineResult {
   errors: readonly ResultError[] = NONE
   pendingApiCalls: readonly PendingApiCall[] = NONE
   trace: TraceEntry[] | undefined = undefined
+  /** Runs with `explain`: the reasons of each advice item and of the focus (see explainer.ts). */
+  explanation: Explanation | undefined = undefined
   private variableMap: Record<string, VariableResult> | undefined
   private formulaMap: Record<string, FormulaResult> | undefined
   /**
@@ -234,6 +237,13 @@ export class EngineResult {
     return sources
   }
 
+  /** The items, each with its reasons when the run explained itself. */
+  explained(items: readonly AdviceItem[]): ReadonlyArray<AdviceItem & { reasons?: Reason[] }> {
+    const explanation = this.explanation
+    if (explanation === undefined) return items
+    return items.map((item) => ({ ...item, reasons: explanation.items.get(item.nodeId) ?? [] }))
+  }
+
   toJSON(): object {
     return {
       adviceSet: this.adviceSet,
@@ -241,9 +251,10 @@ export class EngineResult {
       done: this.done,
       inputRequests: this.inputRequests.map((answer) => answer.toJSON()),
       ...(this.currentFocus ? { currentFocus: this.currentFocus } : {}),
-      advice: this.advice,
-      assumptions: this.assumptions,
-      examples: this.examples,
+      ...(this.currentFocus && this.explanation?.focus ? { currentFocus: { ...this.currentFocus, reasons: this.explanation.focus } } : {}),
+      advice: this.explained(this.advice),
+      assumptions: this.explained(this.assumptions),
+      examples: this.explained(this.examples),
       variables: this.variables,
       sources: this.sources,
       errors: this.errors,

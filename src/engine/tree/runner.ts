@@ -20,6 +20,7 @@ import { isApiFailure, type ApiPort, type EvaluateOptions } from './options.ts'
 import { FormulaMemo } from './formula-memo.ts'
 import { AnsweredInput, EngineResult, formatSlot } from './result.ts'
 import { Tracer } from './tracer.ts'
+import { Explainer } from './explainer.ts'
 import { bindText, FORMULA_REF, NO_REF, type BoundText } from './bound-text.ts'
 import * as slots from './slots.ts'
 
@@ -133,6 +134,10 @@ export class Run implements SlotScope {
   /** While rule calls run: the top-level rule, then each called rule; created on the first call. */
   private callStack: string[] | null = null
   private readonly tracer: Tracer | null
+  /** Set when the run explains itself (options.explain): fed from the tracer's path and the value writes. */
+  private readonly explainer: Explainer | null
+  /** Conditions the trace records (all of them when explaining: the explainer needs each one decided in full). */
+  private readonly traceOnly: ReadonlySet<string> | undefined
   private currentNode: CompiledNode | null = null
   /** Advice nodes of called rules emitted so far (CompiledAdvice.mayRepeat); made on the first such emit. */
   private emitted: Set<CompiledNode> | null = null
@@ -146,7 +151,10 @@ export class Run implements SlotScope {
   ) {
     this.nowValue = options.now
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS
-    this.tracer = options.trace === true || options.trace === 'visits' ? new Tracer(options.trace === true, options.traceOnly) : null
+    const explain = options.explain === true
+    this.traceOnly = explain ? undefined : options.traceOnly
+    this.tracer = options.trace === true || options.trace === 'visits' || explain ? new Tracer(options.trace === true, this.traceOnly) : null
+    this.explainer = explain ? new Explainer(compiled, inputs, this) : null
     this.values = compiled.blankValues.slice()
     this.content =
       options.render !== false
@@ -164,7 +172,8 @@ export class Run implements SlotScope {
     this.values[DATA_API_SOURCES_SLOT] = options.dataApiSources ? [...options.dataApiSources] : NO_SOURCES
     this.result = new EngineResult(compiled, this.values, context, this.content?.resolvedOf)
     this.result.formulaSource = this
-    if (this.tracer) this.result.trace = this.tracer.entries
+    if (this.tracer && options.trace !== undefined && options.trace !== false) this.result.trace = this.tracer.entries
+    if (this.explainer) this.result.explanation = this.explainer
   }
 
   /** The moment of the run; read by today() and date maths, so only then is the clock consulted. */
@@ -184,6 +193,7 @@ export class Run implements SlotScope {
       } catch (error) {
         if (!(error instanceof EngineError)) throw error
         this.tracer?.leave(null)
+        this.explainer?.reset()
         const stack = this.callStack
         const ruleId = stack !== null && stack.length > 0 ? stack[0]! : this.currentNode!.ruleId
         // A pending API call skips the rest of its rule without an error: the caller answers it and runs again.
@@ -278,6 +288,19 @@ export class Run implements SlotScope {
     }
   }
 
+  /** A variable's value as the run stands, or undefined when it has none; reading it changes nothing (explanations). */
+  peekVariable(slot: number): Value | undefined {
+    const value = this.values[slot]
+    if (value !== undefined) return value
+    const info = this.compiled.variables[slot]!
+    if (!info.isConstant && slot >= RESERVED_SLOTS) {
+      const answer = coerceAnswer(info, this.inputs)
+      if (answer instanceof EngineError) return undefined
+      if (answer !== undefined) return answer
+    }
+    return info.defaultValue
+  }
+
   /**
    * A memoised value stays current until a variable it read is written or a formula is redefined: a formula is
    * an expression of the variables it reads (and the run's fixed clock), so the same reads give the same value.
@@ -316,7 +339,7 @@ export class Run implements SlotScope {
     const values = this.values
     const tracer = this.tracer
     // Conditions the trace does not record take the fast path below, as in an untraced run.
-    const traceOnly = this.options.traceOnly
+    const traceOnly = this.traceOnly
     const { condition, input, assign, formula, advice, call, exit, api, broken, atom, range, eqText } = OPCODES
     let pc = start
     while (pc < count) {
@@ -362,6 +385,7 @@ export class Run implements SlotScope {
       if (op === condition) {
         const value = node.expr!(this)
         this.report(value)
+        if (this.explainer !== null) this.explainer.decided(node, value)
         pc = value === true ? pc + 1 : ends[pc]!
         continue
       }
@@ -374,6 +398,7 @@ export class Run implements SlotScope {
           const value = node.expr!(this)
           this.report(value)
           this.write(node.slot, value)
+          if (this.explainer !== null) this.explainer.assigned(node.slot, node)
           break
         }
         case formula: {
@@ -413,6 +438,7 @@ export class Run implements SlotScope {
     tracer.enter(program, pc, node)
     const value = this.test(node)
     tracer.report(value)
+    if (this.explainer !== null) this.explainer.decided(node, value)
     return value === true ? program.nexts[pc]! : program.ends[pc]!
   }
 
@@ -469,6 +495,7 @@ export class Run implements SlotScope {
       return false
     }
     this.report(value)
+    if (this.explainer !== null) this.explainer.answered(slot, node)
     let question: ContentBody = node.question
     if (this.content !== null) {
       this.content.questionOf[slot] = node.id
@@ -479,6 +506,7 @@ export class Run implements SlotScope {
   }
 
   private focus(node: CompiledNode, info: VariableSlot, error: { code: string; message: string } | undefined): void {
+    this.explainer?.focused(node)
     this.result.currentFocus = {
       nodeId: node.id,
       ruleId: node.ruleId,
@@ -534,6 +562,7 @@ export class Run implements SlotScope {
       item = { ...item, customHeadline: custom }
     }
     this.result.addItem(advice.group, item)
+    if (this.explainer !== null) this.explainer.emitted(node)
   }
 
   private call(rule: CompiledRule): number {
@@ -549,9 +578,11 @@ export class Run implements SlotScope {
       throw new EngineError('CALL_DEPTH', `Rule calls are nested more than ${maxDepth} deep.`)
     }
     stack.push(rule.id)
+    this.explainer?.enterCall(this.currentNode!)
     // Laid out on first use: most rules are never called, and the compiled set is complete by now.
     rule.program ??= ruleProgram(rule.nodes)
     const outcome = this.runProgram(rule.program, 0)
+    this.explainer?.leaveCall()
     stack.pop()
     if (stack.length === 1) stack.pop()
     return outcome
@@ -575,6 +606,7 @@ export class Run implements SlotScope {
     if (isApiFailure(answer)) throw new EngineError(answer.failure.code, answer.failure.message)
     this.report(answer)
     this.write(node.slot, answer)
+    if (this.explainer !== null) this.explainer.fetched(node.slot, node)
   }
 
   private useSource(entry: string): void {
