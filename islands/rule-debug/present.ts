@@ -2,6 +2,7 @@
 // builds from the live result (src/services/authoring/rule-debug-page.ts runView), so both render alike.
 import type { BodyView, ItemView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
 import { isRecord } from '../shared/guards.ts'
+import { reasonViews } from '../../src/services/authoring/reason-view.ts'
 
 type Json = Record<string, unknown>
 
@@ -18,6 +19,7 @@ function item(raw: Json, contentType: string): ItemView {
   return {
     nodeId: str(raw.nodeId), headline: body(raw.headline, contentType), text: body(raw.text, contentType),
     tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
+    reasons: reasonViews(raw.reasons),
   }
 }
 
@@ -38,7 +40,7 @@ export function presentResult(result: unknown, contentType: string, formulas: un
     examples: records(raw.examples).map((a) => item(a, contentType)),
     focus: focus ? {
       nodeId: str(focus.nodeId), variable: str(focus.variable), question: body(focus.question, contentType),
-      error: isRecord(focus.error) ? str(focus.error.message) : null,
+      error: isRecord(focus.error) ? str(focus.error.message) : null, reasons: reasonViews(focus.reasons),
     } : null,
     answered: records(raw.inputRequests).map((a) => ({
       nodeId: str(a.nodeId), variable: str(a.variable), question: body(a.question, contentType), valueFormatted: str(a.valueFormatted),

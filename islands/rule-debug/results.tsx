@@ -1,5 +1,6 @@
 // A run's outcome, as views/rule/_debug-results.eta renders it without JavaScript.
 import type { BodyView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
+import { Reasons } from './reasons.tsx'
 
 const GROUPS = [['advice', 'Advice'], ['assumptions', 'Assumptions'], ['examples', 'Examples']] as const
 
@@ -22,6 +23,7 @@ export function DebugResults({ run }: { run: RunView }) {
             <Body body={run.focus.question} /> <a href={`#debug-input-${run.focus.variable}`}><code>{`{{${run.focus.variable}}}`}</code></a>
           </div>
           {run.focus.error && <p className="field-error">{run.focus.error}</p>}
+          <Reasons reasons={run.focus.reasons} summary="Why this question is next" />
         </div>
       ) : <p className="debug-focus">Nothing left to ask.</p>}
       {GROUPS.filter(([group]) => run[group].length > 0).map(([group, heading]) => (
@@ -32,6 +34,7 @@ export function DebugResults({ run }: { run: RunView }) {
               <li key={`${item.nodeId}-${i}`} data-advice-node={item.nodeId}>
                 <div className="debug-headline"><Body body={item.headline} /></div>
                 <div className="debug-text"><Body body={item.text} /></div>
+                <Reasons reasons={item.reasons} summary="Why" />
               </li>
             ))}
           </ol>

@@ -13,6 +13,8 @@ export interface CreateApiKeyOptions {
   audienceId?: number | null
   rateLimit?: number
   adviceRequests?: boolean
+  /** Default: as the admin pages give it (preview keys yes, production keys no). */
+  explain?: boolean
 }
 
 export async function createApiKey(db: Db, opts: CreateApiKeyOptions): Promise<{ key: ListedApiKey; secret: string }> {
@@ -25,6 +27,7 @@ export async function createApiKey(db: Db, opts: CreateApiKeyOptions): Promise<{
     allowedOrigins: opts.allowedOrigins ?? [],
     rateLimit: opts.rateLimit ?? 600,
     adviceRequests: opts.adviceRequests ?? false,
+    explain: opts.explain ?? opts.environment === 'preview',
     createdBy: null,
   })
 }

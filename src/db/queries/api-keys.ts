@@ -8,7 +8,7 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect
 const listedColumns = {
   id: apiKeys.id, ownerId: apiKeys.ownerId, name: apiKeys.name, prefix: apiKeys.prefix,
   environment: apiKeys.environment, audienceId: apiKeys.audienceId, allowedAdviceSetIds: apiKeys.allowedAdviceSetIds,
-  allowedOrigins: apiKeys.allowedOrigins, rateLimit: apiKeys.rateLimit, adviceRequests: apiKeys.adviceRequests, createdBy: apiKeys.createdBy,
+  allowedOrigins: apiKeys.allowedOrigins, rateLimit: apiKeys.rateLimit, adviceRequests: apiKeys.adviceRequests, explain: apiKeys.explain, createdBy: apiKeys.createdBy,
   createdAt: apiKeys.createdAt, updatedAt: apiKeys.updatedAt, lastUsedAt: apiKeys.lastUsedAt,
   previousSecretUntil: apiKeys.previousSecretUntil,
   ownerName: owners.name,
@@ -23,6 +23,7 @@ export interface ApiKeySettings {
   allowedOrigins: string[]
   rateLimit: number
   adviceRequests: boolean
+  explain: boolean
 }
 
 export interface InsertApiKeyParams extends ApiKeySettings {

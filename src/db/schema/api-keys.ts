@@ -26,6 +26,8 @@ export const apiKeys = pgTable('api_keys', {
   rateLimit: integer('rate_limit').notNull().default(600),
   /** The embed offers "Didn't find what you need? Ask us" (requests for advice) with this key. */
   adviceRequests: boolean('advice_requests').notNull().default(false),
+  /** Requests may ask the Advice API to explain its answer (explain=true): preview keys by default, production keys when allowed. */
+  explain: boolean('explain').notNull().default(false),
   createdBy: integer('created_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

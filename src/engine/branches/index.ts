@@ -75,6 +75,11 @@ export interface BranchOptions {
    * each branch's inputs include them.
    */
   fixed?: Record<string, unknown>
+  /**
+   * Answers (raw, by variable name) to keep where a path allows them: each is tried first for its variable, so the
+   * answers found change as few of these as the search can (why-not.ts's nearest answers).
+   */
+  prefer?: Record<string, unknown>
 }
 
 export interface BranchReport {
@@ -130,7 +135,7 @@ interface Choice {
   fixed: boolean
 }
 
-class AnswerSearch {
+export class AnswerSearch {
   private readonly stable: Set<string>
   /** Per input variable: its candidates from the whole set, worked out once. */
   private readonly general = new Map<number, GeneralCandidates>()
@@ -142,6 +147,7 @@ class AnswerSearch {
   private readonly apiPort: ApiPort
   private readonly inputSlots: number[]
   private readonly fixed: Record<string, unknown>
+  private readonly prefer: Record<string, unknown>
   /** usableAtoms of each condition with the stable variables: a node's facts never change during a generation. */
   private readonly factsOf = new Map<CompiledNode, { atoms: Atom[]; alwaysFalse: boolean }>()
   private readonly avoidedFactsOf = new Map<CompiledNode, { atoms: Atom[]; alwaysFalse: boolean }>()
@@ -159,6 +165,7 @@ class AnswerSearch {
     this.apiPort = options.apiPort ?? NO_API_VALUE
     this.inputSlots = inputVariables(compiled)
     this.fixed = options.fixed ?? {}
+    this.prefer = options.prefer ?? {}
     this.deriver = new Deriver(compiled, new Set(this.inputSlots), this.now)
     // Every comparison anywhere, true or false side, so answers for variables off the path can avoid exits.
     const atoms: Atom[] = []
@@ -202,6 +209,7 @@ class AnswerSearch {
     const choices = this.choices(atomsByVariable)
     if (typeof choices === 'string') return void unreachable(choices)
     this.deriveThroughFormulas(path, choices, atomsByVariable)
+    this.preferGiven(choices, atomsByVariable)
     const base = new Array<number>(choices.length).fill(0)
     const prefix = isStep(path.nodes[path.nodes.length - 1]!)
     if (!this.verify) {
@@ -261,6 +269,18 @@ class AnswerSearch {
         const key = JSON.stringify(candidate.raw)
         return seen.has(key) ? false : (seen.add(key), true)
       }).slice(0, this.maxAttempts + 1)
+    }
+  }
+
+  /** Puts first, in each variable's candidates, the preferred answer when the path's comparisons allow it. */
+  private preferGiven(choices: Choice[], atoms: ReadonlyMap<string, Atom[]>): void {
+    for (const choice of choices) {
+      if (choice.fixed || !Object.hasOwn(this.prefer, choice.name)) continue
+      const preferred = fixedCandidate(this.compiled.variables[choice.slot]!, this.prefer[choice.name])
+      if (preferred === undefined || preferred.value === null) continue
+      if (!(atoms.get(choice.name) ?? []).every((atom) => holds(atom, preferred.value as AtomValue))) continue
+      const key = JSON.stringify(preferred.raw)
+      choice.candidates = [preferred, ...choice.candidates.filter((candidate) => JSON.stringify(candidate.raw) !== key)]
     }
   }
 

@@ -15,6 +15,8 @@ const CreateBody = Type.Object({
   allowedOrigins: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
   rateLimit: Type.Optional(Type.Integer()),
   adviceRequests: Type.Optional(Type.Boolean()),
+  /** Requests with this key may ask for explanations (explain=true). Default: preview keys yes, production keys no. */
+  explain: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false })
 
 const RotateParams = Type.Object({ keyId: IdString })

@@ -58,10 +58,25 @@ const value = Type.Unknown({ description: 'A number, text, boolean, date (ISO 86
 
 const source = Doc({ id: Str(), name: Str(), uri: Str() })
 
+const reasons = Type.Array(Doc({
+  nodeId: Str(), ruleId: Str(),
+  type: StringEnum(['condition', 'conditionAlways', 'ruleCall']),
+  expression: Str({ description: 'The condition as written.' }),
+  result: value,
+  reads: Type.Array(Doc({
+    kind: StringEnum(['variable', 'formula']), name: Str(), value, valueFormatted: Str(),
+    from: Doc({
+      kind: StringEnum(['answer', 'input', 'assignment', 'api', 'default', 'constant', 'system', 'formula', 'unset']),
+      nodeId: Str({ description: 'The question, assignment or API Call that gave the value.' }), expression: Str(), apiId: Str(),
+    }, { description: 'Where the value came from.' }),
+  }), { description: 'The variables and formulas the condition read, with their values when it was decided.' }),
+  calledRule: Doc({ id: Str(), name: Str() }),
+}), { description: 'With explain=true: the steps from the rule\'s root to here, root first (conditions that held, Always nodes, the Rule Calls that ran the rule).' })
+
 const adviceItem = Doc({
   nodeId: Str(), ruleId: Str(), headline: contentBody, text: contentBody,
   customHeadline: Str({ description: 'Headline_Custom, when it replaced the headline.' }),
-  tags: Type.Array(Str()), sources: Type.Array(source),
+  tags: Type.Array(Str()), sources: Type.Array(source), reasons,
 })
 
 const currentFocus = Doc({
@@ -74,6 +89,7 @@ const currentFocus = Doc({
   options: Type.Array(Str()),
   defaultValue: value,
   error: Doc({ code: Str(), message: Str() }),
+  reasons,
 }, { nullable: true, description: 'The next question to ask; null when the advice is complete.' })
 
 const adviceSet = Doc({ id: Int(), name: Str(), nameAlt: Str(), description: Str(), version: Int({ description: 'The number of the version that answered.' }) })
@@ -117,20 +133,26 @@ const fieldsetParameters = Object.fromEntries(Object.entries(FIELDSETS).map(([ty
 const AdviceQuery = Type.Object({
   ...fieldsetParameters,
   filter: Type.Optional(Str({ description: 'Comma-separated: variables (leave the variables out), variables:!system (leave system variables out), variables:!constant (leave constants out).' })),
+  explain: Type.Optional(StringEnum(['true', 'false'], { description: 'true: each advice item and the focus carry `reasons`, the conditions that led to them with the values they read. The key must allow explanations (403 otherwise).' })),
 }, { additionalProperties: true, description: 'Every other parameter is an answer, named by its variable (e.g. `Age=42`).' })
 
 /** Every parameter of a legacy request is an answer. No properties: the document lists no fixed parameters. */
 const LegacyQuery = Type.Object({}, { additionalProperties: true, description: 'Every parameter is an answer, named by its variable (e.g. `Age=42`).' })
 
-const InputsBody = Type.Object({
-  inputs: Type.Optional(AnyObject({ additionalProperties: true, description: 'Answers by variable name, e.g. { "Age": 42 }. They are added to those in the query.' })),
+const inputs = Type.Optional(AnyObject({ additionalProperties: true, description: 'Answers by variable name, e.g. { "Age": 42 }. They are added to those in the query.' }))
+
+const InputsBody = Type.Object({ inputs }, { additionalProperties: false })
+
+const AdviceBody = Type.Object({
+  inputs,
+  explain: Type.Optional(Type.Boolean({ description: 'As the query\'s explain; the body\'s wins when both are given.' })),
 }, { additionalProperties: false })
 
 /** What an advice or legacy handler reads; GET requests have no body. */
 export interface AdviceRoute {
   Params: Static<typeof AdviceParams>
   Querystring: Static<typeof AdviceQuery> & Static<typeof LegacyQuery>
-  Body: Static<typeof InputsBody> | undefined
+  Body: Static<typeof AdviceBody> | undefined
 }
 
 const description = 'Runs the version of the advice set this API key is served (production keys: the published version, or their ' +
@@ -147,7 +169,7 @@ export function adviceRouteSchema(method: 'GET' | 'POST') {
     security: BEARER_SECURITY,
     params: AdviceParams,
     querystring: AdviceQuery,
-    ...(method === 'POST' ? { body: InputsBody } : {}),
+    ...(method === 'POST' ? { body: AdviceBody } : {}),
     response: {
       200: { description: 'The run (engine errors are per-item, in `data.errors`).', content: byMediaType(Doc({ data: adviceDataSchema })) },
       406: errorResponse('Accept names none of the types above.'),

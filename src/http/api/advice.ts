@@ -3,7 +3,7 @@
 // markdown-preview.ts.)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { adviceJsonFor, legacyAdviceFor, servedFor, type Answer } from '../../services/delivery/advice-api.ts'
-import { parseResponseShape } from '../../services/delivery/fields.ts'
+import { parseResponseShape, type ResponseShape } from '../../services/delivery/fields.ts'
 import { inputsFromQuery } from '../../services/delivery/inputs.ts'
 import { mediaTypeOf, negotiateContentType } from '../../services/delivery/media-types.ts'
 import type { ServedVersion } from '../../services/publishing/versions.ts'
@@ -22,6 +22,11 @@ function inputsOf(request: FastifyRequest<AdviceRoute>): Record<string, unknown>
   const fromQuery = inputsFromQuery(request.query)
   const fromBody = request.body?.inputs
   return fromBody ? { ...fromQuery, ...fromBody } : fromQuery
+}
+
+/** A POST body's `explain` (a boolean) wins over the query's. */
+function withBodyExplain(shape: ResponseShape, explain: boolean | undefined): ResponseShape {
+  return explain === undefined || explain === shape.explain ? shape : { ...shape, explain }
 }
 
 export async function adviceApi(app: FastifyInstance) {
@@ -53,7 +58,7 @@ export async function adviceApi(app: FastifyInstance) {
         // The set first: a request the key may make is metered under its set even when its Accept is refused (406).
         const version = await served(request)
         const contentType = negotiateContentType(request.headers.accept)
-        const shape = parseResponseShape(request.query)
+        const shape = withBodyExplain(parseResponseShape(request.query), request.body?.explain)
         const answer = adviceJsonFor(cache, request.partnerKey!, version, { inputs: inputsOf(request), contentType, shape, fromEmbed: fromEmbed(request), recorder, receivedAt: new Date() })
         // Not a promise unless external APIs had to be called: the usual answer does not wait a turn for an await.
         return sendAnswer(reply, mediaTypeOf(contentType), answer instanceof Promise ? await answer : answer)

@@ -45,6 +45,7 @@ function valuesOf(key: ListedApiKey): Record<string, unknown> {
   return {
     name: key.name, environment: key.environment, ownerId: key.ownerId, audienceId: key.audienceId ?? '',
     allowedAdviceSetIds: key.allowedAdviceSetIds.map(String), allowedOrigins: key.allowedOrigins.join('\n'), rateLimit: key.rateLimit, adviceRequests: key.adviceRequests,
+    explain: key.explain ? 'allow' : 'refuse',
   }
 }
 

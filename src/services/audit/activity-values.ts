@@ -31,7 +31,7 @@ const FIELD_LABELS: Record<string, string> = {
   phrases: 'Phrases', scenarioId: 'Scenario', copied: 'Copied',
   format: 'Format', contentType: 'File type', fileExt: 'Extension', size: 'Size (bytes)', url: 'Address', imageUrl: 'Image', linkedTo: 'Linked to',
   createdBy: 'Created by', environment: 'Environment', prefix: 'Key starts with', allowedAdviceSetIds: 'Advice sets', allowedOrigins: 'Allowed origins',
-  rateLimit: 'Requests per minute', adviceRequests: 'Requests for advice in the embed', audienceId: 'Audience',
+  rateLimit: 'Requests per minute', adviceRequests: 'Requests for advice in the embed', explain: 'Explanations', audienceId: 'Audience',
   method: 'Method', urlTemplate: 'Address', headers: 'Headers', bodyTemplate: 'Body', timeoutMs: 'Timeout (ms)', responseMapping: 'Response mapping',
   cacheTtlSeconds: 'Cache (seconds)', sampleResponse: 'Sample response', status: 'Status', answeredByRuleId: 'Answered by rule', source: 'Source',
   apiKeyId: 'API key', sets: 'Advice sets', versionId: 'Version', kind: 'Kind', onlyWhenCalled: 'Runs only when called',

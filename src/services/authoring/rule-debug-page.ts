@@ -13,6 +13,7 @@ import { buildAdviceSetModel } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import { runMoment, tracedRun } from './rules.ts'
+import { reasonViews, type ReasonView } from './reason-view.ts'
 import { canReadSet } from '../accounts/visibility.ts'
 import type { ApiCallView } from '../integrations/api-calls.ts'
 import { apiChoicesForSet } from '../integrations/external-apis.ts'
@@ -162,18 +163,20 @@ export interface RunView {
   advice: ItemView[]
   assumptions: ItemView[]
   examples: ItemView[]
-  focus: { nodeId: string; variable: string; question: BodyView; error: string | null } | null
+  focus: { nodeId: string; variable: string; question: BodyView; error: string | null; reasons: ReasonView[] } | null
   answered: Array<{ nodeId: string; variable: string; question: BodyView; valueFormatted: string }>
   /** Variables that hold a value at the end of the run, then formulas that have one. */
   variables: Array<{ name: string; kind: 'variable' | 'formula'; value: string; valueFormatted: string; isSystem: boolean }>
   errors: Array<{ nodeId: string; ruleId: string; code: string; message: string }>
 }
 
-export interface ItemView { nodeId: string; headline: BodyView; text: BodyView; tags: string[] }
+export interface ItemView { nodeId: string; headline: BodyView; text: BodyView; tags: string[]; reasons: ReasonView[] }
 
 export function runView(result: EngineResult, contentType: ContentType): RunView {
+  const reasons = result.explanation
   const item = (a: AdviceItem): ItemView => ({
     nodeId: a.nodeId, headline: bodyView(a.headline, contentType), text: bodyView(a.text, contentType), tags: [...a.tags],
+    reasons: reasonViews(reasons?.items.get(a.nodeId)),
   })
   const focus = result.currentFocus
   return {
@@ -181,7 +184,7 @@ export function runView(result: EngineResult, contentType: ContentType): RunView
     advice: result.advice.map(item),
     assumptions: result.assumptions.map(item),
     examples: result.examples.map(item),
-    focus: focus ? { nodeId: focus.nodeId, variable: focus.variable, question: bodyView(focus.question, contentType), error: focus.error?.message ?? null } : null,
+    focus: focus ? { nodeId: focus.nodeId, variable: focus.variable, question: bodyView(focus.question, contentType), error: focus.error?.message ?? null, reasons: reasonViews(reasons?.focus) } : null,
     answered: result.inputRequests.map((a) => ({ nodeId: a.nodeId, variable: a.variable, question: bodyView(a.question, contentType), valueFormatted: a.valueFormatted })),
     variables: [
       ...Object.entries(result.variables).map(([name, v]) => ({ name, kind: 'variable' as const, value: JSON.stringify(v.value), valueFormatted: v.valueFormatted, isSystem: v.isSystem })),

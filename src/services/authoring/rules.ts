@@ -214,7 +214,8 @@ export function runMoment(raw: string | undefined): Date | undefined {
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
 }) {
-  const options = { trace: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
+  // Explained, so each advice item and the focus carry the conditions that led to them (the debugger shows them).
+  const options = { trace: true, explain: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
   const { result, exchanges } = await runSetWithApis(deps, { ownerId, compiled, inputs: input.inputs, options, ...(input.pinned ? { pinned: input.pinned } : {}) })
   const apiCalls = exchanges.map(apiCallView)
   const byNode = new Map(apiCalls.map((call) => [call.nodeId, call]))

@@ -11,7 +11,7 @@ import { recordAdviceRun } from './interview-events.ts'
 import { adviceJson } from './response-json.ts'
 import { adviceSetInfo, legacyItems, type AdviceSetInfo, type LegacyItem } from './response.ts'
 import { PROVIDER_OWNER_ID } from '../context.ts'
-import { NotFoundError } from '../errors.ts'
+import { ForbiddenError, NotFoundError } from '../errors.ts'
 import type { ServedVersion } from '../publishing/versions.ts'
 import type { DecisionEndpoint } from '../decisions/build.ts'
 import type { DecisionRecorder, Recorded } from '../decisions/recorder.ts'
@@ -56,11 +56,14 @@ export interface Answer<T> { body: T; recorded: Recorded | null }
  * with API Call nodes calls its owner's external APIs (external-api runtime): synchronously when their answers are
  * cached, else once they have arrived; a failed call is incomplete advice for its rule, never an error of the request.
  */
-function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, trace: boolean): Ran | Promise<Ran> {
+function run(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest, trace: boolean, explain = false): Ran | Promise<Ran> {
   const compiled = cache.compiled(version)
   checkInputs(compiled, request.inputs)
   // The moment of the request is the run's "now", so a replay of its record computes dates alike.
-  const options = { context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace, ...(request.receivedAt ? { now: request.receivedAt } : {}) }
+  const options = {
+    context: 'run' as const, contentType: request.contentType, questionHref, apiKeyOwnerId: key.ownerId, trace,
+    ...(explain ? { explain } : {}), ...(request.receivedAt ? { now: request.receivedAt } : {}),
+  }
   const apis = cache.apis
   const apiIds = apis === undefined ? NO_APIS : apiIdsOf(compiled)
   const started = performance.now()
@@ -103,7 +106,10 @@ function recordOf(key: AuthenticatedKey, version: ServedVersion, request: Advice
  * API calls had to be made or the recorder had to read its settings.
  */
 export function adviceJsonFor(cache: AdviceCache, key: AuthenticatedKey, version: ServedVersion, request: AdviceRequest & { shape: ResponseShape }): Answer<string> | Promise<Answer<string>> {
-  return then(run(cache, key, version, request, false), (ran) => {
+  if (request.shape.explain && !key.explain) {
+    throw new ForbiddenError('explain: this API key may not ask for explanations. An admin can allow them in the key\'s settings.')
+  }
+  return then(run(cache, key, version, request, false, request.shape.explain), (ran) => {
     const body = adviceJson(ran.result, version, ran.compiled, request.shape)
     return then(recordOf(key, version, request, 'api', ran), (recorded) => ({ body, recorded }))
   })

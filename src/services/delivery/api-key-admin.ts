@@ -36,6 +36,8 @@ export interface ApiKeyInput {
   allowedOrigins?: unknown
   rateLimit?: unknown
   adviceRequests?: unknown
+  /** true/"allow", false/"refuse"; absent or empty: the environment's default on creation, unchanged on an edit. */
+  explain?: unknown
 }
 
 /** Ids from a JSON array, repeated form fields or a comma-separated text. */
@@ -167,7 +169,21 @@ function settingsOf(deps: Deps, ownerId: string, input: ApiKeyInput) {
     rateLimit: () => rateLimitOf(input.rateLimit),
     // A checkbox: present ("on", true) when ticked.
     adviceRequests: () => input.adviceRequests === true || input.adviceRequests === 'on' || input.adviceRequests === 'true',
+    explain: () => explainOf(input.explain),
   })
+}
+
+/** Whether the key may ask for explanations; undefined when the input leaves it to the default. */
+function explainOf(raw: unknown): boolean | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  if (raw === true || raw === 'allow' || raw === 'true') return true
+  if (raw === false || raw === 'refuse' || raw === 'false') return false
+  throw new ValidationError('explain', 'Explanations: choose Allowed or Refused.')
+}
+
+/** Explanations name the conditions and values behind an answer: refused to production keys unless allowed. */
+function defaultExplain(environment: ApiKeyEnvironment): boolean {
+  return environment === 'preview'
 }
 
 /** What the audit log keeps of a key: its settings, never its secret or hash. */
@@ -187,7 +203,7 @@ export async function createApiKeyFor(deps: Deps, actor: Actor, input: ApiKeyInp
     settings: () => settingsOf(deps, ownerId, input),
   })
   return deps.db.transaction(async (tx) => {
-    const issued = await issueApiKey(tx, { ...settings, environment, ownerId, createdBy: actor.userId })
+    const issued = await issueApiKey(tx, { ...settings, explain: settings.explain ?? defaultExplain(environment), environment, ownerId, createdBy: actor.userId })
     await audit(tx, actor, { ownerId, action: 'create', entityType: ENTITY_API_KEY, entityId: issued.key.id, after: audited(issued.key) })
     return issued
   })
@@ -198,7 +214,7 @@ export async function updateApiKeyFor(deps: Deps, actor: Actor, id: number, inpu
   const before = await getApiKeyFor(deps, actor, id)
   const settings = await settingsOf(deps, before.ownerId, input)
   const after = await deps.db.transaction(async (tx) => {
-    await updateApiKey(tx, id, settings)
+    await updateApiKey(tx, id, { ...settings, explain: settings.explain ?? before.explain })
     const after = (await findLiveApiKey(tx, id))!
     await audit(tx, actor, { ownerId: before.ownerId, action: 'update', entityType: ENTITY_API_KEY, entityId: id, before: audited(before), after: audited(after) })
     return after

@@ -16,6 +16,8 @@ export interface AuthenticatedKey {
   rateLimit: number
   /** The embed offers the requests-for-advice box. */
   adviceRequests: boolean
+  /** Requests may ask for explanations (explain=true). */
+  explain: boolean
 }
 
 const ENVIRONMENT_TAGS: Record<ApiKeyEnvironment, string> = { production: 'live', preview: 'prev' }
@@ -101,7 +103,7 @@ export async function authenticateApiKey(db: Db, authorization: string | undefin
   }
   const key: AuthenticatedKey = {
     id: row.id, ownerId: row.ownerId, prefix: row.prefix, environment: row.environment, audienceId: row.audienceId,
-    allowedAdviceSetIds: row.allowedAdviceSetIds, allowedOrigins: row.allowedOrigins, rateLimit: row.rateLimit, adviceRequests: row.adviceRequests,
+    allowedAdviceSetIds: row.allowedAdviceSetIds, allowedOrigins: row.allowedOrigins, rateLimit: row.rateLimit, adviceRequests: row.adviceRequests, explain: row.explain,
   }
   // Only the canonical spelling is kept, so one key has one entry however its header is spaced or cased.
   const canonical = `Bearer ${secret}`

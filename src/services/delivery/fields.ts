@@ -1,5 +1,5 @@
-// Sparse fieldsets (`fields[TYPE]=a,b`) and filters (`filter=variables,variables:!system,variables:!constant`) of
-// the Advice API. Parsed once per request into a ResponseShape; anything unknown is a 400 naming it, so a typo
+// Sparse fieldsets (`fields[TYPE]=a,b`), filters (`filter=variables,variables:!system,variables:!constant`) and
+// `explain=true` (reasons on each advice item and on the focus) of the Advice API. Parsed once per request into a ResponseShape; anything unknown is a 400 naming it, so a typo
 // never silently returns a different response than the partner meant.
 import { ValidationError } from '../errors.ts'
 
@@ -7,10 +7,10 @@ import { ValidationError } from '../errors.ts'
 export const FIELDSETS = {
   adviceSet: ['id', 'name', 'nameAlt', 'description', 'version'],
   inputRequests: ['nodeId', 'ruleId', 'variable', 'question', 'value', 'valueFormatted'],
-  currentFocus: ['nodeId', 'ruleId', 'variable', 'question', 'inputType', 'dataType', 'placeholder', 'description', 'options', 'defaultValue', 'error'],
-  advice: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources'],
-  assumptions: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources'],
-  examples: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources'],
+  currentFocus: ['nodeId', 'ruleId', 'variable', 'question', 'inputType', 'dataType', 'placeholder', 'description', 'options', 'defaultValue', 'error', 'reasons'],
+  advice: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources', 'reasons'],
+  assumptions: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources', 'reasons'],
+  examples: ['nodeId', 'ruleId', 'headline', 'text', 'customHeadline', 'tags', 'sources', 'reasons'],
   variables: ['value', 'valueFormatted', 'dataType', 'isSystem', 'isConstant'],
   sources: ['id', 'name', 'uri'],
   errors: ['nodeId', 'ruleId', 'code', 'message', 'variable', 'cause'],
@@ -27,25 +27,32 @@ export interface ResponseShape {
   withoutVariables: boolean
   withoutSystemVariables: boolean
   withoutConstants: boolean
+  /** explain=true: each advice item and the focus carry their reasons (the key must allow it). */
+  explain: boolean
 }
 
-export const FULL_SHAPE: ResponseShape = Object.freeze({ fields: Object.freeze({}), withoutVariables: false, withoutSystemVariables: false, withoutConstants: false })
+export const FULL_SHAPE: ResponseShape = Object.freeze({ fields: Object.freeze({}), withoutVariables: false, withoutSystemVariables: false, withoutConstants: false, explain: false })
 
 const FIELDS_PARAM = /^fields\[([^\]]*)\]$/
 
 /** True for the query parameters this module reads; every other parameter is an input. */
 export function isShapeParameter(name: string): boolean {
-  return name === 'filter' || (name.startsWith('fields[') && FIELDS_PARAM.test(name))
+  return name === 'filter' || name === 'explain' || (name.startsWith('fields[') && FIELDS_PARAM.test(name))
 }
 
 export function parseResponseShape(query: Record<string, unknown>): ResponseShape {
   const fields: Partial<Record<FieldsetType, ReadonlySet<string>>> = {}
   let filters: string[] = []
+  let explain = false
   for (const name in query) {
     if (!isShapeParameter(name)) continue
     const raw = query[name]
     if (name === 'filter') {
       filters = listOf(name, raw)
+      continue
+    }
+    if (name === 'explain') {
+      explain = explainFlag(raw)
       continue
     }
     const type = FIELDS_PARAM.exec(name)![1]!
@@ -64,13 +71,21 @@ export function parseResponseShape(query: Record<string, unknown>): ResponseShap
   if (unknownFilters.length > 0) {
     throw new ValidationError('filter', `filter: ${unknownFilters.map((f) => `"${f}"`).join(', ')} ${unknownFilters.length === 1 ? 'is not a filter' : 'are not filters'}. Filters: ${FILTERS.join(', ')}.`)
   }
-  if (Object.keys(fields).length === 0 && filters.length === 0) return FULL_SHAPE
+  if (Object.keys(fields).length === 0 && filters.length === 0 && !explain) return FULL_SHAPE
   return {
+    explain,
     fields,
     withoutVariables: filters.includes('variables'),
     withoutSystemVariables: filters.includes('variables:!system'),
     withoutConstants: filters.includes('variables:!constant'),
   }
+}
+
+/** explain=true or explain=false (a body's boolean is read by the route). */
+export function explainFlag(raw: unknown): boolean {
+  if (raw === 'true' || raw === true) return true
+  if (raw === 'false' || raw === false) return false
+  throw new ValidationError('explain', 'explain: must be true or false.')
 }
 
 /** Comma-separated values; a repeated parameter adds to the list. Empty entries are ignored. */

@@ -27,7 +27,7 @@ export async function serveDemoSet(deps: Deps, ownerId: string, adviceSetId: num
   })
   const { key, secret } = await issueApiKey(deps.db, {
     ownerId, name: 'Demo production key', environment: 'production', audienceId: null, allowedAdviceSetIds: [], allowedOrigins: [],
-    rateLimit: 600, adviceRequests: false, createdBy: null,
+    rateLimit: 600, adviceRequests: false, explain: false, createdBy: null,
   })
   await audit(deps.db, null, { ownerId, action: 'create', entityType: 'apikey', entityId: key.id, after: { name: key.name, environment: key.environment, prefix: key.prefix } })
   return { adviceSetId, versionNumber: version.number, secret }

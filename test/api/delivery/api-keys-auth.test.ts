@@ -19,7 +19,7 @@ t.test('a key authenticates with its secret and carries its settings', async (t)
   t.match(secret, /^as_prev_[0-9a-f]{8}_[A-Za-z0-9_-]{32}$/)
   t.equal(key.prefix, secret.slice(0, secret.lastIndexOf('_', 16)), 'the prefix is the readable part before the random one')
   const auth = await authenticateApiKey(db, `Bearer ${secret}`)
-  t.same(auth, { id: key.id, ownerId, prefix: key.prefix, environment: 'preview', audienceId: null, allowedAdviceSetIds: [], allowedOrigins: ['https://partner.example'], rateLimit: 30, adviceRequests: false })
+  t.same(auth, { id: key.id, ownerId, prefix: key.prefix, environment: 'preview', audienceId: null, allowedAdviceSetIds: [], allowedOrigins: ['https://partner.example'], rateLimit: 30, adviceRequests: false, explain: true })
   t.same(await authenticateApiKey(db, `bearer   ${secret}`), auth, 'the scheme is case-insensitive')
 })
 

@@ -19,7 +19,7 @@ const pension = adviceSet([
       assign('set-band', '{{Band}} = "senior"'),
       always('al', condition('c-band', '{{Band}} == "senior" && {{Income}} > 1000', advice('a-senior', 'Senior advice'))))),
 ], [
-  variable('Age'), variable('Income', { defaultValue: 2000 }), variable('Band', { dataType: 'text' }),
+  variable('Age'), variable('Income', { defaultValue: 2000 }), variable('Band', { dataType: 'freetext' }),
   formula('Years_Left', '75 - {{Age}}', { dataType: 'number' }),
 ])
 

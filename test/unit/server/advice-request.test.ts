@@ -41,10 +41,13 @@ t.test('fieldsets and filters; anything unknown is a ValidationError naming it',
   t.same([...shape.fields.variables!], ['value', 'isSystem'], 'a repeated parameter adds to the list')
   t.same([shape.withoutVariables, shape.withoutSystemVariables, shape.withoutConstants], [false, true, false])
   t.same([...parseResponseShape({ 'fields[advice]': '' }).fields.advice!], [], 'an empty fieldset keeps no field')
-  t.throws(() => parseResponseShape({ 'fields[advice]': 'headline,body' }), new ValidationError('fields[advice]', 'fields[advice]: "body" is not a field of advice. Fields: nodeId, ruleId, headline, text, customHeadline, tags, sources.'))
+  t.throws(() => parseResponseShape({ 'fields[advice]': 'headline,body' }), new ValidationError('fields[advice]', 'fields[advice]: "body" is not a field of advice. Fields: nodeId, ruleId, headline, text, customHeadline, tags, sources, reasons.'))
   t.match(thrownBy(() => parseResponseShape({ 'fields[constructor]': 'x' })), { field: 'fields[constructor]' }, 'inherited names are not types')
   t.match(thrownBy(() => parseResponseShape({ filter: 'variables,advice' })), { field: 'filter', message: /"advice" is not a filter/ })
   t.match(thrownBy(() => parseResponseShape({ filter: { a: 1 } })), { field: 'filter', message: /comma-separated list/ })
+  t.equal(parseResponseShape({ explain: 'true', Age: '4' }).explain, true, 'explain=true asks for reasons')
+  t.equal(parseResponseShape({ explain: 'false' }).explain, false)
+  t.match(thrownBy(() => parseResponseShape({ explain: 'yes' })), { field: 'explain', message: 'explain: must be true or false.' })
 })
 
 t.test('pick keeps only own wanted fields', async (t) => {
