@@ -3,6 +3,7 @@
 import type { BodyView, ItemView, RunView } from '../../src/services/authoring/rule-debug-page.ts'
 import { isRecord } from '../shared/guards.ts'
 import { reasonViews } from '../../src/services/authoring/reason-view.ts'
+import { notGivenViews, type NotGivenLinks } from '../../src/services/authoring/not-given-view.ts'
 
 type Json = Record<string, unknown>
 
@@ -30,7 +31,8 @@ function valueRows(variables: Json, formulas: Json): RunView['variables'] {
   return [...rows('variable', variables), ...rows('formula', formulas)]
 }
 
-export function presentResult(result: unknown, contentType: string, formulas: unknown): RunView {
+/** `notGiven` as /api/rule/debug sends it beside the result, with the page's links (rule-debug.tsx). */
+export function presentResult(result: unknown, contentType: string, formulas: unknown, notGiven?: { entries: unknown; links: NotGivenLinks }): RunView {
   const raw: Json = isRecord(result) ? result : {}
   const focus = isRecord(raw.currentFocus) ? raw.currentFocus : null
   return {
@@ -47,5 +49,6 @@ export function presentResult(result: unknown, contentType: string, formulas: un
     })),
     variables: valueRows(isRecord(raw.variables) ? raw.variables : {}, isRecord(formulas) ? formulas : {}),
     errors: records(raw.errors).map((e) => ({ nodeId: str(e.nodeId), ruleId: str(e.ruleId), code: str(e.code), message: str(e.message) })),
+    notGiven: notGiven ? notGivenViews(notGiven.entries, notGiven.links) : [],
   }
 }

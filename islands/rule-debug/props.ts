@@ -18,6 +18,8 @@ export interface RuleDebugProps {
   result: unknown
   /** The formulas' values as that run ended (as /api/rule/debug sends them beside the result). */
   formulas: unknown
+  /** Why each advice node not given was not (as /api/rule/debug sends it beside the result). */
+  notGiven: unknown
   /** The new-scenario page, for "Save as scenario"; null when the user cannot write the set's scenarios. */
   newScenario: string | null
 }
@@ -60,6 +62,7 @@ export function parseRuleDebugProps(raw: unknown): RuleDebugProps {
     now: typeof raw.now === 'string' ? raw.now : '',
     result: raw.result ?? null,
     formulas: raw.formulas ?? null,
+    notGiven: raw.notGiven ?? null,
     newScenario: typeof raw.newScenario === 'string' ? raw.newScenario : null,
   }
 }

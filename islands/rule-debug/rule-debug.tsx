@@ -10,8 +10,10 @@ import { DebugField } from './field.tsx'
 import { fetchFragment } from './fragment.ts'
 import { presentResult } from './present.ts'
 import type { RuleDebugProps } from './props.ts'
-import { apiBody, formState, runQuery, saveScenarioHref } from './request.ts'
+import { apiBody, formState, runQuery, saveScenarioHref, type DebugFormState } from './request.ts'
+import type { NotGivenLinks } from '../../src/services/authoring/not-given-view.ts'
 import { DebugResults } from './results.tsx'
+import { NotGiven } from './not-given.tsx'
 
 /**
  * The painted tree the server rendered as this island's fallback. It is read from the page rather than sent again in
@@ -28,9 +30,15 @@ function errorMessage(error: unknown): string {
 
 export function RuleDebug(props: RuleDebugProps) {
   const { adviceSetId, ruleId, base, fields } = props
-  const [run, setRun] = useState<RunView | null>(() => props.result === null ? null : presentResult(props.result, props.contentType, props.formulas))
-  const [treeHtml, setTreeHtml] = useState(serverTreeHtml)
+  /** Links of "Advice not given": the run with a node's nearest answers, or asking for them. */
+  const links = (state: DebugFormState): NotGivenLinks => ({
+    run: (answers) => `${base}?${runQuery(ruleId, { ...state, values: answers }, fields)}`,
+    ask: (nodeId) => `${base}?${runQuery(ruleId, state, fields)}&why=${encodeURIComponent(nodeId)}#not-given-${nodeId}`,
+  })
   const initialState = { values: props.values, contentType: props.contentType, now: props.now }
+  const [run, setRun] = useState<RunView | null>(() => props.result === null ? null
+    : presentResult(props.result, props.contentType, props.formulas, { entries: props.notGiven, links: links(initialState) }))
+  const [treeHtml, setTreeHtml] = useState(serverTreeHtml)
   const [permalink, setPermalink] = useState<string | null>(() => props.result === null ? null : `${base}?${runQuery(ruleId, initialState, fields)}`)
   const [saveScenario, setSaveScenario] = useState<string | null>(() =>
     props.result === null || props.newScenario === null ? null : saveScenarioHref(props.newScenario, initialState, fields))
@@ -49,8 +57,8 @@ export function RuleDebug(props: RuleDebugProps) {
         callApi('/api/rule/debug', { json: apiBody(adviceSetId, ruleId, state, fields) }),
         fetchFragment(`${base}/tree?${query}`),
       ])
-      const data = (response as { data?: { result?: unknown; formulas?: unknown } } | null)?.data
-      setRun(presentResult(data?.result, state.contentType, data?.formulas))
+      const data = (response as { data?: { result?: unknown; formulas?: unknown; notGiven?: unknown } } | null)?.data
+      setRun(presentResult(data?.result, state.contentType, data?.formulas, { entries: data?.notGiven, links: links(state) }))
       setTreeHtml(tree)
       setPermalink(`${base}?${query}`)
       if (props.newScenario !== null) setSaveScenario(saveScenarioHref(props.newScenario, state, fields))
@@ -92,6 +100,7 @@ export function RuleDebug(props: RuleDebugProps) {
       </form>
       <div className="debug-output" ref={results} aria-busy={running}>
         {run && <DebugResults run={run} />}
+        {run && <NotGiven entries={run.notGiven} />}
         <div className="debug-tree-slot" dangerouslySetInnerHTML={{ __html: treeHtml }} />
       </div>
     </>

@@ -16,6 +16,8 @@ export type { Branch, BranchOptions, BranchProgress, BranchReport, OutcomeError,
 export { adviceText, compareBranches, walkComparison } from './branches/compare.ts'
 export type { AdviceEdit, AdviceText, BranchComparison, BranchSource, CompareOptions, PathChange, PathSide } from './branches/compare.ts'
 export { adviceNodes, branchCoverage } from './branches/coverage.ts'
+export { whyNot } from './branches/why-not.ts'
+export type { AnswerChange, Blocker, NearestAnswers, NotGiven, NotGivenPath, WhyNotOptions } from './branches/why-not.ts'
 export type { BranchCoverage, CoverageRun } from './branches/coverage.ts'
 export { conditionInWords, constantInWords, pathInWords, vocabularyOf } from './branches/words.ts'
 export type { PathWords, WordsCache, WordsVocabulary } from './branches/words.ts'

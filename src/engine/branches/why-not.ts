@@ -55,7 +55,11 @@ export interface WhyNotOptions {
   now?: Date
   /** Answers for API calls in the search's runs (default: every call answers "no value"). */
   apiPort?: ApiPort
-  /** The nodes to find nearest answers for (default every node not given). */
+  /**
+   * Which nodes get nearest answers (each costs a search): the first `nearestLimit` not given, in tree order, and
+   * those in `nearestFor`. Default: every one.
+   */
+  nearestLimit?: number
   nearestFor?: ReadonlySet<string>
   /** Most paths examined per node (default 8). */
   maxPathsPerNode?: number
@@ -88,7 +92,7 @@ export function whyNot(compiled: CompiledAdviceSet, inputs: Record<string, unkno
     if (paths.length === 0) {
       entry.nearest = null
       entry.unreachable = 'No path leads to it: its rule runs only where a Rule Call calls it, and no rule that runs calls it.'
-    } else if (options.nearestFor === undefined || options.nearestFor.has(node.id)) {
+    } else if (out.length < (options.nearestLimit ?? (options.nearestFor ? 0 : Infinity)) || options.nearestFor?.has(node.id)) {
       search ??= new AnswerSearch(compiled, { prefer: inputs, apiPort: options.apiPort ?? NO_API_VALUE, ...(options.now ? { now: options.now } : {}) })
       Object.assign(entry, nearestAnswers(compiled, search, node, paths, inputs, options))
     }

@@ -49,6 +49,7 @@ export const ruleApi: FastifyPluginAsyncTypebox = async (app) => {
         inputs: Type.Optional(AnyObject()),
         contentType: Type.Optional(StringEnum(CONTENT_TYPES)),
         now: Type.Optional(Type.String()),
+        nearestFor: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 100 })),
       }, { additionalProperties: false }),
     },
   }, async (request) => {
@@ -58,6 +59,7 @@ export const ruleApi: FastifyPluginAsyncTypebox = async (app) => {
         ...(body.ruleId === undefined ? {} : { ruleId: itemId(body.ruleId, 'ruleId') }),
         ...(body.adviceSetId === undefined ? {} : { adviceSetId: itemId(body.adviceSetId, 'adviceSetId') }),
         inputs: body.inputs ?? {}, ...(body.contentType ? { contentType: body.contentType } : {}), ...(body.now ? { now: body.now } : {}),
+        ...(body.nearestFor ? { nearestFor: body.nearestFor } : {}),
       }),
     }
   })

@@ -14,6 +14,7 @@ import {
   debugInputs, debugScope, inputFields, paintedTrees, runDebug, runView, type DebugField, type DebugRequest,
 } from '../../services/authoring/rule-debug-page.ts'
 import { canWriteOwned } from '../../services/accounts/visibility.ts'
+import { MAX_NOT_GIVEN_SHOWN } from '../../services/authoring/not-given-view.ts'
 import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -28,6 +29,7 @@ const DebugQuery = Type.Object({
   now: Type.Optional(Type.String({ maxLength: 40 })),
   run: Type.Optional(Type.String({ maxLength: 5 })),
   scenario: Type.Optional(IdString),
+  why: Type.Optional(Type.String({ maxLength: 40 })),
 }, { additionalProperties: Type.String({ maxLength: 100_000 }) })
 
 const route = { preHandler: requireUser, schema: { params: IdParams, querystring: DebugQuery } }
@@ -62,9 +64,11 @@ function debugRequestOf(params: Static<typeof IdParams>, source: Fields): DebugR
     if (key.startsWith(INPUT_PREFIX)) values[key.slice(INPUT_PREFIX.length)] = text(value)
   }
   const ruleId = ruleIdOf(source.ruleId)
+  const why = text(source.why)
   return {
     adviceSetId: itemId(params.id),
     ...(ruleId === undefined ? {} : { ruleId }),
+    ...(why ? { why } : {}),
     values, contentType: contentTypeOf(source.contentType), now: text(source.now),
   }
 }
@@ -126,11 +130,18 @@ async function debugPage(app: FastifyInstance, reply: FastifyReply, actor: Actor
     base,
     permalink: output ? `${base}?${runQuery(debug, fields)}` : null,
     saveScenario: output && newScenario ? saveScenarioHref(newScenario, debugInputs(fields, debug.values), debug.now.trim()) : null,
-    run: output ? runView(output.result, debug.contentType) : null,
+    run: output ? runView(output.result, debug.contentType, {
+      entries: output.notGiven,
+      links: {
+        run: (answers) => `${base}?${runQuery({ ...debug, values: answers }, fields)}`,
+        ask: (nodeId) => `${base}?${runQuery(debug, fields)}&why=${encodeURIComponent(nodeId)}#not-given-${nodeId}`,
+      },
+    }) : null,
     tree: paintedTrees(scope, output),
+    maxNotGivenShown: MAX_NOT_GIVEN_SHOWN,
     islandProps: {
       adviceSetId: scope.set.id, ruleId: scope.rule?.id ?? null, base, fields, values: debug.values,
-      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null, formulas: output?.formulas ?? null, newScenario,
+      contentType: debug.contentType, contentTypes: CONTENT_TYPES, now: debug.now, result: output?.result ?? null, formulas: output?.formulas ?? null, notGiven: output?.notGiven ?? null, newScenario,
     },
     currentAdviceSet: { id: scope.set.id, name: setName, ownerId: scope.set.ownerId },
     currentRule: scope.rule,

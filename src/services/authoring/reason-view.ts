@@ -20,9 +20,9 @@ export interface ReasonView {
   reads: ReasonReadView[]
 }
 
-type Json = Record<string, unknown>
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+export type Json = Record<string, unknown>
+export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 function fromWords(from: Json): string {
   const node = str(from.nodeId)
@@ -39,7 +39,7 @@ function fromWords(from: Json): string {
   }
 }
 
-function readView(raw: Json): ReasonReadView {
+export function readView(raw: Json): ReasonReadView {
   const name = str(raw.name)
   const from = isRecord(raw.from) ? raw.from : {}
   const value = str(raw.valueFormatted) || (raw.value === null || raw.value === undefined ? '(no value)' : JSON.stringify(raw.value))

@@ -7,13 +7,14 @@ import { findRule, listRules } from '../../db/queries/rules.ts'
 import {
   ENTITY_TYPES, INPUT_TYPES, compileAdviceSet, nodeSummary, staticChecks, valueToText,
   type AdviceItem, type AdviceSetModel, type CompiledAdviceSet, type ContentBody, type ContentType, type DataType,
-  type EngineResult, type NodeModel, type NodeType, type ResultError, type RuleModel, type TraceEntry, type Value,
+  type EngineResult, type NodeModel, type NotGiven, type NodeType, type ResultError, type RuleModel, type TraceEntry, type Value,
 } from '../../engine/index.ts'
 import { buildAdviceSetModel } from './advice-set-model.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError } from '../errors.ts'
 import { runMoment, tracedRun } from './rules.ts'
 import { reasonViews, type ReasonView } from './reason-view.ts'
+import { notGivenViews, type NotGivenLinks, type NotGivenView } from './not-given-view.ts'
 import { canReadSet } from '../accounts/visibility.ts'
 import type { ApiCallView } from '../integrations/api-calls.ts'
 import { apiChoicesForSet } from '../integrations/external-apis.ts'
@@ -47,6 +48,8 @@ export interface DebugRequest {
   contentType: ContentType
   /** The moment of the run (YYYY-MM-DD or an ISO date-time); empty = now. */
   now: string
+  /** An advice node not given whose nearest answers are asked for (beyond the few every run works out). */
+  why?: string
 }
 
 /** What the debug pages are about: a readable set, optionally one of its rules, as the engine reads them. */
@@ -144,7 +147,10 @@ export type DebugOutput = Awaited<ReturnType<typeof tracedRun>>
 /** Runs the scope's model, already built and compiled for the page, as /api/rule/debug runs a stored one. */
 export function runDebug(deps: Deps, scope: DebugScope, fields: DebugField[], request: DebugRequest): Promise<DebugOutput> {
   const now = runMoment(request.now.trim() || undefined)
-  return tracedRun(deps, scope.set.ownerId, scope.model, scope.compiled, { inputs: debugInputs(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}) })
+  return tracedRun(deps, scope.set.ownerId, scope.model, scope.compiled, {
+    inputs: debugInputs(fields, request.values), contentType: request.contentType, ...(now ? { now } : {}),
+    whyNot: { nearestFor: request.why ? [request.why] : [] },
+  })
 }
 
 // Views of a run -----------------------------------------------------------------------------------------------------
@@ -168,11 +174,14 @@ export interface RunView {
   /** Variables that hold a value at the end of the run, then formulas that have one. */
   variables: Array<{ name: string; kind: 'variable' | 'formula'; value: string; valueFormatted: string; isSystem: boolean }>
   errors: Array<{ nodeId: string; ruleId: string; code: string; message: string }>
+  /** Advice nodes the run did not reach, and why (NotGivenView). */
+  notGiven: NotGivenView[]
 }
 
 export interface ItemView { nodeId: string; headline: BodyView; text: BodyView; tags: string[]; reasons: ReasonView[] }
 
-export function runView(result: EngineResult, contentType: ContentType): RunView {
+/** A run as the pages show it; `notGiven` (with the page's links) when the run said why advice was not given. */
+export function runView(result: EngineResult, contentType: ContentType, notGiven?: { entries: NotGiven[] | undefined; links: NotGivenLinks }): RunView {
   const reasons = result.explanation
   const item = (a: AdviceItem): ItemView => ({
     nodeId: a.nodeId, headline: bodyView(a.headline, contentType), text: bodyView(a.text, contentType), tags: [...a.tags],
@@ -191,6 +200,7 @@ export function runView(result: EngineResult, contentType: ContentType): RunView
       ...Object.entries(result.formulas).map(([name, f]) => ({ name, kind: 'formula' as const, value: JSON.stringify(f.value), valueFormatted: f.valueFormatted, isSystem: false })),
     ],
     errors: result.errors.map((e) => ({ nodeId: e.nodeId, ruleId: e.ruleId, code: e.code, message: e.message })),
+    notGiven: notGiven ? notGivenViews(notGiven.entries, notGiven.links) : [],
   }
 }
 

@@ -8,7 +8,10 @@ import {
   callsFrom, callsTo, findRule, insertRule, listRules, lockAdviceSetRow, renumberRules, updateRule as updateRuleRow,
   type RuleRow, type RuleWithSet,
 } from '../../db/queries/rules.ts'
-import { ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, staticChecks, type AdviceSetModel, type CompiledAdviceSet, type ContentType } from '../../engine/index.ts'
+import {
+  ENTITY_TYPE_LIST, NODE_TYPES, compileAdviceSet, staticChecks, whyNot,
+  type AdviceSetModel, type CompiledAdviceSet, type ContentType, type EngineResult, type NotGiven, type Value,
+} from '../../engine/index.ts'
 import { buildAdviceSetModel, dictionaryFor, namesOfNode } from './advice-set-model.ts'
 import { ENTITY_ADVICE_SET, snapshotOf as adviceSetSnapshot } from '../library/advice-sets.ts'
 import { audit } from '../audit/audit.ts'
@@ -181,7 +184,17 @@ export function statsOfRule(nodes: Array<Pick<RuleNodeRow, 'id' | 'parentId' | '
   }
 }
 
-export interface DebugInput { adviceSetId?: number; ruleId?: number; inputs?: Record<string, unknown>; contentType?: ContentType; now?: string }
+export interface DebugInput {
+  adviceSetId?: number; ruleId?: number; inputs?: Record<string, unknown>; contentType?: ContentType; now?: string
+  /** Advice nodes to find nearest answers for, besides the first NEAREST_LIMIT not given. */
+  nearestFor?: string[]
+}
+
+/**
+ * How many advice nodes not given get nearest answers in one debug run, in tree order (each is a search: 25 ms for a
+ * node of the 5,000-node benchmark set); the others are found when asked for (nearestFor).
+ */
+export const NEAREST_LIMIT = 20
 
 /** Runs the rule (or the whole set) as stored, with the trace on, plus the static checks the debug page shows. */
 export async function debugRun(deps: Deps, actor: Actor, input: DebugInput) {
@@ -196,7 +209,10 @@ export async function debugRun(deps: Deps, actor: Actor, input: DebugInput) {
   if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
   const now = runMoment(input.now)
   const model = await buildAdviceSetModel(deps.db, adviceSetId, input.ruleId === undefined ? { reader: actor } : { onlyRuleId: input.ruleId, reader: actor })
-  return tracedRun(deps, set.ownerId, model, compileAdviceSet(model), { inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}) })
+  return tracedRun(deps, set.ownerId, model, compileAdviceSet(model), {
+    inputs: input.inputs ?? {}, ...(input.contentType ? { contentType: input.contentType } : {}), ...(now ? { now } : {}),
+    whyNot: { nearestFor: input.nearestFor ?? [] },
+  })
 }
 
 /** The moment a debug run is as of: undefined for now; a bad date is refused naming `now`. */
@@ -213,6 +229,8 @@ export function runMoment(raw: string | undefined): Date | undefined {
  */
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
+  /** Also say why each advice node not given was not (notGiven), with nearest answers for these and the first few. */
+  whyNot?: { nearestFor: readonly string[] }
 }) {
   // Explained, so each advice item and the focus carry the conditions that led to them (the debugger shows them).
   const options = { trace: true, explain: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
@@ -224,7 +242,20 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
     if (call) Object.assign(entry, { api: call })
   }
   const issues = staticChecks(model, compiled)
-  return { result, formulas: result.formulas, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls }
+  const notGiven = input.whyNot ? notGivenOf(compiled, input.inputs, result, input.whyNot.nearestFor, input.now) : undefined
+  return { result, formulas: result.formulas, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls, ...(notGiven ? { notGiven } : {}) }
+}
+
+/**
+ * Why each advice node not given was not (engine why-not.ts). The nearest answers' runs get the values this run's API
+ * Calls fetched, so a search does not call the partner's services for every answer it tries.
+ */
+function notGivenOf(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, result: EngineResult, nearestFor: readonly string[], now: Date | undefined): NotGiven[] {
+  const fetched = new Map<string, Value>()
+  for (const entry of result.trace ?? []) if (entry.type === 'apiCall') fetched.set(entry.nodeId, entry.value)
+  return whyNot(compiled, inputs, result, {
+    nearestLimit: NEAREST_LIMIT, nearestFor: new Set(nearestFor), apiPort: (_apiId, request) => fetched.get(request.nodeId) ?? null, ...(now ? { now } : {}),
+  })
 }
 
 // Writing -------------------------------------------------------------------------------------------------------------
