@@ -230,7 +230,7 @@ export function runMoment(raw: string | undefined): Date | undefined {
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
   /** Also say why each advice node not given was not (notGiven), with nearest answers for these and the first few. */
-  whyNot?: { nearestFor: readonly string[] }
+  whyNot?: { nearestFor: readonly string[]; nearestLimit?: number }
 }) {
   // Explained, so each advice item and the focus carry the conditions that led to them (the debugger shows them).
   const options = { trace: true, explain: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
@@ -242,7 +242,7 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
     if (call) Object.assign(entry, { api: call })
   }
   const issues = staticChecks(model, compiled)
-  const notGiven = input.whyNot ? notGivenOf(compiled, input.inputs, result, input.whyNot.nearestFor, input.now) : undefined
+  const notGiven = input.whyNot ? notGivenOf(compiled, input.inputs, result, input.whyNot, input.now) : undefined
   return { result, formulas: result.formulas, issues, unreachable: issues.filter((i) => i.code === 'UNREACHABLE').map((i) => i.nodeId), apiCalls, ...(notGiven ? { notGiven } : {}) }
 }
 
@@ -250,11 +250,11 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
  * Why each advice node not given was not (engine why-not.ts). The nearest answers' runs get the values this run's API
  * Calls fetched, so a search does not call the partner's services for every answer it tries.
  */
-function notGivenOf(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, result: EngineResult, nearestFor: readonly string[], now: Date | undefined): NotGiven[] {
+function notGivenOf(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, result: EngineResult, asked: { nearestFor: readonly string[]; nearestLimit?: number }, now: Date | undefined): NotGiven[] {
   const fetched = new Map<string, Value>()
   for (const entry of result.trace ?? []) if (entry.type === 'apiCall') fetched.set(entry.nodeId, entry.value)
   return whyNot(compiled, inputs, result, {
-    nearestLimit: NEAREST_LIMIT, nearestFor: new Set(nearestFor), apiPort: (_apiId, request) => fetched.get(request.nodeId) ?? null, ...(now ? { now } : {}),
+    nearestLimit: asked.nearestLimit ?? NEAREST_LIMIT, nearestFor: new Set(asked.nearestFor), apiPort: (_apiId, request) => fetched.get(request.nodeId) ?? null, ...(now ? { now } : {}),
   })
 }
 

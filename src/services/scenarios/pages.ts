@@ -5,6 +5,7 @@ import type { Actor, Deps } from '../context.ts'
 import { canWriteOwned } from '../accounts/visibility.ts'
 import { paintedTrees } from '../authoring/rule-debug-page.ts'
 import { tracedRun } from '../authoring/rules.ts'
+import { notGivenViews } from '../authoring/not-given-view.ts'
 import { runMomentOf } from './fields.ts'
 import { fieldsFor, scenarioFormModel, shownAnswer, textOfValue, valueTag, type ScenarioFormModel } from './form.ts'
 import { FOCUS_COMPLETE, type ExpectedOutcome, type ScenarioDifferences } from './outcome.ts'
@@ -99,9 +100,13 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
   const draft: CompiledSource = { versionId: null, versionNumber: null, label: sourceLabel(null), model: form.scope.model, compiled: form.scope.compiled }
   const source = run?.versionId ? await compileSource(deps.db, form.scope.set, run.versionId) : draft
   const pinned = pinnedMap(item.pinnedResponses)
+  const missing = run?.differences?.missingAdvice ?? []
   const traced = await tracedRun(deps, form.scope.set.ownerId, source.model, source.compiled, {
     inputs: item.inputs, now: item.runAsOf ? runMomentOf(item.runAsOf) : new Date(), ...(pinned ? { pinned } : {}),
+    ...(missing.length > 0 ? { whyNot: { nearestFor: missing, nearestLimit: 0 } } : {}),
   })
+  const debugRun = (answers: Record<string, string>) =>
+    `/adviceset/${form.scope.set.id}/rule/debug?${new URLSearchParams([...Object.entries(answers).map(([name, text]) => [`input.${name}`, text]), ['run', '1']]).toString()}`
   const fields = fieldsFor(form, item.inputs)
   return {
     item,
@@ -115,6 +120,9 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
     }),
     run,
     resultLines: run ? run.errorMessage ? [run.errorMessage] : run.differences ? differenceLines(run.differences, labels) : [] : [],
+    /** Why each missing advice was not given, by the run traced here (the debugger's "Advice not given"). */
+    whyMissing: notGivenViews((traced.notGiven ?? []).filter((entry) => missing.includes(entry.nodeId)), { run: debugRun, ask: () => '' })
+      .map((entry) => ({ ...entry, headline: labels.advice(entry.nodeId) })),
     comparison: comparison(labels, item.expected, run),
     errors: run?.actual?.errors ?? [],
     traceSource: source.label,
