@@ -12,6 +12,8 @@ export interface PanelJob {
   cancellable: boolean
   /** A finished export's download. */
   downloadUrl: string | null
+  /** Where a finished job's result is shown (a replay: the page that started it). */
+  resultUrl: string | null
 }
 
 export interface JobsPanelProps {
@@ -36,6 +38,7 @@ export function toPanelJob(raw: unknown): PanelJob {
     error: typeof raw.error === 'string' ? raw.error : null,
     cancellable: raw.cancellable === true,
     downloadUrl: typeof result.downloadUrl === 'string' ? result.downloadUrl : null,
+    resultUrl: typeof result.resultUrl === 'string' && result.resultUrl.startsWith('/') ? result.resultUrl : null,
   }
 }
 

@@ -30,6 +30,11 @@ export function jobRow(job: PanelJob, onCancel: (id: number) => void): HTMLLIEle
     link.href = job.downloadUrl
     row.append(link)
   }
+  if (job.resultUrl && job.state === 'completed') {
+    const link = el('a', 'button job__result', 'Show the result')
+    link.href = job.resultUrl
+    row.append(link)
+  }
   if (job.cancellable) {
     const cancel = el('button', 'link-button job__cancel', 'Cancel')
     cancel.type = 'button'

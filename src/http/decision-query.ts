@@ -17,5 +17,9 @@ export const DecisionListQuery = Type.Object({
 })
 
 /** The decision page's "Run again on this version" and "Run on the working draft". */
-export const DecisionRunQuery = Type.Object({ run: Type.Optional(StringEnum(['version', 'draft'])) })
+export const DecisionRunQuery = Type.Object({
+  run: Type.Optional(StringEnum(['version', 'draft'])),
+  /** Another version of the set to run the record on (the review gate's replay links here). */
+  against: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$' })),
+})
 export const DecisionParams = Type.Object({ id: Type.String({ maxLength: 20 }), decisionId: Type.String({ maxLength: 64 }) })

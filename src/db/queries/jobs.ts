@@ -120,3 +120,11 @@ export async function findJobFile(db: Db, jobId: number) {
   const [row] = await db.select().from(jobFiles).where(eq(jobFiles.jobId, jobId)).limit(1)
   return row
 }
+
+/** The last job of this kind about `subject` that completed, whoever started it (a replay at the review gate). */
+export async function findLatestCompletedJob(db: Db, kind: string, subject: string): Promise<JobRow | undefined> {
+  const [row] = await db.select().from(jobs)
+    .where(and(eq(jobs.kind, kind), eq(jobs.subject, subject), eq(jobs.state, 'completed')))
+    .orderBy(desc(jobs.finishedAt), desc(jobs.id)).limit(1)
+  return row
+}

@@ -10,6 +10,8 @@ import { transitionVersion, unpublishAdviceSet, VERSION_ACTIONS } from '../../se
 import { createVersion } from '../../services/publishing/versions.ts'
 import { listVersionsWithActions } from '../../services/publishing/pages.ts'
 import { ValidationError } from '../../services/errors.ts'
+import { replayNow, startReplayJob } from '../../services/publishing/replay-gate.ts'
+import { REPLAY_DEFAULT, REPLAY_MAX } from '../../services/decisions/replay-batch.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdString, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -28,6 +30,15 @@ const PublishBody = Type.Object({
   })),
 }, { additionalProperties: false })
 const SetQuery = Type.Object({ id: Type.String({ maxLength: 20, description: 'Advice set id' }) })
+
+const ReplayBody = Type.Object({
+  adviceSetId: anyId('The advice set.'),
+  target: Type.Union([Type.Literal('draft'), Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,9}$' })], {
+    description: 'A version id, or "draft" for the working draft.',
+  }),
+  count: Type.Optional(Type.Integer({ description: `Recorded answers to replay, newest first (default ${REPLAY_DEFAULT}; as a job, up to ${REPLAY_MAX}).` })),
+  background: Type.Optional(Type.Boolean({ description: 'Run as a job (202 with the job); needed beyond the default count.' })),
+}, { additionalProperties: false })
 
 export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
@@ -61,6 +72,27 @@ export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (body.versionId === undefined) throw new ValidationError('versionId', `versionId: is required to ${body.action} a version.`)
     return { data: await transitionVersion(deps, actorOf(request), itemId(body.versionId, 'versionId'), body.action, body.notes, { acknowledgeRisks: body.acknowledgeRisks === true }) }
+  })
+
+  app.post('/replay', {
+    schema: {
+      summary: 'Replay recorded answers of the published version on another version or the working draft',
+      description: 'Counts the outcomes that change, by kind (advice added, advice removed, status or next question changed, new error, error gone), with example decision ids. ' +
+        `At most ${REPLAY_DEFAULT} answers while you wait; more (up to ${REPLAY_MAX}) with background: true, as a job with progress that can be cancelled.`,
+      body: ReplayBody,
+    },
+  }, async (request, reply) => {
+    const body = request.body
+    const adviceSetId = itemId(body.adviceSetId, 'adviceSetId')
+    const target = body.target === 'draft' ? 'draft' : itemId(body.target, 'target')
+    if (body.background) {
+      reply.code(202)
+      return { data: await startReplayJob(deps, actorOf(request), adviceSetId, target, body.count) }
+    }
+    if (body.count !== undefined && (body.count < 1 || body.count > REPLAY_DEFAULT)) {
+      throw new ValidationError('count', `count: from 1 to ${REPLAY_DEFAULT} while you wait; send background: true to replay up to ${REPLAY_MAX}.`)
+    }
+    return { data: await replayNow(deps, actorOf(request), adviceSetId, target, body.count ?? REPLAY_DEFAULT) }
   })
 
   app.post('/unpublish', {

@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import type { Actor } from '../../services/context.ts'
 import { ConflictError, ValidationError } from '../../services/errors.ts'
+import { draftReplay, startReplayJob } from '../../services/publishing/replay-gate.ts'
+import { REPLAY_MAX } from '../../services/decisions/replay-batch.ts'
 import { formErrors } from './forms.ts'
 import { compareSources, comparisonTask, type CompareView } from '../../services/scenarios/branch-compare.ts'
 import { MAX_BRANCH_LIMIT } from '../../services/scenarios/branch-requests.ts'
@@ -195,7 +197,7 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
     const query = request.query
     const tools = await toolPage(app, actor, setIdOf(request.params))
     const values = { base: query.base ?? tools.published ?? '', next: query.next ?? 'draft', limit: query.limit ?? '', runAsOf: query.runAsOf ?? '' }
-    const data = { ...tools, title: `Compare branches · ${tools.set.name}`, values, errors: {}, view: null, results: null, pending: null, task: null }
+    const data = { ...tools, ...(await replayOf(actor, tools)), title: `Compare branches · ${tools.set.name}`, values, errors: {}, view: null, results: null, pending: null, task: null }
     const resultsOf = (view: CompareView, page: number, pageHref: (page: number) => string) => ({ view, changed: paged(view.changed, page), added: view.added, removed: view.removed, pageHref })
     if (query.task) {
       const { status, context, view } = await comparisonTask(deps, actor, query.task)
@@ -220,6 +222,20 @@ export const branchToolPages: FastifyPluginAsyncTypebox = async (app) => {
       reply.code(status)
       return reply.page('advicescenario/gen-branches-compare', { ...data, errors, formError })
     }
+  })
+
+  /** The working draft's replay of recorded answers, for the set's team (who see its versions). */
+  async function replayOf(actor: Actor, tools: { set: { id: number }; seesVersions: boolean }) {
+    if (!tools.seesVersions) return { draftReplay: undefined }
+    const { replay, jobs } = await draftReplay(deps, actor, tools.set.id)
+    return { draftReplay: replay, replayJobs: jobs, replayMax: REPLAY_MAX }
+  }
+
+  /** Starts replaying the published version's recorded answers on the working draft, as a job. */
+  app.post('/adviceset/:ruleSetId/advicescenario/gen-branches/compare/replay', { preHandler: requireUser, schema: { params: SetParams, body: FormBody } }, async (request, reply) => {
+    const setId = setIdOf(request.params)
+    await startReplayJob(deps, actorOf(request), setId, 'draft', request.body?.count)
+    return reply.redirect(`${base(setId)}/gen-branches/compare#replay`, 303)
   })
 
   app.post('/adviceset/:ruleSetId/advicescenario/gen-branches/compare', { preHandler: requireUser, schema: { params: SetParams, body: FormBody } }, async (request, reply) => {

@@ -27,7 +27,8 @@ export const decisionPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/adviceset/:id/decisions/:decisionId', { preHandler: requireUser, schema: { params: DecisionParams, querystring: DecisionRunQuery } }, async (request, reply) => {
     const id = itemId(request.params.id)
-    const page = await decisionPage(app.deps, actorOf(request), id, request.params.decisionId, request.query.run)
+    const { run, against } = request.query
+    const page = await decisionPage(app.deps, actorOf(request), id, request.params.decisionId, against !== undefined ? itemId(against, 'against') : run)
     return reply.page('decisions/show', { title: `Decision · ${page.set.name}`, ...page })
   })
 }

@@ -13,6 +13,9 @@ import type { Actor } from '../../services/context.ts'
 import { assignVersion, getPublishConfig } from '../../services/publishing/publish-config.ts'
 import { listVersionsWithActions, versionDetail } from '../../services/publishing/pages.ts'
 import { reviewGate } from '../../services/publishing/review-gate.ts'
+import { replaySubject, startReplayJob } from '../../services/publishing/replay-gate.ts'
+import { REPLAY_MAX } from '../../services/decisions/replay-batch.ts'
+import { jobsPanel } from '../../services/operations/jobs.ts'
 import { versionCoverage, type CoverageView } from '../../services/publishing/review-coverage.ts'
 import { restoreVersion } from '../../services/publishing/restore.ts'
 import { TRANSITIONS, VERSION_ACTIONS, isVersionAction, transitionVersion, versionWithSet } from '../../services/publishing/workflow.ts'
@@ -115,17 +118,19 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/adviceset/:id/publish/versions', idRoute, async (request, reply) => reply.page('publish/index', await indexData(app, request, request.params)))
 
   /** The version page: its detail, the review gate and its coverage (`errors`: a refused approval's field). */
-  async function versionPage(request: FastifyRequest, reply: FastifyReply, params: Static<typeof VersionParams>, errors: Record<string, string> = {}) {
+  async function versionPage(request: FastifyRequest, reply: FastifyReply, params: Static<typeof VersionParams>, errors: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
     const actor = actorOf(request)
     const base = await common(app, request, setIdOf(params))
     const versionId = versionIdOf(params)
-    const [detail, gate, coverage] = await Promise.all([
+    const [detail, gate, coverage, replayJobs] = await Promise.all([
       versionDetail(app.deps, actor, base.set.id, versionId), reviewGate(app.deps, actor, base.set.id, versionId), versionCoverage(app.deps, actor, base.set.id, versionId),
+      jobsPanel(app.deps, actor, replaySubject(base.set.id, versionId)),
     ])
     const here = `/adviceset/${base.set.id}/publish/versions/${versionId}`
     return reply.page('publish/version', {
       ...base, ...detail, set: base.set, historyLabels: HISTORY_LABELS, title: `Version ${detail.version.number} of ${base.set.name}`, tab: 'versions',
-      gate, coverage: coverageData(here, coverage), statusLabels: SCENARIO_STATUS_LABELS, errors,
+      gate, coverage: coverageData(here, coverage), statusLabels: SCENARIO_STATUS_LABELS, errors, ...extra,
+      replayJobs, replayMax: REPLAY_MAX,
     })
   }
 
@@ -142,6 +147,21 @@ export const publishPages: FastifyPluginAsyncTypebox = async (app) => {
     })
     reply.type('text/html; charset=utf-8')
     return html
+  })
+
+  /** Starts replaying the published version's recorded answers on this version, as a job (the gate's jobs panel follows it). */
+  app.post('/adviceset/:id/publish/versions/:versionId/replay', { preHandler: requireUser, schema: { params: VersionParams, body: FormBody } }, async (request, reply) => {
+    const setId = setIdOf(request.params)
+    const versionId = versionIdOf(request.params)
+    const count = request.body?.count
+    try {
+      await startReplayJob(app.deps, actorOf(request), setId, versionId, count)
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      reply.code(400)
+      return versionPage(request, reply, request.params, { [error.field]: error.message }, { replayCount: count })
+    }
+    return reply.redirect(`/adviceset/${setId}/publish/versions/${versionId}#replay`, 303)
   })
 
   /** Starts generating a large version's branches for its coverage. */

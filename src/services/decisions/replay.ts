@@ -9,19 +9,33 @@ import { apiKeyOwnerOf } from '../../db/queries/decisions.ts'
 import { findVersion } from '../../db/queries/versions.ts'
 import type { RecordedOutcome } from '../../db/schema/index.ts'
 import type { Actor, Deps } from '../context.ts'
+import { NotFoundError } from '../errors.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
 import { questionHref } from '../delivery/advice-api.ts'
 import type { VersionSnapshot } from '../publishing/snapshot.ts'
 import { recordedOutcome } from './build.ts'
 import { canonicalJson } from './canonical.ts'
 
-export type ReplayTarget = 'version' | 'draft'
+/** The record's own version, the working draft, or another version of its set (by id: the review gate's replay). */
+export type ReplayTarget = 'version' | 'draft' | number
+
+/** One side of a replay's comparison: the answer's status and advice, named as that side's version names them. */
+export interface ReplaySide {
+  status: string
+  question: string | null
+  items: Array<{ nodeId: string; group: string; headline: string }>
+}
 
 export interface Replay extends Rerun {
-  target: ReplayTarget
+  target: 'version' | 'draft' | 'other'
+  /** What it ran on, for people: "version 3", "the working draft". */
+  targetLabel: string
   identical: boolean
   /** One sentence per difference, for people ("Advice 12 is no longer given."). */
   differences: string[]
+  /** The recorded answer and the new one, side by side. */
+  before: ReplaySide
+  after: ReplaySide
 }
 
 /** The inputs a record kept, without the personal placeholders. */
@@ -74,10 +88,39 @@ export function outcomeDifferences(recorded: { status: string; outcome: Recorded
   return differences
 }
 
-/** Replays a record the actor may read (the caller checked that) on its version or on the working draft. */
+/** The model a replay runs on, and how it is named. */
+async function targetModel(deps: Deps, actor: Actor, record: DecisionRecordRow, target: ReplayTarget): Promise<{ model: AdviceSetModel; label: string }> {
+  if (target === 'version') return { model: await recordedVersionModel(deps, record), label: `version ${record.versionNumber}` }
+  if (target === 'draft') return { model: await buildAdviceSetModel(deps.db, record.adviceSetId, { reader: actor }), label: 'the working draft' }
+  const version = await findVersion(deps.db, target)
+  if (!version || version.adviceSetId !== record.adviceSetId) throw new NotFoundError('No version with this id in this advice set')
+  return { model: (version.snapshot as VersionSnapshot).model, label: `version ${version.number}` }
+}
+
+/** A side of the comparison, each advice named by its headline in `model` (a custom headline as given). */
+function sideOf(model: AdviceSetModel, status: string, outcome: RecordedOutcome): ReplaySide {
+  const headlines = new Map<string, string>()
+  const visit = (nodes: AdviceSetModel['rules'][number]['nodes']) => nodes.forEach((node) => {
+    if (node.type === 'advice') headlines.set(node.id, node.headline ?? '')
+    else if (node.type === 'inputRequest') headlines.set(node.id, node.question ?? node.variable ?? '')
+    visit(node.children)
+  })
+  for (const rule of [...model.rules, ...(model.externalRules ?? [])]) visit(rule.nodes)
+  return {
+    status,
+    question: outcome.question ? (headlines.get(outcome.question.nodeId) || outcome.question.variable) : null,
+    items: outcome.items.map((item) => ({ nodeId: item.nodeId, group: item.group, headline: item.customHeadline ?? (headlines.get(item.nodeId) || `(node ${item.nodeId})`) })),
+  }
+}
+
+/** Replays a record the actor may read (the caller checked that) on its version, the working draft or another version. */
 export async function replayDecision(deps: Deps, actor: Actor, record: DecisionRecordRow, target: ReplayTarget): Promise<Replay> {
-  const model = target === 'version' ? await recordedVersionModel(deps, record) : await buildAdviceSetModel(deps.db, record.adviceSetId, { reader: actor })
+  const { model, label } = await targetModel(deps, actor, record, target)
   const fresh = rerun(compileAdviceSet(model), record, await apiKeyOwnerOf(deps.db, record.apiKeyId))
   const differences = outcomeDifferences({ status: record.status, outcome: record.outcome }, fresh)
-  return { target, identical: differences.length === 0, differences, ...fresh }
+  const recordedModel = target === 'version' ? model : await recordedVersionModel(deps, record)
+  return {
+    target: typeof target === 'number' ? 'other' : target, targetLabel: label, identical: differences.length === 0, differences, ...fresh,
+    before: sideOf(recordedModel, record.status, record.outcome), after: sideOf(model, fresh.status, fresh.outcome),
+  }
 }

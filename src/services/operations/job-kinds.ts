@@ -6,6 +6,7 @@ import { registerGenerateJob } from '../scenarios/branches.ts'
 import { registerCompareJob } from '../scenarios/branch-compare.ts'
 import { registerExportJob } from './export.ts'
 import { registerDecisionExportJob } from '../decisions/export.ts'
+import { registerReplayJob } from '../publishing/replay-gate.ts'
 
 export function registerJobKinds(deps: Deps): void {
   registerReindexJob(deps)
@@ -14,4 +15,5 @@ export function registerJobKinds(deps: Deps): void {
   registerCompareJob(deps)
   registerExportJob(deps)
   registerDecisionExportJob(deps)
+  registerReplayJob(deps)
 }

@@ -19,6 +19,7 @@ import { compileSource, executePlan, type BatchResult, type CompiledSource, type
 import { NotFoundError } from '../errors.ts'
 import { versionErrorBranches } from './review-coverage.ts'
 import { teamSet } from './versions.ts'
+import { gateReplay, replayReview, type GateReplay, type ReplayReview } from './replay-gate.ts'
 
 /** The most static problems listed by message (all are counted). */
 const LISTED_ISSUES = 25
@@ -62,6 +63,8 @@ export interface ApprovalReview {
   staticWarnings: number
   /** Generated branches that only end in an error; null when the version is too large to generate while waiting. */
   errorBranches: number | null
+  /** Recorded answers of the published version replayed on this one; null when nothing else is published. */
+  replay: ReplayReview | null
   /** Failing scenarios (fail or error), error-level static problems or branches that end in an error. */
   risky: boolean
   /** The risks in words: "1 failing scenario and 2 static errors"; '' when there are none. */
@@ -118,24 +121,28 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`
 }
 
-function reviewOf(batch: BatchResult, checks: StaticCheckSummary, errorBranches: number | null): ApprovalReview {
+function reviewOf(batch: BatchResult, checks: StaticCheckSummary, errorBranches: number | null, replay: ReplayReview | null): ApprovalReview {
   const failing = batch.counts.fail + batch.counts.error
+  const changed = replay?.changed ?? 0
   const risks = [
     ...(failing ? [plural(failing, 'failing scenario')] : []),
     ...(checks.errors ? [plural(checks.errors, 'static error')] : []),
     ...(errorBranches ? [plural(errorBranches, 'branch that ends in an error', 'branches that end in an error')] : []),
+    ...(changed ? [`${plural(changed, 'recorded answer')} of ${replay!.replayed} replayed whose outcome changes`] : []),
   ].join(' and ')
   return {
-    scenarios: { total: batch.results.length, ...batch.counts }, staticErrors: checks.errors, staticWarnings: checks.warnings, errorBranches,
-    risky: failing > 0 || checks.errors > 0 || (errorBranches ?? 0) > 0, risks,
+    scenarios: { total: batch.results.length, ...batch.counts }, staticErrors: checks.errors, staticWarnings: checks.warnings, errorBranches, replay,
+    risky: failing > 0 || checks.errors > 0 || (errorBranches ?? 0) > 0 || changed > 0, risks,
   }
 }
 
 /** What approving `version` risks: its scenarios' results, its static errors and error branches (run now, nothing stored). */
 export async function approvalReview(deps: Deps, actor: Actor, set: AdviceSetRow, version: Pick<VersionRow, 'id'>): Promise<ApprovalReview> {
   const source = await compileSource(deps.db, set, version.id)
-  const [batch, errorBranches] = await Promise.all([runOn(deps, set, source, new Date()), versionErrorBranches(deps, actor, set, version.id)])
-  return reviewOf(batch, checksOf(source), errorBranches)
+  const [batch, errorBranches, replay] = await Promise.all([
+    runOn(deps, set, source, new Date()), versionErrorBranches(deps, actor, set, version.id), gateReplay(deps, set, source),
+  ])
+  return reviewOf(batch, checksOf(source), errorBranches, replayReview(replay))
 }
 
 export interface ReviewGateView {
@@ -145,6 +152,8 @@ export interface ReviewGateView {
   changed: number
   checks: StaticCheckSummary
   review: ApprovalReview
+  /** The published version's recorded answers replayed on this one (null when nothing else is published). */
+  replay: GateReplay | null
 }
 
 /** The version page's gate: scenario results on this version and on the published one (changed first), static checks. */
@@ -156,7 +165,9 @@ export async function reviewGate(deps: Deps, actor: Actor, adviceSetId: number, 
   const source = await compileSource(deps.db, set, version.id)
   const published = await findVersionInState(deps.db, set.id, 'published')
   const other = published && published.id !== version.id ? await compileSource(deps.db, set, published.id) : null
-  const [onVersion, onPublished] = await Promise.all([runOn(deps, set, source, now), other ? runOn(deps, set, other, now) : null])
+  const [onVersion, onPublished, replay] = await Promise.all([
+    runOn(deps, set, source, now), other ? runOn(deps, set, other, now) : null, gateReplay(deps, set, source, published ?? null),
+  ])
   const labels = versionLabels(source.compiled)
   const publishedLabels = other ? versionLabels(other.compiled) : labels
   const before = new Map((onPublished?.results ?? []).map((r) => [r.scenarioId, r]))
@@ -177,6 +188,7 @@ export async function reviewGate(deps: Deps, actor: Actor, adviceSetId: number, 
   return {
     version: { id: version.id, number: version.number },
     published: other && published ? { id: published.id, number: published.number } : null,
-    scenarios: rows, changed: rows.filter((r) => r.changed).length, checks, review: reviewOf(onVersion, checks, await versionErrorBranches(deps, actor, set, version.id)),
+    scenarios: rows, changed: rows.filter((r) => r.changed).length, checks,
+    review: reviewOf(onVersion, checks, await versionErrorBranches(deps, actor, set, version.id), replayReview(replay)), replay,
   }
 }

@@ -1,0 +1,154 @@
+// Replay at the review gate (issue 27 point 3): the recorded answers of the published version run again on another
+// version (or the working draft), and what changes is counted by kind — advice added, advice removed, status or next
+// question changed, a new error, an error gone — with a few example records of each. Records are read newest first
+// in pages and forgotten once compared, so memory stays flat however many are replayed; a run yields to the event loop
+// between slices and reports progress.
+//
+// Personal values are kept only as hashes. A record that had any is first run without them on its own version: when
+// that reproduces its outcome, they did not matter and it is compared like any other; otherwise it is counted as not
+// replayable, never guessed.
+import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
+import { apiKeyOwnerOf, countDecisionRecords, listDecisionRecords, type DecisionRecordRow } from '../../db/queries/decisions.ts'
+import { findVersionInState, type VersionRow } from '../../db/queries/versions.ts'
+import { compileAdviceSet, evaluate, type CompiledAdviceSet } from '../../engine/index.ts'
+import { renderingCounts } from '../../engine/branches/run.ts'
+import type { RecordedOutcome } from '../../db/schema/index.ts'
+import type { Deps } from '../context.ts'
+import type { CompiledSource } from '../scenarios/runs.ts'
+import type { VersionSnapshot } from '../publishing/snapshot.ts'
+import { recordedOutcome } from './build.ts'
+import { keptInputs } from './replay.ts'
+
+export const REPLAY_KINDS = ['adviceAdded', 'adviceRemoved', 'statusChanged', 'newError', 'errorGone'] as const
+export type ReplayKind = (typeof REPLAY_KINDS)[number]
+
+export const REPLAY_KIND_LABELS: Record<ReplayKind, string> = {
+  adviceAdded: 'Advice added', adviceRemoved: 'Advice removed', statusChanged: 'Status or next question changed', newError: 'New error', errorGone: 'Error gone',
+}
+
+/** The answers replayed by default (and at an approval); a job replays up to REPLAY_MAX. */
+export const REPLAY_DEFAULT = 1000
+export const REPLAY_MAX = 100_000
+/** Example records kept per kind. */
+const EXAMPLES = 5
+/** Records read per query. */
+const PAGE = 500
+/** Runs between two yields to the event loop (a few milliseconds on the 500-node set). */
+const SLICE = 100
+const NOT_REPLAYABLE = 'notReplayable'
+
+export interface ReplayGroup { kind: ReplayKind; label: string; count: number; examples: string[] }
+
+export interface ReplaySummary {
+  /** The published version whose recorded answers were replayed. */
+  baseline: { versionId: number; number: number }
+  /** What they were replayed on. */
+  target: { versionId: number | null; label: string }
+  asked: number
+  /** Records read and run. */
+  replayed: number
+  /** Records whose outcome differs in any of the kinds. */
+  changed: number
+  /** Records with personal values their outcome depended on. */
+  notReplayable: number
+  groups: ReplayGroup[]
+  finishedAt: string
+  /** Stopped before all were replayed (a cancelled job). */
+  cancelled: boolean
+}
+
+export interface ReplayOptions {
+  limit?: number
+  onProgress?: (done: number, total: number) => void | Promise<void>
+  isCancelled?: () => boolean
+}
+
+/** How one replayed record differs from what it recorded: the kinds that apply (none: the same outcome). */
+export function changeKinds(recorded: { status: string; outcome: RecordedOutcome }, fresh: { status: string; outcome: RecordedOutcome }): ReplayKind[] {
+  const items = (o: RecordedOutcome) => new Set(o.items.map((item) => `${item.group}:${item.nodeId}`))
+  const errors = (o: RecordedOutcome) => new Set(o.errors.map((e) => `${e.nodeId}:${e.code}`))
+  const before = items(recorded.outcome)
+  const after = items(fresh.outcome)
+  const errorsBefore = errors(recorded.outcome)
+  const errorsAfter = errors(fresh.outcome)
+  const kinds: ReplayKind[] = []
+  if ([...after].some((k) => !before.has(k))) kinds.push('adviceAdded')
+  if ([...before].some((k) => !after.has(k))) kinds.push('adviceRemoved')
+  if (recorded.status !== fresh.status || (recorded.outcome.question?.variable ?? null) !== (fresh.outcome.question?.variable ?? null)) kinds.push('statusChanged')
+  if ([...errorsAfter].some((k) => !errorsBefore.has(k))) kinds.push('newError')
+  if ([...errorsBefore].some((k) => !errorsAfter.has(k))) kinds.push('errorGone')
+  return kinds
+}
+
+/** A record's inputs run as the Advice API ran them (its moment as "now", its key's owner), rendered only when that can add an error. */
+function rerunOutcome(compiled: CompiledAdviceSet, record: DecisionRecordRow, inputs: Record<string, unknown>, keyOwnerId: string | undefined) {
+  const result = evaluate(compiled, inputs, {
+    context: 'run', render: renderingCounts(compiled), contentType: 'text', now: record.receivedAt, ...(keyOwnerId ? { apiKeyOwnerId: keyOwnerId } : {}),
+  })
+  return recordedOutcome(compiled, result)
+}
+
+/** The published version of the set, or null when none is. */
+export async function publishedOf(deps: Deps, set: Pick<AdviceSetRow, 'id'>): Promise<VersionRow | null> {
+  return (await findVersionInState(deps.db, set.id, 'published')) ?? null
+}
+
+/** Replays the latest recorded answers of the published version (`baseline`) on `target`. */
+export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, baseline: VersionRow, target: CompiledSource, options: ReplayOptions = {}): Promise<ReplaySummary> {
+  const asked = Math.min(options.limit ?? REPLAY_DEFAULT, REPLAY_MAX)
+  const filter = { adviceSetId: set.id, versionNumber: baseline.number }
+  const total = Math.min(asked, await countDecisionRecords(deps.db, filter))
+  let baselineCompiled: CompiledAdviceSet | undefined
+  const owners = new Map<number, string | undefined>()
+  const groups = new Map<ReplayKind, ReplayGroup>(REPLAY_KINDS.map((kind) => [kind, { kind, label: REPLAY_KIND_LABELS[kind], count: 0, examples: [] }]))
+  let replayed = 0
+  let changed = 0
+  let notReplayable = 0
+  let cancelled = false
+  let before: { receivedAt: Date; id: string } | undefined
+  /** How a record's outcome changes on the target, or NOT_REPLAYABLE. */
+  const replayOne = (record: DecisionRecordRow, keyOwner: string | undefined): ReplayKind[] | typeof NOT_REPLAYABLE => {
+    const { inputs, withoutPersonal } = keptInputs(record)
+    if (withoutPersonal.length > 0) {
+      baselineCompiled ??= compileAdviceSet((baseline.snapshot as VersionSnapshot).model)
+      if (changeKinds(record, rerunOutcome(baselineCompiled, record, inputs, keyOwner)).length > 0) return NOT_REPLAYABLE
+    }
+    return changeKinds(record, rerunOutcome(target.compiled, record, inputs, keyOwner))
+  }
+  await options.onProgress?.(0, total)
+  while (replayed < total) {
+    if (options.isCancelled?.()) {
+      cancelled = true
+      break
+    }
+    const page = await listDecisionRecords(deps.db, { ...filter, ...(before ? { before } : {}) }, Math.min(PAGE, total - replayed))
+    if (page.length === 0) break
+    for (let i = 0; i < page.length; i++) {
+      const record = page[i]!
+      if (!owners.has(record.apiKeyId)) owners.set(record.apiKeyId, await apiKeyOwnerOf(deps.db, record.apiKeyId))
+      const kinds = replayOne(record, owners.get(record.apiKeyId))
+      replayed++
+      if (kinds === NOT_REPLAYABLE) notReplayable++
+      else if (kinds.length > 0) {
+        changed++
+        for (const kind of kinds) {
+          const group = groups.get(kind)!
+          group.count++
+          if (group.examples.length < EXAMPLES) group.examples.push(record.id)
+        }
+      }
+      if ((i + 1) % SLICE === 0) {
+        await new Promise((resolve) => setImmediate(resolve))
+        await options.onProgress?.(replayed, total)
+      }
+    }
+    const last = page[page.length - 1]!
+    before = { receivedAt: last.receivedAt, id: last.id }
+    await options.onProgress?.(replayed, total)
+  }
+  return {
+    baseline: { versionId: baseline.id, number: baseline.number },
+    target: { versionId: target.versionId, label: target.label },
+    asked, replayed, changed, notReplayable, groups: [...groups.values()], finishedAt: new Date().toISOString(), cancelled,
+  }
+}
