@@ -80,6 +80,16 @@ export async function listDecisionRecords(db: Db, filter: DecisionFilter, limit:
     .orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
 }
 
+/** What a replay reads of each record (decisions/replay-batch.ts), newest first: only the columns it compares. */
+export type ReplayRecordRow = Pick<DecisionRecordRow, 'id' | 'receivedAt' | 'apiKeyId' | 'inputs' | 'status' | 'outcome'>
+
+export async function listRecordsToReplay(db: Db, filter: DecisionFilter, limit: number): Promise<ReplayRecordRow[]> {
+  return db.select({
+    id: decisionRecords.id, receivedAt: decisionRecords.receivedAt, apiKeyId: decisionRecords.apiKeyId,
+    inputs: decisionRecords.inputs, status: decisionRecords.status, outcome: decisionRecords.outcome,
+  }).from(decisionRecords).where(decisionWhere(filter)).orderBy(desc(decisionRecords.receivedAt), desc(decisionRecords.id)).limit(limit)
+}
+
 /** Holds one of these hashes; the first clause lets the planner use the partial index of records with personal values. */
 function hasAnyHash(hashes: string[]): SQL {
   return sql`${decisionRecords.personalHashes} <> '{}'::text[] and ${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`

@@ -65,6 +65,8 @@ export interface WhyNotOptions {
   maxPathsPerNode?: number
   /** Most paths walked in the whole set (default 20,000). */
   maxPaths?: number
+  /** Explain only these advice nodes (default: every one not given). */
+  only?: ReadonlySet<string>
 }
 
 const DEFAULT_PATHS_PER_NODE = 8
@@ -83,7 +85,7 @@ export function whyNot(compiled: CompiledAdviceSet, inputs: Record<string, unkno
   let search: AnswerSearch | undefined
   const out: NotGiven[] = []
   for (const node of compiled.nodeById.values()) {
-    if (node.kind !== KIND_ADVICE || given.has(node.id)) continue
+    if (node.kind !== KIND_ADVICE || given.has(node.id) || (options.only !== undefined && !options.only.has(node.id))) continue
     const paths = (pathsTo.get(node.id) ?? []).slice(0, options.maxPathsPerNode ?? DEFAULT_PATHS_PER_NODE)
     const entry: NotGiven = {
       nodeId: node.id, ruleId: node.ruleId, headline: node.model.headline ?? '',

@@ -64,6 +64,11 @@ export interface EvaluateOptions {
    * Decision mode (`false`): items carry ids, tags and sources only, which is what a decision needs.
    */
   render?: boolean
+  /**
+   * Decision mode only: report each text tag that has no value (UNDEFINED_IN_OUTPUT) as rendering would, without
+   * rendering: what a replay of recorded answers needs to find new errors, at a fraction of a render's cost.
+   */
+  checkTags?: boolean
   /** Default 'text'. */
   contentType?: ContentType
   /** Link target of a variable chip's backlink in html. */

@@ -558,8 +558,9 @@ export class Run implements SlotScope {
         custom === undefined
           ? { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody }
           : { nodeId: item.nodeId, ruleId: item.ruleId, tags: item.tags, sources: item.sources, headline: headlineBody, text: textBody, customHeadline: custom }
-    } else if (custom !== undefined) {
-      item = { ...item, customHeadline: custom }
+    } else {
+      if (this.options.checkTags === true) this.checkTags(advice, node, custom)
+      if (custom !== undefined) item = { ...item, customHeadline: custom }
     }
     this.result.addItem(advice.group, item)
     if (this.explainer !== null) this.explainer.emitted(node)
@@ -680,6 +681,24 @@ export class Run implements SlotScope {
     // Html, the Advice API's usual type, skips the generic dispatch: its template is kept on the text.
     if (content.contentType === 'html') return fillHtml((text.html ??= htmlTemplate(text.prepared)), values, true, content.renderOptions?.questionHref)
     return renderValues(text.prepared, content.contentType, values, content.renderOptions)
+  }
+
+  /** Decision mode's checkTags: the tags of an item's headline (or custom headline) and text that have no value. */
+  private checkTags(advice: NonNullable<CompiledNode['advice']>, node: CompiledNode, custom: string | undefined): void {
+    if (custom === undefined) this.checkBound((advice.boundHeadline ??= bindText(advice.headline, this.compiled)), node)
+    else if (custom !== '') this.reportMissing(renderContent(custom, 'text', (kind, name) => this.resolveUncached(kind, name)), node)
+    this.checkBound((advice.boundText ??= bindText(advice.text, this.compiled)), node)
+  }
+
+  /** Reports a bound text's tags without a value, each once, as renderText does. */
+  private checkBound(text: BoundText, node: CompiledNode): void {
+    const refs = text.refs
+    for (let i = 0; i < refs.length; i++) {
+      if (text.prepared.firstOf[i]! >= 0) continue
+      const ref = refs[i]!
+      const value = ref >= 0 ? this.valueOrMissing(false, ref) : ref === NO_REF ? undefined : this.valueOrMissing(true, FORMULA_REF - ref)
+      if (value === undefined) this.reportMissingTag(text.prepared.tags[i]!, node)
+    }
   }
 
   /** A text made during the run (Headline_Custom's value): prepared through the engine's bounded memo. */

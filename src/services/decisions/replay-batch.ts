@@ -8,15 +8,13 @@
 // that reproduces its outcome, they did not matter and it is compared like any other; otherwise it is counted as not
 // replayable, never guessed.
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
-import { apiKeyOwnerOf, countDecisionRecords, listDecisionRecords, type DecisionRecordRow } from '../../db/queries/decisions.ts'
+import { apiKeyOwnerOf, countDecisionRecords, listRecordsToReplay, type ReplayRecordRow } from '../../db/queries/decisions.ts'
 import { findVersionInState, type VersionRow } from '../../db/queries/versions.ts'
-import { compileAdviceSet, evaluate, type CompiledAdviceSet } from '../../engine/index.ts'
-import { renderingCounts } from '../../engine/branches/run.ts'
+import { compileAdviceSet, evaluate, type CompiledAdviceSet, type EngineResult } from '../../engine/index.ts'
 import type { RecordedOutcome } from '../../db/schema/index.ts'
 import type { Deps } from '../context.ts'
 import type { CompiledSource } from '../scenarios/runs.ts'
 import type { VersionSnapshot } from '../publishing/snapshot.ts'
-import { recordedOutcome } from './build.ts'
 import { keptInputs } from './replay.ts'
 
 export const REPLAY_KINDS = ['adviceAdded', 'adviceRemoved', 'statusChanged', 'newError', 'errorGone'] as const
@@ -63,29 +61,54 @@ export interface ReplayOptions {
   isCancelled?: () => boolean
 }
 
-/** How one replayed record differs from what it recorded: the kinds that apply (none: the same outcome). */
-export function changeKinds(recorded: { status: string; outcome: RecordedOutcome }, fresh: { status: string; outcome: RecordedOutcome }): ReplayKind[] {
-  const items = (o: RecordedOutcome) => new Set(o.items.map((item) => `${item.group}:${item.nodeId}`))
-  const errors = (o: RecordedOutcome) => new Set(o.errors.map((e) => `${e.nodeId}:${e.code}`))
-  const before = items(recorded.outcome)
-  const after = items(fresh.outcome)
-  const errorsBefore = errors(recorded.outcome)
-  const errorsAfter = errors(fresh.outcome)
+/**
+ * How a record's answer comes out on `compiled`: its inputs run as the Advice API ran them (its moment as "now", its
+ * key's owner), in decision mode with text tags checked (the errors a render would add), compared with what it recorded.
+ */
+function rerunKinds(compiled: CompiledAdviceSet, record: ReplayRecordRow, inputs: Record<string, unknown>, keyOwnerId: string | undefined): ReplayKind[] {
+  const result = evaluate(compiled, inputs, {
+    context: 'run', render: false, checkTags: true, now: record.receivedAt, ...(keyOwnerId ? { apiKeyOwnerId: keyOwnerId } : {}),
+  })
+  return resultKinds(record, result)
+}
+
+/**
+ * How a fresh run differs from what a record recorded: the kinds that apply (none: the same outcome). Read straight
+ * from the run, without building its recorded form (a replay makes 100,000).
+ */
+function resultKinds(recorded: { status: string; outcome: RecordedOutcome }, result: EngineResult): ReplayKind[] {
+  const before = recorded.outcome.items
+  const fresh: Array<{ group: string; nodeId: string }> = []
+  for (const item of result.advice) fresh.push({ group: 'advice', nodeId: item.nodeId })
+  for (const item of result.assumptions) fresh.push({ group: 'assumptions', nodeId: item.nodeId })
+  for (const item of result.examples) fresh.push({ group: 'examples', nodeId: item.nodeId })
   const kinds: ReplayKind[] = []
-  if ([...after].some((k) => !before.has(k))) kinds.push('adviceAdded')
-  if ([...before].some((k) => !after.has(k))) kinds.push('adviceRemoved')
-  if (recorded.status !== fresh.status || (recorded.outcome.question?.variable ?? null) !== (fresh.outcome.question?.variable ?? null)) kinds.push('statusChanged')
-  if ([...errorsAfter].some((k) => !errorsBefore.has(k))) kinds.push('newError')
-  if ([...errorsBefore].some((k) => !errorsAfter.has(k))) kinds.push('errorGone')
+  if (!sameList(before, fresh, (a, b) => a.group === b.group && a.nodeId === b.nodeId)) {
+    const keys = (list: ReadonlyArray<{ group: string; nodeId: string }>) => new Set(list.map((item) => `${item.group}:${item.nodeId}`))
+    const was = keys(before)
+    const now = keys(fresh)
+    if ([...now].some((k) => !was.has(k))) kinds.push('adviceAdded')
+    if ([...was].some((k) => !now.has(k))) kinds.push('adviceRemoved')
+  }
+  const focus = result.currentFocus
+  const status = focus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete'
+  if (recorded.status !== status || (recorded.outcome.question?.variable ?? null) !== (focus?.variable ?? null)) kinds.push('statusChanged')
+  const errorsBefore = recorded.outcome.errors
+  const errorsAfter = result.errors
+  if (errorsBefore.length > 0 || errorsAfter.length > 0) {
+    const keys = (list: ReadonlyArray<{ nodeId: string; code: string }>) => new Set(list.map((e) => `${e.nodeId}:${e.code}`))
+    const was = keys(errorsBefore)
+    const now = keys(errorsAfter)
+    if ([...now].some((k) => !was.has(k))) kinds.push('newError')
+    if ([...was].some((k) => !now.has(k))) kinds.push('errorGone')
+  }
   return kinds
 }
 
-/** A record's inputs run as the Advice API ran them (its moment as "now", its key's owner), rendered only when that can add an error. */
-function rerunOutcome(compiled: CompiledAdviceSet, record: DecisionRecordRow, inputs: Record<string, unknown>, keyOwnerId: string | undefined) {
-  const result = evaluate(compiled, inputs, {
-    context: 'run', render: renderingCounts(compiled), contentType: 'text', now: record.receivedAt, ...(keyOwnerId ? { apiKeyOwnerId: keyOwnerId } : {}),
-  })
-  return recordedOutcome(compiled, result)
+function sameList<A, B>(a: readonly A[], b: readonly B[], same: (x: A, y: B) => boolean): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (!same(a[i]!, b[i]!)) return false
+  return true
 }
 
 /** The published version of the set, or null when none is. */
@@ -107,13 +130,13 @@ export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, 
   let cancelled = false
   let before: { receivedAt: Date; id: string } | undefined
   /** How a record's outcome changes on the target, or NOT_REPLAYABLE. */
-  const replayOne = (record: DecisionRecordRow, keyOwner: string | undefined): ReplayKind[] | typeof NOT_REPLAYABLE => {
+  const replayOne = (record: ReplayRecordRow, keyOwner: string | undefined): ReplayKind[] | typeof NOT_REPLAYABLE => {
     const { inputs, withoutPersonal } = keptInputs(record)
     if (withoutPersonal.length > 0) {
       baselineCompiled ??= compileAdviceSet((baseline.snapshot as VersionSnapshot).model)
-      if (changeKinds(record, rerunOutcome(baselineCompiled, record, inputs, keyOwner)).length > 0) return NOT_REPLAYABLE
+      if (rerunKinds(baselineCompiled, record, inputs, keyOwner).length > 0) return NOT_REPLAYABLE
     }
-    return changeKinds(record, rerunOutcome(target.compiled, record, inputs, keyOwner))
+    return rerunKinds(target.compiled, record, inputs, keyOwner)
   }
   await options.onProgress?.(0, total)
   while (replayed < total) {
@@ -121,7 +144,7 @@ export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, 
       cancelled = true
       break
     }
-    const page = await listDecisionRecords(deps.db, { ...filter, ...(before ? { before } : {}) }, Math.min(PAGE, total - replayed))
+    const page = await listRecordsToReplay(deps.db, { ...filter, ...(before ? { before } : {}) }, Math.min(PAGE, total - replayed))
     if (page.length === 0) break
     for (let i = 0; i < page.length; i++) {
       const record = page[i]!

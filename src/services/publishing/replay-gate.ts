@@ -10,7 +10,7 @@ import type { VersionRow } from '../../db/queries/versions.ts'
 import { actorForUser } from '../accounts/users.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
-import { ValidationError } from '../errors.ts'
+import { ConflictError, ValidationError } from '../errors.ts'
 import { getJob, jobsPanel, type JobView } from '../operations/jobs.ts'
 import { compileSource, type CompiledSource } from '../scenarios/runs.ts'
 import { publishedOf, replayRecorded, REPLAY_DEFAULT, REPLAY_MAX, type ReplaySummary } from '../decisions/replay-batch.ts'
@@ -78,9 +78,9 @@ export async function draftReplay(deps: Deps, actor: Actor, adviceSetId: number)
 export async function replayNow(deps: Deps, actor: Actor, adviceSetId: number, target: ReplayTargetId, limit: number): Promise<ReplaySummary> {
   const set = await teamSet(deps.db, actor, adviceSetId)
   const baseline = await publishedOf(deps, set)
-  if (!baseline) throw new ValidationError('target', 'Nothing is published yet: there are no recorded answers to replay.')
+  if (!baseline) throw new ConflictError('target', 'Nothing is published yet: there are no recorded answers to replay.')
   const source = await compileSource(deps.db, set, target)
-  if (source.versionId === baseline.id) throw new ValidationError('target', 'This is the published version: its recorded answers were made by it.')
+  if (source.versionId === baseline.id) throw new ConflictError('target', 'This is the published version: its recorded answers were made by it.')
   return replayRecorded(deps, set, baseline, source, { limit })
 }
 
@@ -112,9 +112,9 @@ export async function startReplayJob(deps: Deps, actor: Actor, adviceSetId: numb
   const limit = rawCount === undefined || rawCount === '' ? REPLAY_DEFAULT : countOf(rawCount)
   const set = await teamSet(deps.db, actor, adviceSetId)
   const baseline = await publishedOf(deps, set)
-  if (!baseline) throw new ValidationError('target', 'Nothing is published yet: there are no recorded answers to replay.')
+  if (!baseline) throw new ConflictError('target', 'Nothing is published yet: there are no recorded answers to replay.')
   const source = await compileSource(deps.db, set, target)
-  if (source.versionId === baseline.id) throw new ValidationError('target', 'This is the published version: its recorded answers were made by it.')
+  if (source.versionId === baseline.id) throw new ConflictError('target', 'This is the published version: its recorded answers were made by it.')
   const row = await deps.db.transaction(async (tx) => {
     const job = await deps.jobs.enqueue(tx, {
       kind: REPLAY_JOB, ownerId: set.ownerId, userId: actor.userId, subject: replaySubject(set.id, target),
