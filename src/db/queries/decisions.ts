@@ -69,8 +69,10 @@ function decisionWhere(filter: DecisionFilter): SQL {
   // Written out, not as a parameter, so the planner can use the index of records with errors (a partial index).
   if (filter.hasErrors !== undefined) where.push(filter.hasErrors ? sql`${decisionRecords.hasErrors}` : sql`not ${decisionRecords.hasErrors}`)
   if (filter.before) {
+    // A row comparison, which the (advice_set_id, received_at, id) index bounds: written as an OR, each page of a
+    // keyset walk read the index from the newest record down to its place, so deep pages cost ever more.
     const { receivedAt, id } = filter.before
-    where.push(or(lt(decisionRecords.receivedAt, receivedAt), and(eq(decisionRecords.receivedAt, receivedAt), lt(decisionRecords.id, id)))!)
+    where.push(sql`(${decisionRecords.receivedAt}, ${decisionRecords.id}) < (${receivedAt.toISOString()}::timestamptz, ${id}::uuid)`)
   }
   return and(...where)!
 }

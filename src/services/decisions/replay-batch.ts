@@ -139,13 +139,20 @@ export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, 
     return rerunKinds(target.compiled, record, inputs, keyOwner)
   }
   await options.onProgress?.(0, total)
+  // The next page is asked for before this one is compared: the database reads it while the engine runs.
+  const pageAfter = (after: typeof before, read: number) => read >= total ? Promise.resolve([])
+    : listRecordsToReplay(deps.db, { ...filter, ...(after ? { before: after } : {}) }, Math.min(PAGE, total - read))
+  let next = pageAfter(undefined, 0)
   while (replayed < total) {
+    const page = await next
+    if (page.length === 0) break
     if (options.isCancelled?.()) {
       cancelled = true
       break
     }
-    const page = await listRecordsToReplay(deps.db, { ...filter, ...(before ? { before } : {}) }, Math.min(PAGE, total - replayed))
-    if (page.length === 0) break
+    const last = page[page.length - 1]!
+    before = { receivedAt: last.receivedAt, id: last.id }
+    next = pageAfter(before, replayed + page.length)
     for (let i = 0; i < page.length; i++) {
       const record = page[i]!
       if (!owners.has(record.apiKeyId)) owners.set(record.apiKeyId, await apiKeyOwnerOf(deps.db, record.apiKeyId))
@@ -165,10 +172,10 @@ export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, 
         await options.onProgress?.(replayed, total)
       }
     }
-    const last = page[page.length - 1]!
-    before = { receivedAt: last.receivedAt, id: last.id }
     await options.onProgress?.(replayed, total)
   }
+  // A page read ahead and not needed (a cancel) is still awaited, so no query outlives the replay.
+  await next.catch(() => [])
   return {
     baseline: { versionId: baseline.id, number: baseline.number },
     target: { versionId: target.versionId, label: target.label },
