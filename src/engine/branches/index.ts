@@ -135,6 +135,29 @@ interface Choice {
   fixed: boolean
 }
 
+interface SetFacts {
+  stable: Set<string>
+  inputSlots: number[]
+  /** Every comparison anywhere, by variable, so answers for variables off a path can avoid exits. */
+  allAtoms: Map<string, Atom[]>
+  divisors: Set<string>
+}
+
+const setFactsOf = new WeakMap<CompiledAdviceSet, SetFacts>()
+
+/** What a search needs of the whole set, worked out once per compiled set (why-not searches one node at a time). */
+function setFacts(compiled: CompiledAdviceSet): SetFacts {
+  let facts = setFactsOf.get(compiled)
+  if (facts === undefined) {
+    const stable = stableVariables(compiled)
+    const atoms: Atom[] = []
+    for (const node of compiled.nodeById.values()) atoms.push(...usableAtoms(compiled, node, stable).atoms)
+    facts = { stable, inputSlots: inputVariables(compiled), allAtoms: byVariable(atoms), divisors: divisorVariables(compiled) }
+    setFactsOf.set(compiled, facts)
+  }
+  return facts
+}
+
 export class AnswerSearch {
   private readonly stable: Set<string>
   /** Per input variable: its candidates from the whole set, worked out once. */
@@ -158,20 +181,16 @@ export class AnswerSearch {
     private readonly compiled: CompiledAdviceSet,
     options: BranchOptions,
   ) {
-    this.stable = stableVariables(compiled)
+    const { stable, inputSlots, allAtoms, divisors } = setFacts(compiled)
+    this.stable = stable
     this.now = options.now ?? new Date()
     this.maxAttempts = options.maxAttempts ?? DEFAULT_ATTEMPTS
     this.verify = options.verify !== false
     this.apiPort = options.apiPort ?? NO_API_VALUE
-    this.inputSlots = inputVariables(compiled)
+    this.inputSlots = inputSlots
     this.fixed = options.fixed ?? {}
     this.prefer = options.prefer ?? {}
     this.deriver = new Deriver(compiled, new Set(this.inputSlots), this.now)
-    // Every comparison anywhere, true or false side, so answers for variables off the path can avoid exits.
-    const atoms: Atom[] = []
-    for (const node of compiled.nodeById.values()) atoms.push(...usableAtoms(compiled, node, this.stable).atoms)
-    const allAtoms = byVariable(atoms)
-    const divisors = divisorVariables(compiled)
     for (const index of this.inputSlots) {
       const slot = compiled.variables[index]!
       this.general.set(index, new GeneralCandidates(slot, allAtoms.get(slot.name) ?? [], this.now, divisors.has(slot.name)))

@@ -103,9 +103,14 @@ export function whyNot(compiled: CompiledAdviceSet, inputs: Record<string, unkno
   return out
 }
 
-/** The paths of the set's rules that end at each advice node, in tree order. */
+const pathsBySet = new WeakMap<CompiledAdviceSet, { maxPaths: number; byLeaf: Map<string, TreePath[]> }>()
+
+/** The paths of the set's rules that end at each advice node, in tree order; worked out once per compiled set. */
 function advicePaths(compiled: CompiledAdviceSet, maxPaths: number): Map<string, TreePath[]> {
+  const known = pathsBySet.get(compiled)
+  if (known?.maxPaths === maxPaths) return known.byLeaf
   const byLeaf = new Map<string, TreePath[]>()
+  pathsBySet.set(compiled, { maxPaths, byLeaf })
   let walked = 0
   for (const path of treePaths(compiled.rules)) {
     if (++walked > maxPaths) break
