@@ -1,6 +1,7 @@
 // "Advice not given", as views/rule/_debug-not-given.eta renders it without JavaScript.
 import type { NotGivenView } from '../../src/services/authoring/not-given-view.ts'
 import { MAX_NOT_GIVEN_SHOWN } from '../../src/services/authoring/not-given-view.ts'
+import { Reads } from './reasons.tsx'
 
 export function NotGiven({ entries }: { entries: NotGivenView[] }) {
   if (entries.length === 0) return null
@@ -17,11 +18,7 @@ export function NotGiven({ entries }: { entries: NotGivenView[] }) {
               {entry.paths.map((p, i) => (
                 <li key={i} data-blocker-node={p.blocker.nodeId}>
                   {p.blocker.text}{p.blocker.expression !== null && <> <a href={`#debug-node-${p.blocker.nodeId}`}><code>{p.blocker.expression}</code></a></>}
-                  {p.blocker.reads.length > 0 && (
-                    <ul className="debug-reads">
-                      {p.blocker.reads.map((read) => <li key={read.name}><code>{read.name}</code> = <strong>{read.value}</strong> <span className="hint">{read.from}</span></li>)}
-                    </ul>
-                  )}
+                  <Reads reads={p.blocker.reads} />
                 </li>
               ))}
             </ul>

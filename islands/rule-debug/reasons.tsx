@@ -1,5 +1,15 @@
 // Why an item was given, or why the question is next, as views/rule/_debug-reasons.eta renders it without JavaScript.
-import type { ReasonView } from '../../src/services/authoring/reason-view.ts'
+import type { ReasonReadView, ReasonView } from '../../src/services/authoring/reason-view.ts'
+
+/** What a condition read, as views/rule/_debug-reads.eta renders it. */
+export function Reads({ reads }: { reads: ReasonReadView[] }) {
+  if (reads.length === 0) return null
+  return (
+    <ul className="debug-reads">
+      {reads.map((read) => <li key={read.name}><code>{read.name}</code> = <strong>{read.value}</strong> <span className="hint">{read.from}</span></li>)}
+    </ul>
+  )
+}
 
 export function Reasons({ reasons, summary }: { reasons: ReasonView[]; summary: string }) {
   return (
@@ -10,11 +20,7 @@ export function Reasons({ reasons, summary }: { reasons: ReasonView[]; summary: 
           {reasons.map((r, i) => (
             <li key={`${r.nodeId}-${i}`} data-reason-node={r.nodeId} data-reason-kind={r.kind}>
               <a href={`#debug-node-${r.nodeId}`}><code>{r.text}</code></a>{r.kind === 'condition' && <> → <code>{r.result}</code></>}
-              {r.reads.length > 0 && (
-                <ul className="debug-reads">
-                  {r.reads.map((read) => <li key={read.name}><code>{read.name}</code> = <strong>{read.value}</strong> <span className="hint">{read.from}</span></li>)}
-                </ul>
-              )}
+              <Reads reads={r.reads} />
             </li>
           ))}
         </ol>

@@ -1,6 +1,6 @@
 // Issue 5 acceptance: "debug the rule with inputs and see the visited path highlighted" — with the rule-debug island
 // (no reload) and without JavaScript (the form's round trip).
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
@@ -36,12 +36,18 @@ t.test('rule debug page', { skip: chromiumMissing }, async (t) => {
   const advice = (page: Page) => page.locator('.debug-results .debug-advice .debug-headline')
   const headlines = async (page: Page) => (await advice(page).allTextContents()).map((text) => text.trim())
 
-  t.test('with the island: type, run, and the path lights up without a reload', async (t) => {
-    const context = await newQuietContext(browser)
+  /** The debug page in a context of its own, signed in as the author. */
+  async function debugPage(t: Test, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+    const context = await newQuietContext(browser, options)
     t.teardown(() => context.close())
     const page = await context.newPage()
     await signInByApi(page, server.url, author)
     await page.goto(url)
+    return page
+  }
+
+  t.test('with the island: type, run, and the path lights up without a reload', async (t) => {
+    const page = await debugPage(t)
     t.equal(await islandsSettled(page), 'mounted')
     t.equal(await page.locator('[data-island="rule-debug"]').getAttribute('data-island-state'), 'mounted')
     t.equal(await page.locator('[data-fragment="rule-debug-tree"] [data-node-id]').count(), nodes.length, 'the island shows the tree')
@@ -73,11 +79,7 @@ t.test('rule debug page', { skip: chromiumMissing }, async (t) => {
   })
 
   t.test('"Advice not given": the failing condition, the nearest answers, one click and the advice is given', async (t) => {
-    const context = await newQuietContext(browser)
-    t.teardown(() => context.close())
-    const page = await context.newPage()
-    await signInByApi(page, server.url, author)
-    await page.goto(url)
+    const page = await debugPage(t)
     t.equal(await islandsSettled(page), 'mounted')
     await page.getByLabel('What is your income?').fill('300')
     await page.getByRole('button', { name: 'Run' }).click()
@@ -97,11 +99,7 @@ t.test('rule debug page', { skip: chromiumMissing }, async (t) => {
   })
 
   t.test('without JavaScript: the form round trip', async (t) => {
-    const context = await newQuietContext(browser, { javaScriptEnabled: false })
-    t.teardown(() => context.close())
-    const page = await context.newPage()
-    await signInByApi(page, server.url, author)
-    await page.goto(url)
+    const page = await debugPage(t, { javaScriptEnabled: false })
     await page.getByLabel('What is your income?').fill('2000')
     await Promise.all([page.waitForURL(`${server.url}/adviceset/${set.id}/rule/debug`), page.getByRole('button', { name: 'Run' }).click()])
     t.same(await headlines(page), ['Tax is 400'])

@@ -237,6 +237,12 @@ export class EngineResult {
     return sources
   }
 
+  /** The focus, with the path that made it the next question when the run explained itself. */
+  get explainedFocus(): (CurrentFocus & { reasons?: Reason[] }) | undefined {
+    const reasons = this.explanation?.focus
+    return this.currentFocus && reasons ? { ...this.currentFocus, reasons } : this.currentFocus
+  }
+
   /** The items, each with its reasons when the run explained itself. */
   explained(items: readonly AdviceItem[]): ReadonlyArray<AdviceItem & { reasons?: Reason[] }> {
     const explanation = this.explanation
@@ -250,8 +256,7 @@ export class EngineResult {
       context: this.context,
       done: this.done,
       inputRequests: this.inputRequests.map((answer) => answer.toJSON()),
-      ...(this.currentFocus ? { currentFocus: this.currentFocus } : {}),
-      ...(this.currentFocus && this.explanation?.focus ? { currentFocus: { ...this.currentFocus, reasons: this.explanation.focus } } : {}),
+      ...(this.currentFocus ? { currentFocus: this.explainedFocus } : {}),
       advice: this.explained(this.advice),
       assumptions: this.explained(this.assumptions),
       examples: this.explained(this.examples),

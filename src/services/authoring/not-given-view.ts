@@ -59,7 +59,8 @@ function blockerView(raw: Json): BlockerView {
 /** How the page links a run: with other answers (form texts by variable), or asking for a node's nearest answers. */
 export interface NotGivenLinks {
   run(answers: Record<string, string>): string
-  ask(nodeId: string): string
+  /** Absent where every node's nearest answers were worked out. */
+  ask?(nodeId: string): string
 }
 
 export function notGivenViews(raw: unknown, links: NotGivenLinks): NotGivenView[] {
@@ -78,7 +79,7 @@ export function notGivenViews(raw: unknown, links: NotGivenLinks): NotGivenView[
       changes: changes.map((c) => `{{${str(c.variable)}}}: ${shown(c.from, 'from' in c, '(no answer)')} → ${shown(c.to, 'to' in c, '(no answer)')}`),
       answers,
       useHref: answers ? links.run(answers) : null,
-      askHref: entry.nearest === undefined && entry.unreachable === undefined ? links.ask(str(entry.nodeId)) : null,
+      askHref: links.ask && entry.nearest === undefined && entry.unreachable === undefined ? links.ask(str(entry.nodeId)) : null,
       unreachable: typeof entry.unreachable === 'string' ? entry.unreachable : null,
     }
   })

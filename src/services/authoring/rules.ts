@@ -229,8 +229,11 @@ export function runMoment(raw: string | undefined): Date | undefined {
  */
 export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetModel, compiled: CompiledAdviceSet, input: {
   inputs: Record<string, unknown>; contentType?: ContentType; now?: Date; pinned?: ReadonlyMap<string, PinnedResponse>
-  /** Also say why each advice node not given was not (notGiven), with nearest answers for these and the first few. */
-  whyNot?: { nearestFor: readonly string[]; nearestLimit?: number }
+  /**
+   * Also say why each advice node not given was not (notGiven), with nearest answers for these and the first few;
+   * `only`: about these nodes alone.
+   */
+  whyNot?: WhyNotAsked
 }) {
   // Explained, so each advice item and the focus carry the conditions that led to them (the debugger shows them).
   const options = { trace: true, explain: true, contentType: input.contentType ?? 'text', ...(input.now ? { now: input.now } : {}) }
@@ -250,11 +253,13 @@ export async function tracedRun(deps: Deps, ownerId: string, model: AdviceSetMod
  * Why each advice node not given was not (engine why-not.ts). The nearest answers' runs get the values this run's API
  * Calls fetched, so a search does not call the partner's services for every answer it tries.
  */
-function notGivenOf(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, result: EngineResult, asked: { nearestFor: readonly string[]; nearestLimit?: number }, now: Date | undefined): NotGiven[] {
+interface WhyNotAsked { nearestFor: readonly string[]; nearestLimit?: number; only?: readonly string[] }
+
+function notGivenOf(compiled: CompiledAdviceSet, inputs: Record<string, unknown>, result: EngineResult, asked: WhyNotAsked, now: Date | undefined): NotGiven[] {
   const fetched = new Map<string, Value>()
   for (const entry of result.trace ?? []) if (entry.type === 'apiCall') fetched.set(entry.nodeId, entry.value)
   return whyNot(compiled, inputs, result, {
-    nearestLimit: asked.nearestLimit ?? NEAREST_LIMIT, nearestFor: new Set(asked.nearestFor), apiPort: (_apiId, request) => fetched.get(request.nodeId) ?? null, ...(now ? { now } : {}),
+    nearestLimit: asked.nearestLimit ?? NEAREST_LIMIT, nearestFor: new Set(asked.nearestFor), ...(asked.only ? { only: new Set(asked.only) } : {}), apiPort: (_apiId, request) => fetched.get(request.nodeId) ?? null, ...(now ? { now } : {}),
   })
 }
 

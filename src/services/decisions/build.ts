@@ -77,6 +77,11 @@ export function buildDecisionRecord(run: DecisionRun, personal: ReadonlySet<stri
   }
 }
 
+/** A run's status as a record keeps it: the question asked next, API answers still to come, or complete. */
+export function statusOf(result: EngineResult): string {
+  return result.currentFocus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete'
+}
+
 /** What a run answered, as a record keeps it: the items with their paths, errors, the question asked next. */
 export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResult): { outcome: RecordedOutcome; status: string; adviceNodeIds: string[] } {
   const items: RecordedItem[] = []
@@ -94,8 +99,7 @@ export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResul
     errors: result.errors.map((e) => ({ nodeId: e.nodeId, code: e.code, message: e.message, ...(e.variable ? { variable: e.variable } : {}) })),
     ...(focus ? { question: { nodeId: focus.nodeId, variable: focus.variable, path: [...conditionPath(compiled, focus.nodeId)] } } : {}),
   }
-  const status = focus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete'
-  return { outcome, status, adviceNodeIds: items.filter((item) => item.group === 'advice').map((item) => item.nodeId) }
+  return { outcome, status: statusOf(result), adviceNodeIds: items.filter((item) => item.group === 'advice').map((item) => item.nodeId) }
 }
 
 /** When a UUIDv7 was made (its first 48 bits), to find its record in the right partition; undefined if it is not one. */

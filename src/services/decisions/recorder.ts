@@ -7,6 +7,7 @@ import { addDroppedDecisions, insertDecisionRecords, type NewDecisionRecord } fr
 import { DomainError } from '../errors.ts'
 import { buildDecisionRecord, type DecisionRun } from './build.ts'
 import { DecisionSettingsCache } from './settings.ts'
+import { yieldToEventLoop } from '../operations/event-loop.ts'
 
 export interface RecorderOptions {
   secret: string
@@ -158,7 +159,7 @@ export class DecisionRecorder {
         this.options.onError?.(err, `decision records: a batch of ${chunk.length} could not be written and is counted as dropped`)
       }
       // Let the requests waiting meanwhile be served before the next statement (see FLUSH_ROWS_PER_STATEMENT).
-      await new Promise((resolve) => setImmediate(resolve))
+      await yieldToEventLoop()
     }
     if (this.dropped.size > 0) {
       const counts = this.dropped

@@ -16,6 +16,8 @@ import type { Deps } from '../context.ts'
 import type { CompiledSource } from '../scenarios/runs.ts'
 import type { VersionSnapshot } from '../publishing/snapshot.ts'
 import { keptInputs } from './replay.ts'
+import { statusOf } from './build.ts'
+import { yieldToEventLoop } from '../operations/event-loop.ts'
 
 export const REPLAY_KINDS = ['adviceAdded', 'adviceRemoved', 'statusChanged', 'newError', 'errorGone'] as const
 export type ReplayKind = (typeof REPLAY_KINDS)[number]
@@ -83,32 +85,24 @@ function resultKinds(recorded: { status: string; outcome: RecordedOutcome }, res
   for (const item of result.assumptions) fresh.push({ group: 'assumptions', nodeId: item.nodeId })
   for (const item of result.examples) fresh.push({ group: 'examples', nodeId: item.nodeId })
   const kinds: ReplayKind[] = []
-  if (!sameList(before, fresh, (a, b) => a.group === b.group && a.nodeId === b.nodeId)) {
-    const keys = (list: ReadonlyArray<{ group: string; nodeId: string }>) => new Set(list.map((item) => `${item.group}:${item.nodeId}`))
-    const was = keys(before)
-    const now = keys(fresh)
-    if ([...now].some((k) => !was.has(k))) kinds.push('adviceAdded')
-    if ([...was].some((k) => !now.has(k))) kinds.push('adviceRemoved')
-  }
+  const itemKey = (item: { group: string; nodeId: string }) => `${item.group}:${item.nodeId}`
+  const items = setChanges(before, fresh, itemKey)
+  if (items.added) kinds.push('adviceAdded')
+  if (items.removed) kinds.push('adviceRemoved')
   const focus = result.currentFocus
-  const status = focus ? 'question' : result.pendingApiCalls.length > 0 ? 'pending' : 'complete'
-  if (recorded.status !== status || (recorded.outcome.question?.variable ?? null) !== (focus?.variable ?? null)) kinds.push('statusChanged')
-  const errorsBefore = recorded.outcome.errors
-  const errorsAfter = result.errors
-  if (errorsBefore.length > 0 || errorsAfter.length > 0) {
-    const keys = (list: ReadonlyArray<{ nodeId: string; code: string }>) => new Set(list.map((e) => `${e.nodeId}:${e.code}`))
-    const was = keys(errorsBefore)
-    const now = keys(errorsAfter)
-    if ([...now].some((k) => !was.has(k))) kinds.push('newError')
-    if ([...was].some((k) => !now.has(k))) kinds.push('errorGone')
-  }
+  if (recorded.status !== statusOf(result) || (recorded.outcome.question?.variable ?? null) !== (focus?.variable ?? null)) kinds.push('statusChanged')
+  const errors = setChanges(recorded.outcome.errors, result.errors, (e) => `${e.nodeId}:${e.code}`)
+  if (errors.added) kinds.push('newError')
+  if (errors.removed) kinds.push('errorGone')
   return kinds
 }
 
-function sameList<A, B>(a: readonly A[], b: readonly B[], same: (x: A, y: B) => boolean): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (!same(a[i]!, b[i]!)) return false
-  return true
+/** Whether `after` holds keys `before` does not (added) and the other way round (removed); the same list in the same order is neither, at once. */
+function setChanges<T>(before: readonly T[], after: readonly T[], key: (item: T) => string): { added: boolean; removed: boolean } {
+  if (before.length === after.length && before.every((item, i) => key(item) === key(after[i]!))) return { added: false, removed: false }
+  const was = new Set(before.map(key))
+  const now = new Set(after.map(key))
+  return { added: [...now].some((k) => !was.has(k)), removed: [...was].some((k) => !now.has(k)) }
 }
 
 /** The published version of the set, or null when none is. */
@@ -168,7 +162,7 @@ export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, 
         }
       }
       if ((i + 1) % SLICE === 0) {
-        await new Promise((resolve) => setImmediate(resolve))
+        await yieldToEventLoop()
         await options.onProgress?.(replayed, total)
       }
     }

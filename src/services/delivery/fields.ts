@@ -1,6 +1,7 @@
 // Sparse fieldsets (`fields[TYPE]=a,b`), filters (`filter=variables,variables:!system,variables:!constant`) and
-// `explain=true` (reasons on each advice item and on the focus) of the Advice API. Parsed once per request into a ResponseShape; anything unknown is a 400 naming it, so a typo
-// never silently returns a different response than the partner meant.
+// `explain=true` (reasons on each advice item and on the focus) of the Advice API. Parsed once per request into a
+// ResponseShape; anything unknown is a 400 naming it, so a typo never silently returns a different response than the
+// partner meant.
 import { ValidationError } from '../errors.ts'
 
 /** The members of `data` a fieldset can narrow, with the fields each of their items (or the object itself) has. */
@@ -81,8 +82,8 @@ export function parseResponseShape(query: Record<string, unknown>): ResponseShap
   }
 }
 
-/** explain=true or explain=false (a body's boolean is read by the route). */
-export function explainFlag(raw: unknown): boolean {
+/** explain=true or explain=false in the query (a POST body's boolean is read by the route). */
+function explainFlag(raw: unknown): boolean {
   if (raw === 'true' || raw === true) return true
   if (raw === 'false' || raw === false) return false
   throw new ValidationError('explain', 'explain: must be true or false.')

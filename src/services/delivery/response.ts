@@ -2,7 +2,7 @@
 // request's fieldsets and filters; and the legacy form, one flat list of questions and advice in evaluation order.
 import {
   INPUT_TYPES, type AdviceItem, type CompiledAdviceSet, type ContentBody, type CurrentFocus, type DataType, type EngineResult,
-  type Reason, type ResultError, type SourceRef, type Value, type VariableResult, type VariableSlot,
+  type ResultError, type SourceRef, type Value, type VariableResult, type VariableSlot,
 } from '../../engine/index.ts'
 import { pick, type ResponseShape } from './fields.ts'
 import type { ServedVersion } from '../publishing/versions.ts'
@@ -56,7 +56,7 @@ export function adviceData(result: EngineResult, version: ServedVersion, compile
   const data: AdviceData = {
     adviceSet: pick(adviceSetInfo(version), fields.adviceSet),
     inputRequests: result.inputRequests.map((answer) => pick(answer.toJSON(), fields.inputRequests)),
-    currentFocus: result.currentFocus ? pick(explainedFocus(result), fields.currentFocus) : null,
+    currentFocus: result.currentFocus ? pick(focusView(result.explainedFocus!), fields.currentFocus) : null,
     advice: result.explained(result.advice).map((item) => pick(item, fields.advice)),
     assumptions: result.explained(result.assumptions).map((item) => pick(item, fields.assumptions)),
     examples: result.explained(result.examples).map((item) => pick(item, fields.examples)),
@@ -65,13 +65,6 @@ export function adviceData(result: EngineResult, version: ServedVersion, compile
   }
   if (!shape.withoutVariables) data.variables = variablesView(result.variables, compiled, shape)
   return data
-}
-
-/** The focus as answered, with the path that made it the next question when the run explained itself. */
-function explainedFocus(result: EngineResult): FocusView & { reasons?: Reason[] } {
-  const view = focusView(result.currentFocus!)
-  const reasons = result.explanation?.focus
-  return reasons === undefined ? view : { ...view, reasons }
 }
 
 function variablesView(variables: Record<string, VariableResult>, compiled: CompiledAdviceSet, shape: ResponseShape): Record<string, Partial<VariableView>> {

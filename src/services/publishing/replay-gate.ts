@@ -74,13 +74,19 @@ export async function draftReplay(deps: Deps, actor: Actor, adviceSetId: number)
   return { replay, jobs }
 }
 
-/** A replay while the caller waits (up to REPLAY_DEFAULT answers): the API's replay without a job. */
-export async function replayNow(deps: Deps, actor: Actor, adviceSetId: number, target: ReplayTargetId, limit: number): Promise<ReplaySummary> {
+/** What a replay the actor asks for runs: the set, its published version and the target; 409 when there is none to run. */
+async function replayPlan(deps: Deps, actor: Actor, adviceSetId: number, target: ReplayTargetId) {
   const set = await teamSet(deps.db, actor, adviceSetId)
   const baseline = await publishedOf(deps, set)
   if (!baseline) throw new ConflictError('target', 'Nothing is published yet: there are no recorded answers to replay.')
   const source = await compileSource(deps.db, set, target)
   if (source.versionId === baseline.id) throw new ConflictError('target', 'This is the published version: its recorded answers were made by it.')
+  return { set, baseline, source }
+}
+
+/** A replay while the caller waits (up to REPLAY_DEFAULT answers): the API's replay without a job. */
+export async function replayNow(deps: Deps, actor: Actor, adviceSetId: number, target: ReplayTargetId, limit: number): Promise<ReplaySummary> {
+  const { set, baseline, source } = await replayPlan(deps, actor, adviceSetId, target)
   return replayRecorded(deps, set, baseline, source, { limit })
 }
 
@@ -110,15 +116,11 @@ export function registerReplayJob(deps: Deps): void {
 /** Starts replaying up to `count` recorded answers of the published version on `target`, as a job. */
 export async function startReplayJob(deps: Deps, actor: Actor, adviceSetId: number, target: ReplayTargetId, rawCount: unknown): Promise<JobView> {
   const limit = rawCount === undefined || rawCount === '' ? REPLAY_DEFAULT : countOf(rawCount)
-  const set = await teamSet(deps.db, actor, adviceSetId)
-  const baseline = await publishedOf(deps, set)
-  if (!baseline) throw new ConflictError('target', 'Nothing is published yet: there are no recorded answers to replay.')
-  const source = await compileSource(deps.db, set, target)
-  if (source.versionId === baseline.id) throw new ConflictError('target', 'This is the published version: its recorded answers were made by it.')
+  const { set, baseline, source } = await replayPlan(deps, actor, adviceSetId, target)
   const row = await deps.db.transaction(async (tx) => {
     const job = await deps.jobs.enqueue(tx, {
       kind: REPLAY_JOB, ownerId: set.ownerId, userId: actor.userId, subject: replaySubject(set.id, target),
-      title: `Replay up to ${limit.toLocaleString('en-GB')} recorded answers of version ${baseline.number} on ${source.label.toLowerCase() === 'draft' ? 'the working draft' : source.label.toLowerCase()}`,
+      title: `Replay up to ${limit.toLocaleString('en-GB')} recorded answers of version ${baseline.number} on ${target === 'draft' ? 'the working draft' : source.label.toLowerCase()}`,
       payload: { adviceSetId: set.id, target, limit } satisfies ReplayPayload,
     })
     await audit(tx, actor, { ownerId: set.ownerId, action: 'create', entityType: 'job', entityId: job.id, after: { kind: REPLAY_JOB, adviceSetId: set.id, target, limit } })

@@ -12,6 +12,7 @@ import { actorForUser } from '../accounts/users.ts'
 import type { Actor, Deps } from '../context.ts'
 import { ConflictError, NotFoundError } from '../errors.ts'
 import { cancelJob } from '../operations/jobs.ts'
+import { yieldToEventLoop } from '../operations/event-loop.ts'
 
 const SLICE_MS = 20
 /** Running tasks one person may have at once: each holds a worker's slices while it runs. */
@@ -51,7 +52,7 @@ export async function runInSlices<R>(steps: Generator<BranchProgress, R, undefin
     while (!step.done && performance.now() < until) step = steps.next()
     if (step.done) return step.value
     await report(step.value)
-    await new Promise((resolve) => setImmediate(resolve))
+    await yieldToEventLoop()
     if (signal.aborted) throw new JobAbortedError('The task was stopped.')
   }
 }

@@ -103,7 +103,7 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
   const missing = run?.differences?.missingAdvice ?? []
   const traced = await tracedRun(deps, form.scope.set.ownerId, source.model, source.compiled, {
     inputs: item.inputs, now: item.runAsOf ? runMomentOf(item.runAsOf) : new Date(), ...(pinned ? { pinned } : {}),
-    ...(missing.length > 0 ? { whyNot: { nearestFor: missing, nearestLimit: 0 } } : {}),
+    ...(missing.length > 0 ? { whyNot: { nearestFor: missing, nearestLimit: 0, only: missing } } : {}),
   })
   const debugRun = (answers: Record<string, string>) =>
     `/adviceset/${form.scope.set.id}/rule/debug?${new URLSearchParams([...Object.entries(answers).map(([name, text]) => [`input.${name}`, text]), ['run', '1']]).toString()}`
@@ -121,7 +121,7 @@ export async function scenarioShowModel(deps: Deps, actor: Actor, scenarioId: nu
     run,
     resultLines: run ? run.errorMessage ? [run.errorMessage] : run.differences ? differenceLines(run.differences, labels) : [] : [],
     /** Why each missing advice was not given, by the run traced here (the debugger's "Advice not given"). */
-    whyMissing: notGivenViews((traced.notGiven ?? []).filter((entry) => missing.includes(entry.nodeId)), { run: debugRun, ask: () => '' })
+    whyMissing: notGivenViews(traced.notGiven ?? [], { run: debugRun })
       .map((entry) => ({ ...entry, headline: labels.advice(entry.nodeId) })),
     comparison: comparison(labels, item.expected, run),
     errors: run?.actual?.errors ?? [],

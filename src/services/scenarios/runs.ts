@@ -18,6 +18,7 @@ import type { VersionSnapshot } from '../publishing/snapshot.ts'
 import { apiIdsOf, runSetWithApis, type PinnedResponse } from '../integrations/api-runtime.ts'
 import { readableSetOf, writableSetOf } from './access.ts'
 import { inputProblem, parseInputs, parseRunAsOf, runMomentOf } from './fields.ts'
+import { yieldToEventLoop } from '../operations/event-loop.ts'
 import {
   actualOutcome, compareOutcomes, expectedFromRun, hasDifferences,
   type ActualOutcome, type ScenarioDifferences, type ScenarioRunStatus,
@@ -211,7 +212,6 @@ export interface BatchOptions {
 }
 
 const DEFAULT_SLICE_MS = 20
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 export function runInsertOf(actor: Actor | null, source: CompiledSource, scenario: Pick<ScenarioRow, 'id'>, outcome: ScenarioOutcome): RunInsert {
   return {
