@@ -28,6 +28,7 @@ import { pageRoutes } from './http/pages/index.ts'
 import { apiRoutes } from './http/api/index.ts'
 import { partnerApi, partnerContextPlugin } from './http/api/advice-partner.ts'
 import { serializeRequest } from './http/log-redaction.ts'
+import { lazyRouteCompilers } from './http/lazy-route-compilers.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +64,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     genReqId: () => crypto.randomUUID(),
     // Unknown properties are refused with their name rather than silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    schemaController: { compilersFactory: lazyRouteCompilers() },
   }).withTypeProvider<TypeBoxTypeProvider>()
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, outboxDir: path.join(opts.config.dataDir, 'outbox'), log: app.log })
   const jobs = new JobQueue(opts.db, app.log)
