@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { PGlite } from '@electric-sql/pglite'
 import * as schema from './schema/index.ts'
 import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
+import { adoptDrizzleParsers, withPgliteParsers } from './pglite-parsers.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -35,6 +36,13 @@ const embeddedClients = new WeakMap<Db, PGlite>()
 /** The PGlite client under `db` when it is the embedded database itself; undefined on PostgreSQL and in a transaction. */
 export function embeddedClientOf(db: Db): PGlite | undefined {
   return embeddedClients.get(db)
+}
+
+/** The embedded client as pg-boss's adapter reads it: with PGlite's own parsers (pglite-parsers.ts). */
+const embeddedJobClients = new WeakMap<Db, ReturnType<typeof withPgliteParsers>>()
+
+export function embeddedJobClientOf(db: Db): ReturnType<typeof withPgliteParsers> | undefined {
+  return embeddedJobClients.get(db)
 }
 
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
@@ -81,8 +89,10 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
     startParams: [...PGlite.defaultStartParams, '-c', `min_wal_size=${EMBEDDED_WAL_MB}MB`, '-c', `max_wal_size=${EMBEDDED_WAL_MB}MB`],
   })
   const stopCheckpoints = startEmbeddedCheckpoints(client)
+  const pgliteParsers = adoptDrizzleParsers(client)
   const db = drizzle(client, { schema }) as unknown as Db
   embeddedClients.set(db, client)
+  embeddedJobClients.set(db, withPgliteParsers(client, pgliteParsers))
   return {
     db,
     driver: 'pglite',

@@ -3,7 +3,7 @@
 // Embedded: pg-boss's PGlite adapter over the app's own PGlite instance — PGlite serves one connection at a time
 // in-process, so pg-boss's statements simply queue behind the app's.
 import { PgBoss, fromPglite, type ConstructorOptions } from 'pg-boss'
-import { embeddedClientOf, type Db } from '../db/client.ts'
+import { embeddedClientOf, embeddedJobClientOf, type Db } from '../db/client.ts'
 
 /** The schema pg-boss keeps its tables in, beside the app's. */
 export const BOSS_SCHEMA = 'pgboss'
@@ -17,7 +17,7 @@ export function isEmbedded(db: Db): boolean {
 
 export function createBoss(db: Db, options: Partial<ConstructorOptions> = {}): PgBoss {
   const common = { schema: BOSS_SCHEMA, ...options }
-  const embedded = embeddedClientOf(db)
+  const embedded = embeddedJobClientOf(db)
   if (embedded) return new PgBoss({ ...common, db: fromPglite(embedded), backend: 'pglite' })
   // The app's postgres.js client already holds the parsed connection settings (tests make one database per file,
   // so they are read here rather than from the config).
