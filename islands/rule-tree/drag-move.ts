@@ -16,6 +16,14 @@ type DragHandlers = {
 
 const rowOf = (event: DragEvent<HTMLElement>) => (event.target instanceof Element ? event.target.closest<HTMLElement>('[data-node-id]') : null)
 
+/** The row under the pointer and the part of it (before, inside, after) the pointer is in. */
+function targetAt(event: DragEvent<HTMLElement>): DropTarget | null {
+  const row = rowOf(event)
+  if (!row) return null
+  const box = (row.querySelector('.rule-tree__line') ?? row).getBoundingClientRect()
+  return { id: Number(row.dataset.nodeId), zone: dropZoneAt(event.clientY - box.top, box.height) }
+}
+
 /** `currentTree` reads the tree at the time of the event; `enabled` is false in read mode and while editing. */
 export function useDragMove(currentTree: () => Tree, onMove: (id: number, placement: Placement) => void, enabled: boolean): { drop: DropTarget | null; handlers: DragHandlers | Record<string, never> } {
   const [drop, setDrop] = useState<DropTarget | null>(null)
@@ -41,10 +49,8 @@ export function useDragMove(currentTree: () => Tree, onMove: (id: number, placem
         event.dataTransfer.setData('text/plain', row.dataset.nodeId ?? '')
       },
       onDragOver(event) {
-        const row = rowOf(event)
-        if (dragged.current === null || !row) return
-        const box = (row.querySelector('.rule-tree__line') ?? row).getBoundingClientRect()
-        const target = { id: Number(row.dataset.nodeId), zone: dropZoneAt(event.clientY - box.top, box.height) }
+        const target = targetAt(event)
+        if (dragged.current === null || !target) return
         if (!dropPlacement(currentTree(), dragged.current, target.id, target.zone)) {
           show(null)
           return
@@ -56,7 +62,9 @@ export function useDragMove(currentTree: () => Tree, onMove: (id: number, placem
       onDrop(event) {
         event.preventDefault()
         const from = dragged.current
-        const target = dropRef.current
+        // Where the pointer is now: the last dragover's target reaches dropRef only once React has rendered it, and a
+        // drop that follows its dragover closely (a quick gesture, a busy machine) came before that and was lost.
+        const target = targetAt(event) ?? dropRef.current
         dragged.current = null
         show(null)
         if (from === null || !target) return
