@@ -63,8 +63,9 @@ export function useDragMove(currentTree: () => Tree, onMove: (id: number, placem
         event.preventDefault()
         const from = dragged.current
         // Where the pointer is now: the last dragover's target reaches dropRef only once React has rendered it, and a
-        // drop that follows its dragover closely (a quick gesture, a busy machine) came before that and was lost.
-        const target = targetAt(event) ?? dropRef.current
+        // drop that follows its dragover closely (a quick gesture, a busy machine) came before that and was lost. A
+        // drop only fires where that dragover accepted it, so the pointer is over a row.
+        const target = targetAt(event)
         dragged.current = null
         show(null)
         if (from === null || !target) return

@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { PGlite } from '@electric-sql/pglite'
 import * as schema from './schema/index.ts'
 import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
-import { adoptDrizzleParsers, withPgliteParsers } from './pglite-parsers.ts'
+import { adoptDrizzleParsers } from './pglite-parsers.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -39,9 +39,9 @@ export function embeddedClientOf(db: Db): PGlite | undefined {
 }
 
 /** The embedded client as pg-boss's adapter reads it: with PGlite's own parsers (pglite-parsers.ts). */
-const embeddedJobClients = new WeakMap<Db, ReturnType<typeof withPgliteParsers>>()
+const embeddedJobClients = new WeakMap<Db, ReturnType<typeof adoptDrizzleParsers>>()
 
-export function embeddedJobClientOf(db: Db): ReturnType<typeof withPgliteParsers> | undefined {
+export function embeddedJobClientOf(db: Db): ReturnType<typeof adoptDrizzleParsers> | undefined {
   return embeddedJobClients.get(db)
 }
 
@@ -89,10 +89,10 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
     startParams: [...PGlite.defaultStartParams, '-c', `min_wal_size=${EMBEDDED_WAL_MB}MB`, '-c', `max_wal_size=${EMBEDDED_WAL_MB}MB`],
   })
   const stopCheckpoints = startEmbeddedCheckpoints(client)
-  const pgliteParsers = adoptDrizzleParsers(client)
+  const jobClient = adoptDrizzleParsers(client)
   const db = drizzle(client, { schema }) as unknown as Db
   embeddedClients.set(db, client)
-  embeddedJobClients.set(db, withPgliteParsers(client, pgliteParsers))
+  embeddedJobClients.set(db, jobClient)
   return {
     db,
     driver: 'pglite',

@@ -1,6 +1,6 @@
 // Route schemas compiled when their route is first asked, not when the app gets ready. Fastify's own compilers
 // (Ajv for what comes in, fast-json-stringify for what goes out) would build a function for every schema of every
-// route at start-up: about 0.8 s of CPU for this app's routes, paid by every process that starts it (an instance
+// route at start-up: about 1.1 s of CPU for this app's routes, paid by every process that starts it (an instance
 // starting, each of the test suite's ~300 processes) while most routes are never asked in that process. The
 // functions are the same ones, built with the same options, and kept once built.
 import ajvCompiler from '@fastify/ajv-compiler'
