@@ -16,6 +16,8 @@ export interface AdviceSetModel {
 
 export interface RuleModel {
   id: string
+  /** The rule's identity across versions of its set and in exported files; absent in versions whose rule row was gone when keys came. */
+  key?: string
   name: string
   adviceSetId: string
   /**

@@ -39,7 +39,7 @@ export async function lockAdviceSetRow(tx: Db, adviceSetId: number): Promise<voi
   await tx.select({ id: adviceSets.id }).from(adviceSets).where(eq(adviceSets.id, adviceSetId)).for('update')
 }
 
-export type RuleInsert = Pick<RuleRow, 'adviceSetId' | 'name' | 'position'> & Partial<Pick<RuleRow, 'onlyWhenCalled'>> & { createdBy: number | null }
+export type RuleInsert = Pick<RuleRow, 'adviceSetId' | 'name' | 'position'> & Partial<Pick<RuleRow, 'onlyWhenCalled' | 'key'>> & { createdBy: number | null }
 
 export async function insertRule(db: Db, p: RuleInsert): Promise<RuleRow> {
   const [row] = await db.insert(rules).values({ ...p, updatedBy: p.createdBy }).returning()

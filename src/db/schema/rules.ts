@@ -5,6 +5,12 @@ import { owners } from './owners.ts'
 import { users } from './users.ts'
 
 /**
+ * A new rule's or node's key: 16 random hex digits. Volatile, so adding the column gave every existing row its own
+ * key, and any insert that names no key (a new rule or node, a copy) gets a fresh one.
+ */
+const NEW_KEY = sql`substr(md5(random()::text || clock_timestamp()::text), 1, 16)`
+
+/**
  * Positions: live siblings (rules of one advice set; nodes with one parent in one rule) are numbered 0..n-1 without
  * gaps. A partial unique index on (container, position) among live rows makes an inconsistent order impossible to
  * store; every reorder locks the container row (advice set or rule) and renumbers the whole sibling list in one
@@ -14,6 +20,11 @@ import { users } from './users.ts'
 export const rules = pgTable('rules', {
   id: serial('id').primaryKey(),
   adviceSetId: integer('advice_set_id').notNull().references(() => adviceSets.id),
+  /**
+   * The rule's identity across versions and in exported files (names need not be unique in a set): kept while the
+   * rule lives, carried in published snapshots, new for a copy. Unique among the live rules of a set.
+   */
+  key: text('key').notNull().default(NEW_KEY),
   name: text('name').notNull(),
   position: integer('position').notNull(),
   /** Skipped when the set runs its rules in order: the rule runs only through a Rule Call (engine RuleModel). */
@@ -26,15 +37,11 @@ export const rules = pgTable('rules', {
 }, (t) => [
   index('rules_advice_set_idx').on(t.adviceSetId),
   uniqueIndex('rules_live_position_idx').on(t.adviceSetId, t.position).where(sql`deleted_at is null`),
+  uniqueIndex('rules_live_key_idx').on(t.adviceSetId, t.key).where(sql`deleted_at is null`),
 ])
 
 export interface NodeSource { id: string; name: string; uri?: string }
 
-/**
- * A new node's key: 16 random hex digits. Volatile, so adding the column gave every existing row its own key, and any
- * insert that names no key (a new node, a copy) gets a fresh one.
- */
-const NEW_NODE_KEY = sql`substr(md5(random()::text || clock_timestamp()::text), 1, 16)`
 
 /** A node of a rule tree; which content fields matter depends on `type` (engine NodeModel). */
 export const ruleNodes = pgTable('rule_nodes', {
@@ -44,7 +51,7 @@ export const ruleNodes = pgTable('rule_nodes', {
    * The node's identity across versions: kept while the node lives (edits, moves, restores), carried in published
    * snapshots, new for a copy. Unique among the live nodes of an advice set; the index holds it per rule.
    */
-  key: text('key').notNull().default(NEW_NODE_KEY),
+  key: text('key').notNull().default(NEW_KEY),
   parentId: integer('parent_id').references((): AnyPgColumn => ruleNodes.id),
   position: integer('position').notNull(),
   /** An engine node type key (condition, inputRequest, advice, ...). */

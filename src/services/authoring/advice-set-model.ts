@@ -101,7 +101,7 @@ function entriesNamedIn(rows: EntityRow[], content: string): EntityRow[] {
 
 function ruleModels(rules: RuleRow[], trees: Map<number, NodeModel[]>): RuleModel[] {
   // The flag is left out when false, so a set without such rules snapshots as it did before the flag existed.
-  return rules.map((r) => ({ id: String(r.id), name: r.name, adviceSetId: String(r.adviceSetId), ...(r.onlyWhenCalled ? { onlyWhenCalled: true } : {}), nodes: trees.get(r.id) ?? [] }))
+  return rules.map((r) => ({ id: String(r.id), key: r.key, name: r.name, adviceSetId: String(r.adviceSetId), ...(r.onlyWhenCalled ? { onlyWhenCalled: true } : {}), nodes: trees.get(r.id) ?? [] }))
 }
 
 function calledIds(models: RuleModel[]): number[] {
