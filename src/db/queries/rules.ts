@@ -29,6 +29,11 @@ export async function listRules(db: Db, adviceSetId: number): Promise<RuleRow[]>
   return db.select().from(rules).where(and(eq(rules.adviceSetId, adviceSetId), isNull(rules.deletedAt))).orderBy(asc(rules.position))
 }
 
+/** Every rule a set has had, deleted ones too: what a version's or a file's rules are paired with by key. */
+export async function listSetRulesEver(db: Db, adviceSetId: number): Promise<RuleRow[]> {
+  return db.select().from(rules).where(eq(rules.adviceSetId, adviceSetId)).orderBy(asc(rules.id))
+}
+
 export async function findRulesByIds(db: Db, ids: number[]): Promise<RuleRow[]> {
   if (ids.length === 0) return []
   return db.select().from(rules).where(and(inArray(rules.id, ids), isNull(rules.deletedAt)))

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { userApi } from './user.ts'
 import { adviceSetApi } from './adviceset.ts'
+import { adviceSetPortableApi } from './adviceset-portable.ts'
 import { tagsApi } from './tags.ts'
 import { activityApi } from './activity.ts'
 import { recentItemsApi } from './recent-items.ts'
@@ -32,6 +33,7 @@ import { decisionExportApi } from './decision-export.ts'
 export async function apiRoutes(app: FastifyInstance) {
   await app.register(userApi, { prefix: '/user' })
   await app.register(adviceSetApi, { prefix: '/adviceset' })
+  await app.register(adviceSetPortableApi, { prefix: '/adviceset' })
   await app.register(publishApi, { prefix: '/adviceset' })
   await app.register(adviceSetTestingApi, { prefix: '/adviceset' })
   await app.register(tagsApi, { prefix: '/tags' })

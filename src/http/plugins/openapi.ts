@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import { API_VERSION } from '../api/advice-partner.ts'
 import { errorSchema } from '../api/advice-schemas.ts'
+import { formatJsonSchema, SCHEMA_PATH } from '../../services/library/portable-format.ts'
 
 export default fp(async function openApiPlugin(app) {
   await app.register(swagger, {
@@ -26,4 +27,9 @@ export default fp(async function openApiPlugin(app) {
     hideUntagged: true,
   })
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger())
+  // The advice-set@1 file format (issue 28), generated from the TypeBox types the importer validates with.
+  const formatSchema = formatJsonSchema()
+  app.get(SCHEMA_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type('application/schema+json; charset=utf-8').header('cache-control', 'public, max-age=3600').send(formatSchema)
+  })
 }, { name: 'openapi' })
