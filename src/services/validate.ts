@@ -1,6 +1,13 @@
 // Small input checks shared by services; each names the field it refuses.
 import { ConflictError, ValidationError } from './errors.ts'
 
+/**
+ * Deeper than any JSON the app reads (scenario inputs and pinned answers are a few levels); keeps every walk short.
+ * Request bodies (http/plugins/input-guard.ts) and uploaded advice-set files (library/portable-json.ts) are refused
+ * past it.
+ */
+export const MAX_JSON_DEPTH = 64
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**

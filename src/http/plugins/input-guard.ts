@@ -8,9 +8,7 @@ import secureJson from 'secure-json-parse'
 import type { FastifyRequest } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 import { DomainError, ValidationError } from '../../services/errors.ts'
-
-/** Deeper than any body the app reads (scenario inputs and pinned answers are a few levels); keeps every walk short. */
-export const MAX_JSON_DEPTH = 64
+import { MAX_JSON_DEPTH } from '../../services/validate.ts'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
