@@ -98,9 +98,9 @@ class BodyCap {
 }
 
 /** The parts of an upload, each checked: text that can be stored, in plain-text fields, within the field size. */
-async function* checkedParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
+async function* checkedParts(request: FastifyRequest, fileSize?: number): AsyncGenerator<UploadPart> {
   if (!request.isMultipart()) throw new NotMultipartError()
-  const parts = request.parts()[Symbol.asyncIterator]()
+  const parts = request.parts(fileSize === undefined ? undefined : { limits: { fileSize: fileSize + 1 } })[Symbol.asyncIterator]()
   // The first next() starts the parser, which pipes the request into busboy: bytes are counted from there.
   let pending: Promise<IteratorResult<Multipart>> = parts.next()
   const cap = new BodyCap(request.raw, request.routeOptions.bodyLimit)
@@ -127,12 +127,13 @@ async function* checkedParts(request: FastifyRequest): AsyncGenerator<UploadPart
 }
 
 /**
- * Runs `store` (the upload service) over the request's parts. Its errors pass through, except busboy's about a
+ * Runs `store` (the upload service) over the request's parts; `fileSize` raises the file's limit above the upload
+ * services' 10 MB for a route whose bodyLimit allows it (advice-set files). Its errors pass through, except busboy's about a
  * malformed or cut-off body, which become a 400 (they reach here through the parts and through the file stream).
  */
-export async function receiveUpload<T>(request: FastifyRequest, store: (parts: AsyncIterable<UploadPart>) => Promise<T>): Promise<T> {
+export async function receiveUpload<T>(request: FastifyRequest, store: (parts: AsyncIterable<UploadPart>) => Promise<T>, opts: { fileSize?: number } = {}): Promise<T> {
   try {
-    return await store(checkedParts(request))
+    return await store(checkedParts(request, opts.fileSize))
   } catch (error) {
     throw malformedBodyError(error) ?? error
   }

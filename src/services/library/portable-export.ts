@@ -2,6 +2,7 @@
 // exactly as it was published. Database ids become keys and names here; everything is written in a fixed order (rules
 // in run order, nodes in tree order, the dictionary by name, scenarios and supplements in a fixed order), so exporting
 // the same content twice gives the same bytes.
+import type { Readable } from 'node:stream'
 import type { Db } from '../../db/client.ts'
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { findTagsByIds, tagIdsFor } from '../../db/queries/advice-sets.ts'
@@ -21,8 +22,9 @@ import { splitSources } from '../files/sources.ts'
 import { entitiesInUse, type VersionSnapshot } from '../publishing/snapshot.ts'
 import { teamSet } from '../publishing/versions.ts'
 import { ENTITY_ADVICE_SET } from './advice-sets.ts'
+import { writePortableZip } from './portable-zip.ts'
 import {
-  FORMAT_NAME, type AdviceSetDocument, type PortableEntry, type PortableExternalApi, type PortableNode, type PortableRule, type PortableScenario,
+  documentText, FORMAT_NAME, type AdviceSetDocument, type PortableEntry, type PortableExternalApi, type PortableNode, type PortableRule, type PortableScenario,
   type PortableSupplement,
 } from './portable-format.ts'
 
@@ -224,4 +226,15 @@ async function findVersionByNumber(db: Db, adviceSetId: number, number: number) 
   const version = summary ? await findVersion(db, summary.id) : undefined
   if (!version) throw new NotFoundError(`version: this advice set has no version ${number}.`)
   return version
+}
+
+/** The ZIP form: the document as set.json and each supplement file under files/, read from the file store as it is sent. */
+export async function zipOf(deps: Deps, exported: ExportedSet): Promise<Readable> {
+  const files = new Map<string, Readable>()
+  for (const [path, row] of exported.files) {
+    const stored = row.storageKey === null ? null : await deps.files.read(row.storageKey)
+    // A file gone from the store leaves its entry out; the document still describes the supplement.
+    if (stored) files.set(path.slice('files/'.length), stored.stream)
+  }
+  return writePortableZip(documentText(exported.document), files)
 }

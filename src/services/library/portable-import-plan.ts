@@ -119,7 +119,7 @@ async function targetSet(db: Db, actor: Actor, into: number | undefined): Promis
   return set
 }
 
-export async function planImport(db: Db, actor: Actor, document: unknown, opts: { into?: number }): Promise<{ plan: ImportPlan; resolved: ResolvedImport | null; doc: AdviceSetDocument | null }> {
+export async function planImport(db: Db, actor: Actor, document: unknown, opts: { into?: number; files?: ReadonlyMap<string, Buffer> }): Promise<{ plan: ImportPlan; resolved: ResolvedImport | null; doc: AdviceSetDocument | null }> {
   const set = await targetSet(db, actor, opts.into)
   const plan: ImportPlan = {
     target: { adviceSetId: set?.id ?? null, name: set?.name ?? '' },
@@ -259,6 +259,8 @@ export async function planImport(db: Db, actor: Actor, document: unknown, opts: 
     const match = (await matchingSupplements(db, { ownerId, name: supplement.name, format: supplement.format, contentType: supplement.contentType, size: supplement.size, url: supplement.url }))[0]
     if (match) { supplements.set(supplement.key, match.id); plan.supplements.reuse.push(supplement.name); continue }
     if (supplement.format === 'link' && supplement.url) { plan.supplements.create.push(supplement.name); continue }
+    const path = supplement.file?.startsWith('files/') ? supplement.file.slice('files/'.length) : null
+    if (path !== null && opts.files?.has(path)) { plan.supplements.create.push(supplement.name); continue }
     plan.supplements.leftOut.push(supplement.name)
     warn(`/supplements/${i}`, `the file “${supplement.name}” is not in this document and not among this team’s files: its links are left out. Import the ZIP form to bring files along.`)
   }

@@ -2,6 +2,8 @@
 // draft. Everything is checked first (portable-import-plan.ts); a dry run returns that plan, an import with any error
 // is refused with all of them, and the import itself is one transaction: an error on the way writes nothing. After it
 // the set's scenarios run on the working draft, the proof that the behaviour came across.
+import { randomUUID } from 'node:crypto'
+import { Readable } from 'node:stream'
 import type { Db } from '../../db/client.ts'
 import { insertAdviceSet, setTagLinks, updateAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { insertEntity, updateEntity } from '../../db/queries/entities.ts'
@@ -11,12 +13,14 @@ import { listSetNodesEver } from '../../db/queries/rule-nodes.ts'
 import { lockAdviceSetRow } from '../../db/queries/rules.ts'
 import { findScenariosOfSet, insertScenario, updateScenario } from '../../db/queries/scenarios.ts'
 import { recordIndexTask } from '../../db/queries/search.ts'
-import { findLink, insertLink } from '../../db/queries/supplements.ts'
+import { findLink, insertLink, insertSupplement, type SupplementRow } from '../../db/queries/supplements.ts'
 import { ENTITY_TYPES, type NodeModel, type RuleModel, type SourceRef } from '../../engine/index.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { ValidationError } from '../errors.ts'
-import { createLinkSupplement } from '../files/supplements.ts'
+import { fileKindOf } from '../files/kinds.ts'
+import { auditView, createLinkSupplement, ENTITY_SUPPLEMENT, newAccessToken } from '../files/supplements.ts'
+import { MAX_UPLOAD_BYTES } from '../files/uploads.ts'
 import { sealHeaders } from '../integrations/api-definition.ts'
 import { ENTITY_EXTERNAL_API } from '../integrations/external-apis.ts'
 import { writeDraftRules } from '../publishing/restore.ts'
@@ -112,12 +116,46 @@ async function writeApis(deps: Deps, tx: Db, actor: Actor, ownerId: string, doc:
   return ids
 }
 
-async function writeSupplements(deps: Deps, tx: Db, actor: Actor, doc: AdviceSetDocument, resolved: ResolvedImport): Promise<Map<string, number>> {
+/** A file of the ZIP form, stored before the transaction (the store is not transactional): deleted again if it fails. */
+interface StoredUpload { key: string; size: number; contentType: string; fileExt: string; format: SupplementRow['format'] }
+
+/** Stores the ZIP's files that the import creates supplements for, typed from their bytes as any upload is. */
+async function storeFiles(deps: Deps, doc: AdviceSetDocument, resolved: ResolvedImport, files: ReadonlyMap<string, Buffer>): Promise<Map<string, StoredUpload>> {
+  const stored = new Map<string, StoredUpload>()
+  try {
+    for (const supplement of doc.supplements) {
+      const path = supplement.file?.startsWith('files/') ? supplement.file.slice('files/'.length) : null
+      const bytes = path === null ? undefined : files.get(path)
+      if (resolved.supplements.has(supplement.key) || supplement.format === 'link' || !bytes) continue
+      const staged = await deps.files.stage(Readable.from([bytes]), { maxBytes: MAX_UPLOAD_BYTES })
+      const kind = await fileKindOf(staged.head, path!)
+      const key = `supplements/${randomUUID()}${kind.fileExt ? `.${kind.fileExt}` : ''}`
+      await staged.commit(key, kind.contentType)
+      stored.set(supplement.key, { key, size: staged.size, contentType: kind.contentType, fileExt: kind.fileExt, format: kind.format })
+    }
+    return stored
+  } catch (error) {
+    await Promise.all([...stored.values()].map((file) => deps.files.delete(file.key)))
+    throw error
+  }
+}
+
+async function writeSupplements(deps: Deps, tx: Db, actor: Actor, ownerId: string, doc: AdviceSetDocument, resolved: ResolvedImport, stored: Map<string, StoredUpload>): Promise<Map<string, number>> {
   const ids = new Map(resolved.supplements)
   for (const supplement of doc.supplements) {
-    if (ids.has(supplement.key) || supplement.format !== 'link' || !supplement.url) continue
-    const row = await createLinkSupplement(deps, actor, { url: supplement.url, name: supplement.name, imageUrl: supplement.imageUrl ?? undefined, type: supplement.type, description: supplement.description }, tx)
-    ids.set(supplement.key, row.id)
+    if (ids.has(supplement.key)) continue
+    const file = stored.get(supplement.key)
+    if (file) {
+      const row = await insertSupplement(tx, {
+        ownerId, name: supplement.name, type: supplement.type, description: supplement.description, format: file.format, source: deps.files.kind === 's3' ? 'S3' : 'tf',
+        contentType: file.contentType, fileExt: file.fileExt, size: file.size, storageKey: file.key, url: null, imageUrl: null, accessToken: newAccessToken(), createdBy: actor.userId,
+      })
+      await audit(tx, actor, { ownerId, action: 'create', entityType: ENTITY_SUPPLEMENT, entityId: row.id, after: auditView(row) })
+      ids.set(supplement.key, row.id)
+    } else if (supplement.format === 'link' && supplement.url) {
+      const row = await createLinkSupplement(deps, actor, { url: supplement.url, name: supplement.name, imageUrl: supplement.imageUrl ?? undefined, type: supplement.type, description: supplement.description }, tx)
+      ids.set(supplement.key, row.id)
+    }
   }
   return ids
 }
@@ -158,7 +196,7 @@ async function nodeIdsByKey(tx: Db, adviceSetId: number): Promise<Map<string, nu
   return new Map((await listSetNodesEver(tx, adviceSetId)).filter((n) => n.deletedAt === null).map((n) => [n.key, n.id]))
 }
 
-async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved: ResolvedImport): Promise<AdviceSetRow> {
+async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved: ResolvedImport, stored: Map<string, StoredUpload>): Promise<AdviceSetRow> {
   return deps.db.transaction(async (tx) => {
     const now = new Date()
     const fields = { name: doc.adviceSet.name, nameAlt: doc.adviceSet.nameAlt, description: doc.adviceSet.description, categoryId: resolved.categoryId, isPublic: doc.adviceSet.isPublic }
@@ -172,7 +210,7 @@ async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved:
     }
     await writeDictionary(tx, actor, set, doc, resolved)
     const apiIds = await writeApis(deps, tx, actor, set.ownerId, doc, resolved)
-    const supplementIds = await writeSupplements(deps, tx, actor, doc, resolved)
+    const supplementIds = await writeSupplements(deps, tx, actor, set.ownerId, doc, resolved, stored)
     const { live, nodes } = await writeDraftRules(tx, actor, set, ruleModelsOf(doc, resolved, supplementIds, apiIds), now)
     for (const key of doc.adviceSet.supplements) {
       const supplementId = supplementIds.get(key)
@@ -193,14 +231,21 @@ async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved:
 }
 
 /** The dry run: what an import of `document` would do, and every problem found. Nothing is written. */
-export async function dryRunImport(deps: Deps, actor: Actor, document: unknown, opts: { into?: number } = {}): Promise<ImportPlan> {
+export async function dryRunImport(deps: Deps, actor: Actor, document: unknown, opts: { into?: number; files?: ReadonlyMap<string, Buffer> } = {}): Promise<ImportPlan> {
   return (await planImport(deps.db, actor, document, opts)).plan
 }
 
-export async function importAdviceSet(deps: Deps, actor: Actor, document: unknown, opts: { into?: number } = {}): Promise<ImportResult> {
+export async function importAdviceSet(deps: Deps, actor: Actor, document: unknown, opts: { into?: number; files?: ReadonlyMap<string, Buffer> } = {}): Promise<ImportResult> {
   const { plan, doc, resolved } = await planImport(deps.db, actor, document, opts)
   if (plan.errors.length > 0 || !doc || !resolved) throw new ImportRefusedError(plan)
-  const set = await apply(deps, actor, doc, resolved)
+  const stored = await storeFiles(deps, doc, resolved, opts.files ?? new Map())
+  let set: AdviceSetRow
+  try {
+    set = await apply(deps, actor, doc, resolved, stored)
+  } catch (error) {
+    await Promise.all([...stored.values()].map((file) => deps.files.delete(file.key)))
+    throw error
+  }
   const batch = await runScenarios(deps, actor, { adviceSetId: set.id, source: 'draft' })
   return {
     plan, adviceSet: { id: set.id, name: set.name, uri: `/adviceset/${set.id}` },

@@ -86,6 +86,15 @@ const samePassword = (_: Side, c: CellContext) => {
 }
 
 /** An interactive chart to upload (an HTML page), named afresh. */
+/** The smallest advice-set@1 document: a set with one rule holding one advice node. */
+const aSetFile = (): UploadFile => ({
+  filename: 'matrix-set.json', type: 'application/json',
+  data: Buffer.from(JSON.stringify({
+    format: 'advice-set@1', adviceSet: { name: aName(), nameAlt: '', description: '', category: null, isPublic: false, tags: [], supplements: [] }, version: null,
+    dictionary: [], rules: [{ key: 'r1', name: 'Only', onlyWhenCalled: false, nodes: [{ key: 'n1', type: 'advice', headline: 'Hello', children: [] }] }],
+    scenarios: [], keywordMaps: [], externalApis: [], supplements: [],
+  })),
+})
 const aChart = (): UploadFile => ({ filename: `${aName('matrix-chart').replace(' ', '-')}.html`, data: HTML_PAGE, type: 'text/html' })
 
 /** The side whose library and audiences the cell's set belongs to: the public column's set is B's, though its other things are the provider's. */
@@ -379,6 +388,8 @@ export const ROWS: Record<string, Row> = {
   'GET /api/adviceset/list-:entityType': teamRead,
   'POST /api/adviceset': { ...teamWrite, publicIs: 'providerShared', deny400: true, body: (s, c) => ({ name: aName(), categoryId: String(c.who === 'providerAdmin' ? c.world.sides.public.category : s.category) }) }  /* the set goes into the asker's library, filed under a category of it (the provider admin's: the provider's); another library's category, the provider's too, is a bad field */,
   'POST /api/adviceset/copy': copy,
+  'GET /api/adviceset/:id/export': teamOnly(teamRead),
+  'POST /api/adviceset/import': { ...teamWrite, upload: aSetFile, query: (s) => ({ into: s.set, dryRun: 'true' }) }  /* a dry run into the side's set: writing that set is what it takes */,
   'POST /api/adviceset/transfer': { ...providerOnly, fresh: 'set', body: (s) => ({ id: String(s.set), ownerId: PROVIDER_OWNER_ID }) },
   'POST /api/adviceset/bulk': { ...teamWrite, body: (s, c) => ({ ids: [s.set], isStarter: keepsStarter(c) }) },
   'GET /api/adviceset/category': teamRead,
