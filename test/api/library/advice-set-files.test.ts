@@ -33,7 +33,7 @@ async function setCount(): Promise<number> {
 
 // The set gets a scenario, so that an import has behaviour to prove.
 const scenario = (await author.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Retired at 70', inputs: { Age: 70 } })).json().data
-t.ok(scenario.id, 'a scenario to carry along')
+if (!scenario?.id) throw new Error('the fixture scenario was not created')
 await admin.api('POST', '/api/keywordmap', { name: 'Retirement help', phrases: ['retire early'], adviceSetId: set.id, scenarioId: scenario.id })
 
 let exported = ''
