@@ -198,7 +198,7 @@ export function analyseTable(table: DecisionTable, hitPolicy: HitPolicy): TableW
     }
     if (earlier.length === 0) return
     if (hitPolicy === 'collect') {
-      warn([...earlier, row.row], `Row ${row.row} overlaps ${rowList(earlier)}: where they meet, each gives its advice.`)
+      warn([row.row, ...earlier], `Row ${row.row} overlaps ${rowList(earlier)}: where they meet, each gives its advice.`)
       return
     }
     const full = stoppedAt === null ? covered(box, earlierBoxes, budget) : null
