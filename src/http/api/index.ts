@@ -28,6 +28,7 @@ import { supplementsApi } from './supplements.ts'
 import { decisionSubjectApi } from './decisions-subject.ts'
 import { decisionsApi } from './decisions.ts'
 import { decisionExportApi } from './decision-export.ts'
+import { decisionTableApi } from './decision-table.ts'
 
 /** The API the app's own pages use, with the session (partner routes taking only a key are apart: advice-partner.ts). */
 export async function apiRoutes(app: FastifyInstance) {
@@ -60,4 +61,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(decisionSubjectApi, { prefix: '/decisions/subject' })
   await app.register(decisionsApi, { prefix: '/adviceset' })
   await app.register(decisionExportApi, { prefix: '/adviceset' })
+  await app.register(decisionTableApi)
 }

@@ -238,6 +238,31 @@ async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content
   return placed
 }
 
+/** A node to create with the nodes to create under it, in order. */
+export interface NodeTreeInput extends NodeInput { children?: NodeTreeInput[] }
+
+/**
+ * New nodes as the last roots of a rule, with their subtrees: each checked as createNode checks it and inserted and
+ * audited as createNode does (one activity row per node, each indexed for search), parents before children. The
+ * caller holds a transaction. Returns the nodes made, in tree order.
+ */
+export async function insertNodeTree(tx: Db, actor: Actor, rule: { id: number; set: { id: number; ownerId: string } }, roots: NodeTreeInput[]): Promise<RuleNodeRow[]> {
+  await lockRuleRow(tx, rule.id)
+  const made: RuleNodeRow[] = []
+  const add = async (specs: NodeTreeInput[], parentId: number | null, first: number) => {
+    for (const [index, spec] of specs.entries()) {
+      const { children, ...input } = spec
+      const content = await nodeContent(tx, actor, rule.set, input)
+      const node = await insertNode(tx, { ...content, ruleId: rule.id, parentId, position: first + index, createdBy: actor.userId })
+      await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(node) })
+      made.push(node)
+      await add(children ?? [], node.id, 0)
+    }
+  }
+  await add(roots, null, (await listChildren(tx, rule.id, null)).length)
+  return made
+}
+
 /**
  * SPEC §7 new-call: a Rule Call node to `calledRuleId`, or to a new rule of this set named `newRuleName`. A rule made
  * for a call runs only when called (a rule that also ran on its own would give its advice twice).

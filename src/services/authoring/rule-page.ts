@@ -16,6 +16,7 @@ import { apiChoicesForSet } from '../integrations/external-apis.ts'
 import { MAX_NODE_SUPPLEMENTS } from '../files/links.ts'
 import { supplementHref } from '../files/supplements.ts'
 import { MAX_UPLOAD_BYTES } from '../files/uploads.ts'
+import { ruleTableShape } from './decision-table-import.ts'
 
 export interface TreeNodeProps {
   id: number; parentId: number | null; position: number; type: NodeType
@@ -216,6 +217,8 @@ export async function ruleHeaderModel(deps: Deps, actor: Actor, rule: RuleWithSe
   return {
     stats,
     runsTwice: loaded ? runsTwiceWarnings(loaded.model, rule.id) : [],
+    /** The tree has a decision table's shape: the header offers "Export as table" (GET /api/rule/{id}/table.xlsx). */
+    exportsAsTable: loaded ? ruleTableShape(loaded.model, rule.id).ok : false,
     calledBy: callers.filter((c) => c.ruleId !== rule.id && !seen.has(c.ruleId) && seen.add(c.ruleId))
       .map((c) => ({ id: c.ruleId, name: c.ruleName, adviceSetName: c.adviceSetName, href: ruleHref(c.adviceSetId, c.ruleId) })),
     copyTargets,

@@ -66,7 +66,8 @@ export async function writableRule(db: Db, actor: Actor, id: number, opts: { inc
   return rule
 }
 
-async function writableSetFor(db: Db, actor: Actor, adviceSetId: number) {
+/** A live advice set the actor may change (what creating a rule in it needs); 404 or 403 otherwise. */
+export async function writableSetFor(db: Db, actor: Actor, adviceSetId: number) {
   const set = await findAdviceSet(db, adviceSetId)
   if (!set) throw new NotFoundError('No advice set with this id')
   assertWritable(actor, set)

@@ -6,7 +6,8 @@ import type { Access, Expect, PublicIs, StarterIs } from './authorization-access
 import { indexedSearchObject, passwordToken, type ObjectKind, type Principal, type Side, type Spawnable, type World } from './authorization-world.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../../../src/services/context.ts'
 import { linkSupplement } from '../../../src/services/files/links.ts'
-import { entities } from '../../../src/db/schema/index.ts'
+import { entities, ruleNodes } from '../../../src/db/schema/index.ts'
+import { insertNode } from '../../../src/db/queries/rule-nodes.ts'
 import { eq } from 'drizzle-orm'
 import type { Agent } from '../../helpers/agent.ts'
 import { HTML_PAGE, type UploadFile } from '../../helpers/uploads.ts'
@@ -83,6 +84,17 @@ const PROBE_PASSWORD = 'Matrix-probe-pw-7Q'
 const samePassword = (_: Side, c: CellContext) => {
   const password = c.who in c.world.users ? c.world.users[c.who as keyof World['users']].password : PROBE_PASSWORD
   return { current: password, password, confirm: password }
+}
+
+/** A decision table to import (CSV; its variable need not be in the dictionary: that is a warning). */
+const aTable = (): UploadFile => ({ filename: 'matrix-table.csv', data: Buffer.from('{{Matrix_age}},Headline\n>= 65,Old\n-,Young\n'), type: 'text/csv' })
+/** The fresh rule's one Advice node put under a Condition (Always): a one-row decision table that exports. */
+const asTable = async (deps: Deps, _actor: Actor, s: Side) => {
+  await deps.db.update(ruleNodes).set({ type: 'conditionAlways', headline: null }).where(eq(ruleNodes.id, s.node))
+  await insertNode(deps.db, {
+    ruleId: s.rule, parentId: s.node, position: 0, type: 'advice', headline: 'Row', expression: null, variable: null, text: null, question: null,
+    calledRuleId: null, apiId: null, tags: [], sources: [], createdBy: null,
+  })
 }
 
 /** An interactive chart to upload (an HTML page), named afresh. */
@@ -441,6 +453,9 @@ export const ROWS: Record<string, Row> = {
   'POST /api/rule/copy': teamWrite,
   'POST /api/rule/promote': { ...teamWrite, fresh: 'rule' },
   'POST /api/rule/debug': teamRun,
+  // A dry run: the same rights as a real import (those of creating a rule in the set `into`), and nothing written.
+  'POST /api/adviceset/import/table': { ...teamWrite, upload: aTable, body: (s) => ({ into: String(s.set), dryRun: 'true' }) },
+  'GET /api/rule/:id/table.xlsx': { ...teamRead, fresh: 'rule', prepare: asTable },
   'GET /api/rule/:id': teamRead,
   'GET /api/rule/:id/checks': teamRead,
   'PATCH /api/rule/:id': teamWrite,

@@ -330,10 +330,10 @@ t.test(`every JSON route survives schema-built and hostile input (${routes.lengt
 })
 
 /** The routes that read a multipart body (the uploads) get every hostile body; the others a sample of them. */
-const readsMultipart = (url: string) => /^\/api\/supplements\/upload$|^\/(media|visualizations)\/new$/.test(url)
+const readsMultipart = (url: string) => /^\/api\/supplements\/upload$|^\/api\/adviceset\/import\/table$|^\/(media|visualizations)\/new$/.test(url)
 
 t.test(`every route that takes multipart bodies survives hostile ones (${multipartRoutes.length} routes)`, { timeout: 600_000 }, async (t) => {
-  t.ok(multipartRoutes.filter((r) => readsMultipart(r.url)).length === 3, 'the three upload routes are among them')
+  t.ok(multipartRoutes.filter((r) => readsMultipart(r.url)).length === 4, 'the four upload routes are among them')
   const failures: Failure[] = []
   const bodies = hostileMultipartBodies()
   let seed = 22
