@@ -166,6 +166,7 @@ export function starterKindOf(url: string, row: Row): StarterIs {
 
 export const ROWS: Record<string, Row> = {
   'GET /api/docs': visitor,
+  'GET /schemas/advice-set-1.json': visitor,
   'GET /api/advice/:adviceSetId': partner,
   'GET /api/advice/:adviceSetId/legacy': partner,
   'POST /api/advice/:adviceSetId': partner,
