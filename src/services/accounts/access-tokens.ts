@@ -11,7 +11,7 @@ import { findUserById, type UserRow } from '../../db/queries/users.ts'
 import { ACCESS_TOKEN_SCOPES, type AccessTokenScope } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts'
+import { ConflictError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts'
 import { checkFields, requireText } from '../validate.ts'
 import { actorForUser, canSignIn } from './users.ts'
 
@@ -96,11 +96,6 @@ export async function createAccessToken(deps: Deps, actor: Actor, input: { name?
       if (attempt >= 3 || !isUniqueViolation(err)) throw err
     }
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
-  return code === '23505'
 }
 
 /** The actor's own tokens, newest first, never with their secret. */
