@@ -22,6 +22,7 @@ import inputGuardPlugin from './http/plugins/input-guard.ts'
 import originGuardPlugin from './http/plugins/origin-guard.ts'
 import errorsPlugin, { notFoundPlugin } from './http/plugins/errors.ts'
 import authPlugin from './http/plugins/auth.ts'
+import accessTokensPlugin from './http/plugins/access-tokens.ts'
 import openApiPlugin from './http/plugins/openapi.ts'
 import apiUsagePlugin from './http/plugins/api-usage.ts'
 import { pageRoutes } from './http/pages/index.ts'
@@ -100,6 +101,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await browser.register(sessionPlugin, { db: opts.db, secret: opts.config.sessionSecret, secure: opts.config.secureCookies })
     await browser.register(viewPlugin, { cache: true })
     await browser.register(authPlugin, { deps })
+    // A personal access token in place of the session, on the routes that declare its scope (issue 28).
+    await browser.register(accessTokensPlugin)
     // Another site's state-changing request is refused before any body is parsed (after the session is read, so the
     // refusal is a page with the user's header).
     await browser.register(originGuardPlugin)

@@ -4,15 +4,15 @@ import { useRef } from 'react'
 import { copyShownText } from '../shared/clipboard.ts'
 import type { CopySecretProps } from './props.ts'
 
-export function CopySecret({ secret, label }: CopySecretProps) {
+export function CopySecret({ secret, label, noun, fieldId }: CopySecretProps) {
   const field = useRef<HTMLInputElement>(null)
 
   return (
     <>
-      <label htmlFor="api-key-secret">{label}</label>
-      <input id="api-key-secret" ref={field} className="api-key-secret__value" type="text" readOnly value={secret}
+      <label htmlFor={fieldId}>{label}</label>
+      <input id={fieldId} ref={field} className="api-key-secret__value" type="text" readOnly value={secret}
         spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-      <button type="button" className="api-key-secret__copy" onClick={() => void copyShownText(secret, field.current, { label, noun: 'key' })}>Copy</button>
+      <button type="button" className="api-key-secret__copy" onClick={() => void copyShownText(secret, field.current, { label, noun })}>Copy</button>
     </>
   )
 }

@@ -78,3 +78,9 @@ export class UpstreamError extends DomainError {
     this.details = { reason }
   }
 }
+
+/** Whether a database error is a unique constraint's refusal (PostgreSQL 23505), as drivers report it or wrap it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
+  return code === '23505'
+}

@@ -8,6 +8,7 @@ import { createCategory, deleteCategory, getCategory, listVisibleCategories, upd
 import { listAdviceLogic, listCallingAdviceSets, listSetItems, listTodoAdvice, listUnreachable, logicCache } from '../../services/authoring/rules.ts'
 import { listSetScenarios } from '../../services/scenarios/scenarios.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
+import { acceptsToken } from '../plugins/access-tokens.ts'
 import { AnyId, IdParams, IdString, OrNull } from '../schemas.ts'
 import { itemId, itemIds } from './ids.ts'
 import { LibraryQuery, libraryFiltersFrom } from '../library-filters.ts'
@@ -25,7 +26,8 @@ export const adviceSetApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
 
-  app.get('/show', { schema: { querystring: LibraryQuery } }, async (request) => {
+  // The two reads the command-line tool finds sets with also take a personal access token with the export scope.
+  app.get('/show', { ...acceptsToken('export'), schema: { querystring: LibraryQuery } }, async (request) => {
     return { data: await listLibrary(deps, actorOf(request), libraryFiltersFrom(request.query)) }
   })
   app.get('/stats', async (request) => ({ data: await libraryStats(deps, actorOf(request)) }))
@@ -91,7 +93,7 @@ export const adviceSetApi: FastifyPluginAsyncTypebox = async (app) => {
     return { data: { deleted: true } }
   })
 
-  app.get('/:id', { schema: { params: IdParams } }, async (request) => {
+  app.get('/:id', { ...acceptsToken('export'), schema: { params: IdParams } }, async (request) => {
     return { data: await getAdviceSet(deps, actorOf(request), itemId(request.params.id)) }
   })
   app.patch('/:id', { schema: { params: IdParams, body: Type.Object(setFields, { additionalProperties: false }) } }, async (request) => {

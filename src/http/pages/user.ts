@@ -1,11 +1,13 @@
 // Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, timeZoneNames, updateProfile,
 } from '../../services/accounts/users.ts'
 import { cancelInvitation, inviteUser, resendInvitation } from '../../services/accounts/invitations.ts'
 import { changeMemberRole, deactivateMember, reactivateMember } from '../../services/accounts/members.ts'
+import { ACCESS_TOKEN_SCOPES, createAccessToken, listAccessTokens, MAX_EXPIRY_DAYS, revokeAccessTokenOf } from '../../services/accounts/access-tokens.ts'
+import { seal, unseal } from '../../services/integrations/secrets.ts'
 import type { PublicUser } from '../../services/accounts/users.ts'
 import { canAdministerOwned } from '../../services/accounts/visibility.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../../services/context.ts'
@@ -15,9 +17,22 @@ import { DECISION_MODE_LABELS, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, readDecis
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireProviderAdmin, requireRole, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
-import { FormBody, IdParams } from '../schemas.ts'
+import { FormBody, IdParams, IdString } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 import { redirectWithin } from '../header-values.ts'
+
+declare module 'fastify' {
+  interface Session {
+    /** The secret of a personal access token just made, sealed, until the profile page has shown it once. */
+    accessTokenReveal?: { tokenId: number; sealed: string; until: number }
+  }
+}
+
+/** As for API keys (pages/api-keys.ts): the secret crosses the redirect sealed with a key the database does not have. */
+const TOKEN_REVEAL_PURPOSE = 'access-token-reveal'
+const TOKEN_REVEAL_MS = 10 * 60 * 1000
+const TOKENS_ANCHOR = '/profile#personal-access-tokens'
+const TokenParams = Type.Object({ tokenId: IdString })
 
 /** Whose profile: `?id=`, or the signed-in user's own. */
 const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })
@@ -41,9 +56,13 @@ function profileIdOf(request: FastifyRequest, query: Static<typeof ProfileQuery>
 }
 
 export const userPages: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/profile', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
+  /**
+   * The profile page's data. On one's own profile: the personal access tokens, and a token just made, its secret taken
+   * out of the session before rendering (a reload, a second tab or the back button finds nothing).
+   */
+  const profilePage = async (request: FastifyRequest, reply: FastifyReply, query: Static<typeof ProfileQuery>, extra: Record<string, unknown> = {}) => {
     const actor = actorOf(request)
-    const profile = await getProfile(app.deps, actor, profileIdOf(request, request.query))
+    const profile = await getProfile(app.deps, actor, profileIdOf(request, query))
     const canEdit = canEditProfile(actor, profile)
     const editorProps = {
       action: `/api/user/${profile.id}`, method: 'PATCH',
@@ -52,7 +71,41 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
         { name: 'title', label: 'About', value: profile.title, editor: 'textarea', maxLength: 2000 },
       ],
     }
-    return reply.page('user/profile', { title: 'Profile', profile, canEdit, editorProps, ownerName: await ownerName(app.deps, profile.ownerId) })
+    const own = profile.id === actor.userId
+    let newToken: { id: number; secret: string } | null = null
+    const revealed = request.session.accessTokenReveal
+    if (own && revealed) {
+      delete request.session.accessTokenReveal
+      if (revealed.until > Date.now()) newToken = { id: revealed.tokenId, secret: unseal(revealed.sealed, app.deps.config.sessionSecret, TOKEN_REVEAL_PURPOSE) }
+      reply.header('cache-control', 'no-store')
+    }
+    return {
+      title: 'Profile', profile, canEdit, editorProps, ownerName: await ownerName(app.deps, profile.ownerId),
+      tokens: own ? await listAccessTokens(app.deps, actor) : null, newToken, tokenScopes: ACCESS_TOKEN_SCOPES, maxExpiryDays: MAX_EXPIRY_DAYS,
+      impersonating: actor.impersonatorId !== null, values: {}, errors: {}, ...extra,
+    }
+  }
+
+  app.get('/profile', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {
+    return reply.page('user/profile', await profilePage(request, reply, request.query))
+  })
+
+  /** A new personal access token: its secret is shown once, on the profile page the form returns to. */
+  app.post('/profile/tokens', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
+    const body = request.body ?? {}
+    try {
+      const { token, secret } = await createAccessToken(app.deps, actorOf(request), { name: body.name, scopes: body.scopes, expiresInDays: body.expiresInDays })
+      request.session.accessTokenReveal = { tokenId: token.id, sealed: seal(secret, app.deps.config.sessionSecret, TOKEN_REVEAL_PURPOSE), until: Date.now() + TOKEN_REVEAL_MS }
+      return reply.redirect(TOKENS_ANCHOR, 303)
+    } catch (error) {
+      return renderFormError(reply, error, 'user/profile', await profilePage(request, reply, {}, { values: keptValues(body) }))
+    }
+  })
+
+  app.post('/profile/tokens/:tokenId/revoke', { preHandler: requireUser, schema: { params: TokenParams } }, async (request, reply) => {
+    const token = await revokeAccessTokenOf(app.deps, actorOf(request), itemId(request.params.tokenId, 'tokenId'))
+    reply.flash({ type: 'info', text: `The personal access token “${token.name}” is revoked. Requests with it are refused from now on.` })
+    return reply.redirect(TOKENS_ANCHOR, 303)
   })
 
   app.get('/profile/edit', { preHandler: requireUser, schema: { querystring: ProfileQuery } }, async (request, reply) => {

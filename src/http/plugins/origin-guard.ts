@@ -6,7 +6,8 @@
 // Requests without either (tools, tests, older browsers) are left to the CSRF check.
 // Partner routes (the Advice API, the embed's events and requests for advice, the dictionary) are called from other
 // sites by design with an API key and no cookie; they are registered outside the browser app (src/app.ts) and never
-// see this check. A browser-app route that also takes a key (config.keyAuth) lets a request carrying one through.
+// see this check. A browser-app route that also takes a key (config.keyAuth) lets a request carrying one through, and
+// so does a route taking a personal access token (config.tokenScope) once the token has authenticated the request.
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { ForbiddenError } from '../../services/errors.ts'
@@ -52,6 +53,8 @@ export default fp(async function originGuardPlugin(app) {
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done()
     if (request.routeOptions.config.keyAuth && request.headers.authorization !== undefined) return done()
+    // Authenticated by a personal access token alone (plugins/access-tokens.ts, which runs first): no cookie is used.
+    if (request.accessToken) return done()
     const reason = crossSiteReason(request, app.deps.config.baseUrl)
     done(reason === null ? undefined : new CrossSiteRequestError(reason))
   })

@@ -49,7 +49,8 @@ export default fp(async function sessionPlugin(app, opts: { db: Db; secret: stri
 
   // In preHandler, not onRequest: form bodies carry the token and are parsed only by then.
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done) => {
-    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false) return done()
+    // A request authenticated by a personal access token carries no cookie to forge (plugins/access-tokens.ts).
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false || request.accessToken) return done()
     app.csrfProtection(request, reply, done)
   })
 

@@ -1,9 +1,10 @@
 // Managing a team's members (issue 25): change a member's role, deactivate and reactivate a member. An owner's admins
 // manage their own team, provider admins every team; to anyone else another owner's member does not exist (404).
 // The last active admin of an owner can never be demoted or deactivated. Deactivating ends the member's sessions at
-// once (and any impersonation they run) and revokes their mailed links; their content stays. Every action is in the
+// once (and any impersonation they run) and revokes their mailed links and personal access tokens; their content stays. Every action is in the
 // activity log on the member (entity `user`), with their name.
 import type { Db } from '../../db/client.ts'
+import { revokeAccessTokensOfUser } from '../../db/queries/access-tokens.ts'
 import { deleteSessionsImpersonatedBy, deleteUserSessions } from '../../db/queries/sessions.ts'
 import { findOwner, findPublicUser, findUserById, lockActiveAdmins, lockUser, revokePasswordTokens, updateUser, type PublicUser, type UserRow } from '../../db/queries/users.ts'
 import type { UserStatus } from '../../db/schema/index.ts'
@@ -75,6 +76,8 @@ export async function deactivateMember(deps: Deps, actor: Actor, userId: number)
     await deleteUserSessions(tx, user.id)
     await deleteSessionsImpersonatedBy(tx, user.id)
     await revokePasswordTokens(tx, { userId: user.id, now: new Date() })
+    // Their personal access tokens end for good: reactivation lets the person in again, not the tools they had.
+    await revokeAccessTokensOfUser(tx, user.id, new Date())
     return statusChange(user.status, 'deactivated')
   })
 }

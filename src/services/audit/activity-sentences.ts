@@ -4,6 +4,7 @@
 // anything exported carry the same sentence as text (`summary`).
 import type { AuditAction } from '../../db/schema/index.ts'
 import { ENTITY_TYPES, NODE_TYPES, nodeSummary, type NodeType } from '../../engine/index.ts'
+import { ENTITY_ACCESS_TOKEN } from '../accounts/access-tokens.ts'
 import { ENTITY_COMMENT } from '../authoring/comments.ts'
 import { ENTITY_DICTIONARY } from '../authoring/entities.ts'
 import { ENTITY_RULE, ENTITY_RULE_NODE } from '../authoring/rules.ts'
@@ -287,6 +288,21 @@ function apiKeyWords(w: Words): SentencePart[] {
     words(hours === 0 ? '; the old secret stopped working at once' : `; the old secret stays valid for ${hours === 1 ? '1 hour' : `${hours} hours`}`)]
 }
 
+/**
+ * "created the personal access token “laptop” (ast_1a2b3c4d) for export and import", "revoked …", and each use: "used the
+ * personal access token “laptop” (ast_1a2b3c4d) for GET /api/adviceset/12".
+ */
+function accessTokenWords({ item, now }: Words): SentencePart[] {
+  const token = [words(' the personal access token '), name(str(now.name) ?? `#${item.entityId}`), ...(str(now.prefix) ? [words(` (${str(now.prefix)})`)] : [])]
+  const used = str(now.used)
+  if (item.action === 'update' && used) return [words(' used'), ...token, words(' for '), name(used)]
+  if (item.action === 'create') {
+    const scopes = Array.isArray(now.scopes) ? now.scopes.filter((s): s is string => typeof s === 'string') : []
+    return [words(' created'), ...token, ...(scopes.length > 0 ? [words(` for ${scopes.join(' and ')}`)] : [])]
+  }
+  return [words(item.action === 'delete' ? ' revoked' : ` ${VERB[item.action]}`), ...token]
+}
+
 // Everything else: "the <kind> “name”" ------------------------------------------------------------------------------
 
 function namedThing(kind: string, href?: (w: Words) => string | null) {
@@ -325,6 +341,7 @@ const WORDERS: Record<string, (w: Words) => SentencePart[]> = {
     return [words(` ${VERB[w.item.action]} the request for advice `), text]
   },
   apikey: apiKeyWords,
+  [ENTITY_ACCESS_TOKEN]: accessTokenWords,
   tag: tagWords,
   user: userWords,
   owner: (w) => [words(` ${VERB[w.item.action]} the team `), name(w.book.names.owners.get(w.item.entityId) ?? str(w.now.name) ?? 'a team')],

@@ -37,6 +37,7 @@ const FIELD_LABELS: Record<string, string> = {
   apiKeyId: 'API key', sets: 'Advice sets', versionId: 'Version', kind: 'Kind', onlyWhenCalled: 'Runs only when called',
   selfApprovalAllowed: 'Self-approval allowed', selfApproval: 'Approved',
   decisionMode: 'Decision records', decisionRetentionDays: 'Keep records (days)',
+  scopes: 'Scopes', expiresAt: 'Expires', used: 'Request', scope: 'Scope used',
 }
 
 /** Ids and bookkeeping, and what the sentence tells already. */

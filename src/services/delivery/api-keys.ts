@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
 import { findKeyRotatedAwayFrom, findLiveApiKey, findLiveApiKeyByHash, insertApiKey, type ApiKeySettings, type ListedApiKey } from '../../db/queries/api-keys.ts'
-import { UnauthorizedError } from '../errors.ts'
+import { isUniqueViolation, UnauthorizedError } from '../errors.ts'
 
 export interface AuthenticatedKey {
   id: number
@@ -36,11 +36,6 @@ export function secretUnder(prefix: string): string {
 function newSecret(environment: ApiKeyEnvironment): { prefix: string; secret: string } {
   const prefix = `as_${ENVIRONMENT_TAGS[environment]}_${randomBytes(4).toString('hex')}`
   return { prefix, secret: secretUnder(prefix) }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
-  return code === '23505'
 }
 
 /**

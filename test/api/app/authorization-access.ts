@@ -46,7 +46,7 @@ export function factsOf(kind: ObjectKind, publicIs: PublicIs, starterIs: Starter
   return { owner: 'TF', readableByAll: publicIs === 'providerShared' }
 }
 
-export function expected(access: Access, who: Principal, obj: ObjectFacts, request: { method: string; api: boolean }): Expect {
+export function expected(access: Access, who: Principal, obj: ObjectFacts, request: { method: string; api: boolean; tokenScope?: boolean }): Expect {
   const owner = OWNER_OF[who]
   const role = ROLE_OF[who]
   const write = request.method !== 'GET'
@@ -55,6 +55,9 @@ export function expected(access: Access, who: Principal, obj: ObjectFacts, reque
     return obj.owner === null || obj.owner === owner || obj.owner === 'TF' || obj.readableByAll ? 'ok' : 404
   }
   if (access === 'keyOrUser') return who === 'anonymous' ? 401 : 'ok'
+  // On a route taking a personal access token (config.tokenScope) the Authorization header is the token's alone: an API
+  // key there is a 401 ("not a personal access token"), whatever the method.
+  if (isKey(who) && request.tokenScope) return 401
   // A key is nobody on a session route, and carries no CSRF token: its writes stop at the CSRF check.
   if (isKey(who) && write) return 403
   if (access === 'public') return 'ok'

@@ -27,7 +27,7 @@ const ID_BY_PREFIX: Array<[RegExp, Family]> = [
   [/^\/activity\//, 'activity'], [/^\/api\/activity\//, 'activity'], [/^\/api\/recentitem\//, 'recentItem'],
 ]
 /** Params that name no object of the world. */
-const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variable', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1' }
+const FIXED: Record<string, string> = { token: 'not-a-real-token', type: 'variable', entityType: 'variable', resFormat: 'csv', taskId: 'no-such-task', objectID: 'ruleSet-1', tokenId: '999999' }
 
 const NAMES = new Set(['name', 'reservedName', 'label'])
 let probeCount = 0

@@ -16,14 +16,14 @@ import { EXCLUDED, ROWS, publicKindOf, starterKindOf, type Row } from './authori
 // About 9,500 requests (four object columns): ~70 s of CPU on PGlite, many minutes on a busy shared machine.
 t.setTimeout(1_200_000)
 
-interface Registered { method: string; url: string; schema: RouteOptions['schema'] }
+interface Registered { method: string; url: string; schema: RouteOptions['schema']; tokenScope: boolean }
 const registered = new Map<string, Registered>()
 const { app, database, config } = await buildTestApp(t, {}, {
   onRoute: (route) => {
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
       // Fastify adds a HEAD route for every GET (answered by the GET handler): the GET row covers it.
       if (method === 'HEAD') continue
-      registered.set(`${method} ${route.url}`, { method, url: route.url, schema: route.schema })
+      registered.set(`${method} ${route.url}`, { method, url: route.url, schema: route.schema, tokenScope: route.config?.tokenScope !== undefined })
     }
   },
 })
@@ -106,7 +106,7 @@ for (const [key, row] of (Object.entries(ROWS) as Array<[string, Row]>).sort(([,
     const pending: Array<{ line: string; r: { want: Expect; status: number; refusedByFlash: boolean } }> = []
     for (const kind of objectKinds) {
       for (const who of PRINCIPALS) {
-        const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row), starterKindOf(route.url, row)), { method: route.method, api })
+        const want = row.expect?.[who]?.[kind] ?? expected(row.access, who, factsOf(kind, publicKindOf(route.url, row), starterKindOf(route.url, row)), { method: route.method, api, tokenScope: route.tokenScope })
         const base = world.sides[kind === 'none' ? 'own' : kind]
         const side = row.fresh && want === 'ok' ? await spawn(app, world, kind, row.fresh, { deleted: row.deleted }) : base
         if (row.prepare && want === 'ok' && who in world.users) await row.prepare(app.deps, actorOf(world.users[who as keyof typeof world.users]), side)

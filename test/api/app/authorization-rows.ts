@@ -197,6 +197,8 @@ export const ROWS: Record<string, Row> = {
   'POST /profile/password': { ...self, body: samePassword }  /* as above */,
   'GET /profile': self,
   'GET /profile/edit': self,
+  'POST /profile/tokens': { ...self, body: () => ({ name: aName('Matrix token'), scopes: 'export' }) },
+  'POST /profile/tokens/:tokenId/revoke': { ...self, expect: everyone(404) }  /* as DELETE /api/user/tokens/:id */,
   'POST /profile/edit': self,
   'GET /user/team': teamRead,
   'GET /user/new': adminRead,
@@ -380,6 +382,10 @@ export const ROWS: Record<string, Row> = {
   'GET /visualizations/:id/iframe': teamRead,
   'POST /api/user/preferences': { ...self, body: () => ({ newPreferences: {} }) }  /* one's own preferences (SPEC: user with preferences), whatever the role */,
   'POST /api/user/create': ownerScoped({ ...adminWrite, deny400: true, body: (s) => ({ email: anEmail(), name: aName(), role: 'author', ownerId: s.owner }) }),
+  /** One's own personal access tokens: a person's token does not exist to anyone else (404), so no id the filler has is one. */
+  'GET /api/user/tokens': self,
+  'POST /api/user/tokens': { ...self, body: () => ({ name: aName('Matrix token'), scopes: ['export'] }) },
+  'DELETE /api/user/tokens/:id': { ...self, params: async () => ({ id: '999999' }), expect: everyone(404, ['own', 'other', 'public', 'starter']) }  /* nobody's token has this id: 404 to every signed-in person; the revoke itself is test/api/accounts/access-tokens.test.ts's */,
   'GET /api/user/:id': teamRead,
   'PATCH /api/user/:id': { ...adminWrite, publicIs: 'providerPrivate' },
   /** As the team page's member actions above. */
