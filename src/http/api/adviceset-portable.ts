@@ -4,6 +4,7 @@ import { exportAdviceSet, zipOf } from '../../services/library/portable-export.t
 import { importUploadedFile, MAX_IMPORT_BYTES, type UploadedFile } from '../../services/library/portable-upload.ts'
 import { documentText } from '../../services/library/portable-format.ts'
 import { ValidationError } from '../../services/errors.ts'
+import { acceptsToken } from '../plugins/access-tokens.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { dispositionHeader } from '../header-values.ts'
 import { IdParams, IdString, StringEnum } from '../schemas.ts'
@@ -52,7 +53,7 @@ export const adviceSetPortableApi: FastifyPluginAsyncTypebox = async (app) => {
   await registerMultipart(app)
   const deps = app.deps
 
-  app.get('/:id/export', { schema: { params: IdParams, querystring: ExportQuery } }, async (request, reply) => {
+  app.get('/:id/export', { ...acceptsToken('export'), schema: { params: IdParams, querystring: ExportQuery } }, async (request, reply) => {
     const exported = await exportAdviceSet(deps, actorOf(request), itemId(request.params.id), { versionNumber: versionNumberOf(request.query.version) })
     if (request.query.format === 'zip') {
       return reply
@@ -68,7 +69,7 @@ export const adviceSetPortableApi: FastifyPluginAsyncTypebox = async (app) => {
       .send(documentText(exported.document))
   })
 
-  app.post('/import', { bodyLimit: MAX_IMPORT_BYTES + 1024 * 1024, schema: { querystring: ImportQuery } }, async (request, reply) => {
+  app.post('/import', { ...acceptsToken('import'), bodyLimit: MAX_IMPORT_BYTES + 1024 * 1024, schema: { querystring: ImportQuery } }, async (request, reply) => {
     const file = await receiveUpload(request, fileOf, { fileSize: MAX_IMPORT_BYTES })
     const into = request.query.into === undefined ? undefined : itemId(request.query.into, 'into')
     const outcome = await importUploadedFile(deps, actorOf(request), file, { into, dryRun: request.query.dryRun === 'true' })

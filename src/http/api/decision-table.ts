@@ -7,6 +7,7 @@ import { actorOf, requireUser } from '../plugins/auth.ts'
 import { IdParams, IdString, StringEnum } from '../schemas.ts'
 import { receiveUpload, registerMultipart, UPLOAD_BODY_LIMIT } from '../uploads.ts'
 import { itemId } from './ids.ts'
+import { acceptsToken } from '../plugins/access-tokens.ts'
 
 const ImportQuery = Type.Object({
   into: Type.Optional(IdString),
@@ -21,9 +22,9 @@ export const decisionTableApi: FastifyPluginAsyncTypebox = async (app) => {
   await registerMultipart(app)
 
   app.post('/adviceset/import/table', {
+    ...acceptsToken('import'),
     bodyLimit: UPLOAD_BODY_LIMIT,
     schema: { querystring: ImportQuery },
-    // config: { tokenScope: 'import' },
   }, async (request, reply) => {
     const preview = await receiveUpload(request, (parts) => importDecisionTable(deps, actorOf(request), parts, request.query))
     reply.code(preview.created ? 201 : 200)
