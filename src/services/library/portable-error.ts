@@ -38,11 +38,20 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
   let line = 1
   let lineStart = 0
   const end = Math.min(offset, text.length)
-  for (let i = 0; i < end; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+  const cr = text.indexOf('\r')
+  if (cr < 0 || cr >= end) {
+    // Only LF before the offset (the canonical form): let indexOf find them.
+    for (let lf = text.indexOf('\n'); lf >= 0 && lf < end; lf = text.indexOf('\n', lf + 1)) {
       line++
-      lineStart = i + 1
+      lineStart = lf + 1
+    }
+  } else {
+    for (let i = 0; i < end; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++
+        lineStart = i + 1
+      }
     }
   }
   let column = 1

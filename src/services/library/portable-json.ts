@@ -8,6 +8,7 @@
 //
 // locate() maps a JSON Pointer back to the line and column where its value starts, so the importer's validation
 // errors can name both: "file /rules/3/nodes/0/type (line 120, column 15): …".
+import { isUtf8 } from 'node:buffer'
 import { MAX_JSON_DEPTH } from '../validate.ts'
 import { isHighSurrogate, isLowSurrogate, lineColumnAt, PortableFileError, type PortablePlace } from './portable-error.ts'
 
@@ -16,8 +17,6 @@ export const MAX_JSON_BYTES = 20 * 1024 * 1024
 
 /** Keys that could reach an object's prototype in code that copies or merges what was read. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
-
-const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** A run of string characters that need no second look: no quote, backslash, control character or surrogate. */
 const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*/y
@@ -64,13 +63,14 @@ export function decodeJsonText(bytes: Uint8Array, entry?: string): string {
   if (bytes.length > MAX_JSON_BYTES) {
     throw new PortableFileError(`the JSON document is larger than ${MAX_JSON_BYTES / (1024 * 1024)} MB.`, at)
   }
-  try {
-    return utf8.decode(bytes) // drops a leading BOM
-  } catch {
+  // isUtf8 (simdutf) and toString are about ten times faster than a fatal TextDecoder on 20 MB.
+  if (!isUtf8(bytes)) {
     const bad = Math.max(0, firstBadUtf8Byte(bytes))
-    const { line, column } = lineColumnAt(utf8.decode(bytes.subarray(0, bad)), Infinity)
+    const { line, column } = lineColumnAt(Buffer.from(bytes.subarray(0, bad)).toString('utf8'), Infinity)
     throw new PortableFileError('the JSON document is not valid UTF-8 text; save it as UTF-8.', { ...at, line, column })
   }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 /** How a character is shown in a message: itself in quotes when printable, else its code point. */
@@ -271,6 +271,8 @@ function stringEnd(text: string, i: number): number {
 }
 
 const SCALAR = /-?[0-9][0-9.eE+-]*|true|false|null/y
+/** What lies between the characters that matter to valueEnd: quotes and brackets. */
+const STRUCTURE_GAP = /[^"{}[\]]*/y
 
 /** Where the value starting at `i` ends, or -1. Counts brackets outside strings: the text was read by the scanner. */
 function valueEnd(text: string, i: number): number {
@@ -279,6 +281,9 @@ function valueEnd(text: string, i: number): number {
   if (c === 123 || c === 91) {
     let depth = 0
     for (let j = i; j < text.length; j++) {
+      STRUCTURE_GAP.lastIndex = j
+      STRUCTURE_GAP.test(text)
+      j = STRUCTURE_GAP.lastIndex
       const d = text.charCodeAt(j)
       if (d === 34) {
         j = stringEnd(text, j) - 1
