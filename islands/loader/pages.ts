@@ -25,6 +25,7 @@ const PAGE_AREAS: Readonly<Record<string, Area>> = {
   'explore': 'ruleset',
   'rule-set-show': 'ruleset',
   'rule-set-form': 'ruleset',
+  'import': 'ruleset',
   'rule-set-activity': 'ruleset',
   'rule-set-embed': 'ruleset',
   'rule-set-delete': 'ruleset',

@@ -26,6 +26,7 @@ import { mediaPages } from './media.ts'
 import { decisionSubjectPages } from './decision-subject.ts'
 import { decisionPages } from './decisions.ts'
 import { decisionExportPages } from './decision-export.ts'
+import { importPages } from './import.ts'
 
 export async function pageRoutes(app: FastifyInstance) {
   await app.register(homePages)
@@ -55,4 +56,5 @@ export async function pageRoutes(app: FastifyInstance) {
   await app.register(decisionSubjectPages)
   await app.register(decisionPages)
   await app.register(decisionExportPages)
+  await app.register(importPages)
 }

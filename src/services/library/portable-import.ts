@@ -248,7 +248,7 @@ export async function importAdviceSet(deps: Deps, actor: Actor, document: unknow
   }
   const batch = await runScenarios(deps, actor, { adviceSetId: set.id, source: 'draft' })
   return {
-    plan, adviceSet: { id: set.id, name: set.name, uri: `/adviceset/${set.id}` },
+    plan, adviceSet: { id: set.id, name: set.name, uri: `/adviceset/${set.id}/show` },
     scenarios: { counts: batch.counts, results: batch.results.map((r) => ({ name: r.name, status: r.status })) },
   }
 }

@@ -230,6 +230,7 @@ export const ROWS: Record<string, Row> = {
   'POST /library/categories/:id/delete': { ...teamWrite, fresh: 'category', publicIs: 'providerPrivate' },
   'GET /library/search': teamRead,
   'GET /adviceset/new': editPage,
+  'GET /adviceset/import': editPage,
   'POST /adviceset/new': { ...teamWrite, body: () => ({ name: aName() }) },
   'GET /adviceset/:id/show': teamRead,
   'GET /adviceset/:id/show/header': teamRead,
