@@ -17,6 +17,8 @@ const DICTIONARY = 'entity'
 const COMMENT = 'comment'
 const VERSION = 'version'
 const SCENARIO = 'advicescenario'
+/** An import of a file into the set's working draft (services/library/portable-import.ts ENTITY_SET_IMPORT). */
+const SET_IMPORT = 'advicesetimport'
 
 /**
  * Everything logged about one advice set, newest first: the set itself, its rules, their nodes, comments on those
@@ -34,7 +36,7 @@ export async function listSetActivity(db: Db, p: { ownerId: string; adviceSetId:
   const scenarioIds = db.select({ id: sql`${adviceScenarios.id}::text` }).from(adviceScenarios).where(eq(adviceScenarios.adviceSetId, p.adviceSetId))
   return db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.ownerId, p.ownerId), gte(activity.createdAt, p.since), or(
-      and(eq(activity.entityType, SET), eq(activity.entityId, String(p.adviceSetId))),
+      and(inArray(activity.entityType, [SET, SET_IMPORT]), eq(activity.entityId, String(p.adviceSetId))),
       and(eq(activity.entityType, RULE), inArray(activity.entityId, ruleIds)),
       and(eq(activity.entityType, NODE), inArray(activity.entityId, nodeIds)),
       and(eq(activity.entityType, COMMENT), inArray(activity.entityId, commentIds)),

@@ -157,7 +157,18 @@ function adviceSetWords({ item, book, now }: Words): SentencePart[] {
   if (item.action === 'create' && from !== null) return [...subject, words(' as a copy of '), name(book.names.sets.get(from) ?? 'a deleted advice set')]
   const promoted = num(now.promotedRuleId)
   if (item.action === 'create' && promoted !== null) return [...subject, words(' by promoting the Rule '), name(book.names.rules.get(promoted)?.name ?? `#${promoted}`, ruleHref(book, promoted))]
+  if (item.action === 'create' && now.imported !== undefined) return [...subject, words(' by importing a file')]
   return subject
+}
+
+/** An import of a file into a set's working draft, or the restore of the draft it replaced. */
+function setImportWords({ item, now }: Words): SentencePart[] {
+  const set = name(str(now.name) ?? `#${item.entityId}`, `/adviceset/${item.entityId}/show`)
+  if (item.action === 'restore') return [words(' restored the working draft of the Advice Set '), set, words(' as it was before an import')]
+  const imported = snapshotOf(now.imported)
+  const from = num(imported.fromVersion)
+  const count = (n: number | null, one: string) => `${n ?? 0} ${one}${n === 1 ? '' : 's'}`
+  return [words(' imported a file into the working draft of the Advice Set '), set, words(` (${count(num(imported.rules), 'rule')}, ${count(num(imported.nodes), 'node')}${from !== null ? `, from version ${from}` : ''})`)]
 }
 
 function dictionaryWords({ item, book, now }: Words): SentencePart[] {
@@ -313,6 +324,7 @@ const liveOnly = (w: Words) => w.item.action !== 'delete' && w.now.deleted !== t
 
 const WORDERS: Record<string, (w: Words) => SentencePart[]> = {
   [ENTITY_ADVICE_SET]: adviceSetWords,
+  advicesetimport: setImportWords,
   [ENTITY_CATEGORY]: namedThing(ENTITY_TYPES.adviceCategory.displayName),
   [ENTITY_RULE]: ruleWords,
   [ENTITY_RULE_NODE]: ruleNodeWords,

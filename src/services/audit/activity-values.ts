@@ -44,6 +44,7 @@ const FIELD_LABELS: Record<string, string> = {
 const HIDDEN_FIELDS = new Set([
   'id', 'copiedFrom', 'subtree', 'callNodeId', 'nodes', 'draftRules', 'restoredIntoDraft', 'transition', 'mergedInto',
   'cancelRequested', 'rows', 'jobId', 'by', 'userId', 'contentHash', 'submittedBy', 'approvedBy', 'publishedBy',
+  'draft', 'replacedRules', 'imported', 'restoredRules',
 ])
 
 /** Snapshot fields that repeat another one (parentId, name) or never change, per entity type. */

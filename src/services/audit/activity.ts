@@ -20,6 +20,7 @@ import { findRule } from '../../db/queries/rules.ts'
 import type { Db } from '../../db/client.ts'
 import { ENTITY_EXTERNAL_API, restoreExternalApiSnapshot, type ExternalApiSnapshot } from '../integrations/external-apis.ts'
 import { ENTITY_SUPPLEMENT, restoreSupplementSnapshot, type SupplementSnapshot } from '../files/supplements.ts'
+import { ENTITY_SET_IMPORT, restoreSetImport, type SetImportSnapshot } from '../library/portable-import.ts'
 import type { AuditAction } from '../../db/schema/index.ts'
 import { activityBook, type ActivityBook } from './activity-book.ts'
 import { activitySentence, sentenceText } from './activity-sentences.ts'
@@ -45,6 +46,7 @@ const RESTORERS: Record<string, (deps: Deps, actor: Actor, id: number, before: u
   [ENTITY_SCENARIO]: async (deps, actor, id, before) => { await restoreScenarioSnapshot(deps, actor, id, before as ScenarioSnapshot | null) },
   [ENTITY_KEYWORD_MAP]: (deps, actor, id, before) => restoreKeywordMapSnapshot(deps, actor, id, before as KeywordMapSnapshot | null),
   [ENTITY_SUPPLEMENT]: async (deps, actor, id, before) => { await restoreSupplementSnapshot(deps, actor, id, before as SupplementSnapshot | null) },
+  [ENTITY_SET_IMPORT]: (deps, actor, id, before) => restoreSetImport(deps, actor, id, before as SetImportSnapshot | null),
 }
 
 /**

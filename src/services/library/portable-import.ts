@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Db } from '../../db/client.ts'
-import { insertAdviceSet, setTagLinks, updateAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet, insertAdviceSet, setTagLinks, updateAdviceSet, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { insertEntity, updateEntity } from '../../db/queries/entities.ts'
 import { insertExternalApi } from '../../db/queries/external-apis.ts'
 import { insertKeywordMap, listKeywordMaps, updateKeywordMap } from '../../db/queries/keyword-maps.ts'
@@ -24,6 +24,9 @@ import { MAX_UPLOAD_BYTES } from '../files/uploads.ts'
 import { sealHeaders } from '../integrations/api-definition.ts'
 import { ENTITY_EXTERNAL_API } from '../integrations/external-apis.ts'
 import { writeDraftRules } from '../publishing/restore.ts'
+import { snapshotAdviceSet, type VersionSnapshot } from '../publishing/snapshot.ts'
+import { assertWritable } from '../accounts/visibility.ts'
+import { NotFoundError } from '../errors.ts'
 import { ENTITY_SCENARIO, scenarioSnapshot } from '../scenarios/access.ts'
 import { runScenarios, type RunCounts } from '../scenarios/runs.ts'
 import { ENTITY_ADVICE_SET } from './advice-sets.ts'
@@ -50,6 +53,11 @@ export class ImportRefusedError extends ValidationError {
 }
 
 const ENTITY_DICTIONARY = 'entity'
+/** The activity log's name for an import into a set's working draft (its entity id is the set's). */
+export const ENTITY_SET_IMPORT = 'advicesetimport'
+
+/** What the activity row of an import into a set keeps of the draft it replaced. */
+export interface SetImportSnapshot { id: number; name: string; draft: VersionSnapshot }
 
 /** The document's rules as the draft writer takes them: ids are `key:<key>`, references resolved to rows. */
 function ruleModelsOf(doc: AdviceSetDocument, resolved: ResolvedImport, supplementIds: Map<string, number>, apiIds: Map<string, number>): RuleModel[] {
@@ -201,9 +209,11 @@ async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved:
     const now = new Date()
     const fields = { name: doc.adviceSet.name, nameAlt: doc.adviceSet.nameAlt, description: doc.adviceSet.description, categoryId: resolved.categoryId, isPublic: doc.adviceSet.isPublic }
     let set: AdviceSetRow
+    let previous: VersionSnapshot | null = null
     if (resolved.set) {
       set = resolved.set
       await lockAdviceSetRow(tx, set.id)
+      previous = await snapshotAdviceSet(tx, set.id)
       set = await updateAdviceSet(tx, set.id, { ...fields, updatedBy: actor.userId })
     } else {
       set = await insertAdviceSet(tx, { ...fields, ownerId: resolved.ownerId, isStarter: false, createdBy: actor.userId })
@@ -222,8 +232,10 @@ async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved:
     const scenarioIds = await writeScenarios(tx, actor, set, doc, await nodeIdsByKey(tx, set.id), apiIds)
     if (resolved.importKeywordMaps) await writeKeywordMaps(tx, actor, set, doc, scenarioIds)
     const summary = { rules: doc.rules.length, nodes, scenarios: doc.scenarios.length, format: doc.format, ...(doc.version ? { fromVersion: doc.version.number } : {}) }
-    await audit(tx, actor, resolved.set
-      ? { ownerId: set.ownerId, action: 'update', entityType: ENTITY_ADVICE_SET, entityId: set.id, before: { id: set.id, name: resolved.set.name, draftRules: live.map((r) => ({ id: r.id, name: r.name })) }, after: { id: set.id, name: set.name, imported: summary } }
+    // A new set is one `create` (restoring it deletes the set); an import into a set is one change of its draft, kept
+    // with the draft as it was, which restoring the entry writes back.
+    await audit(tx, actor, previous
+      ? { ownerId: set.ownerId, action: 'update', entityType: ENTITY_SET_IMPORT, entityId: set.id, before: { id: set.id, name: previous.adviceSet.name, draft: previous, replacedRules: live.map((r) => ({ id: r.id, name: r.name })) }, after: { id: set.id, name: set.name, imported: summary } }
       : { ownerId: set.ownerId, action: 'create', entityType: ENTITY_ADVICE_SET, entityId: set.id, after: { id: set.id, name: set.name, imported: summary } })
     await recordIndexTask(tx, ENTITY_ADVICE_SET, String(set.id))
     return set
@@ -251,4 +263,28 @@ export async function importAdviceSet(deps: Deps, actor: Actor, document: unknow
     plan, adviceSet: { id: set.id, name: set.name, uri: `/adviceset/${set.id}/show` },
     scenarios: { counts: batch.counts, results: batch.results.map((r) => ({ name: r.name, status: r.status })) },
   }
+}
+
+/**
+ * Restoring the activity entry of an import into a set: the draft as it was before (its rules and trees, paired by
+ * key, and the set's name, display name and description) becomes the working draft again, as one change.
+ */
+export async function restoreSetImport(deps: Deps, actor: Actor, adviceSetId: number, before: SetImportSnapshot | null): Promise<void> {
+  if (!before?.draft?.model) throw new ValidationError('id', 'This import made a new advice set: restore by deleting that set instead.')
+  const found = await findAdviceSet(deps.db, adviceSetId)
+  if (!found) throw new NotFoundError('No advice set with this id')
+  assertWritable(actor, found)
+  await deps.db.transaction(async (tx) => {
+    await lockAdviceSetRow(tx, found.id)
+    const current = await snapshotAdviceSet(tx, found.id)
+    const { adviceSet } = before.draft
+    const set = await updateAdviceSet(tx, found.id, { name: adviceSet.name, nameAlt: adviceSet.nameAlt, description: adviceSet.description, updatedBy: actor.userId })
+    const { live, nodes } = await writeDraftRules(tx, actor, set, before.draft.model.rules, new Date())
+    await audit(tx, actor, {
+      ownerId: set.ownerId, action: 'restore', entityType: ENTITY_SET_IMPORT, entityId: set.id,
+      before: { id: set.id, name: current.adviceSet.name, draft: current, replacedRules: live.map((r) => ({ id: r.id, name: r.name })) },
+      after: { id: set.id, name: set.name, restoredRules: before.draft.model.rules.length, nodes },
+    })
+    await recordIndexTask(tx, ENTITY_ADVICE_SET, String(set.id))
+  })
 }

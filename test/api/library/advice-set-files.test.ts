@@ -9,6 +9,7 @@ import { buildTestApp } from '../../helpers/app.ts'
 import { keywordMapTeams } from '../../helpers/keyword-maps.ts'
 import { multipartBody, pngOf, upload, type UploadFile } from '../../helpers/uploads.ts'
 import type { Agent } from '../../helpers/agent.ts'
+import { activityItem, activityRows } from '../../helpers/activity.ts'
 import { AdviceSetDocument } from '../../../src/services/library/portable-format.ts'
 import { readPortableZip } from '../../../src/services/library/portable-zip.ts'
 import { activity, adviceScenarios, adviceSets, ruleNodes, rules } from '../../../src/db/schema/index.ts'
@@ -157,6 +158,17 @@ t.test('into an existing set: one change of its draft; nodes keep their rows', a
   for (const node of after) t.equal(node.id, before.find((b) => b.key === node.key)?.id, `node ${node.key} keeps its row`)
   t.ok(after.some((n) => n.headline === 'Retire now'))
   t.equal((await db.select().from(adviceScenarios).where(and(eq(adviceScenarios.adviceSetId, set.id), isNull(adviceScenarios.deletedAt)))).length, 1, 'the scenario updated, not doubled')
+  // The import is one activity entry of the set, found on its activity page; restoring it brings the draft back.
+  const [entry] = await activityRows(db, 'advicesetimport', set.id)
+  t.match(entry, { action: 'update', after: { imported: { rules: 1, nodes: 8 } } })
+  const page = await author.get(`/adviceset/${set.id}/activity`)
+  t.ok(activityItem(page.body, /imported a file into the working draft of the Advice Set “Acme pensions” \(1 rule, 8 nodes\)/), 'the set’s activity page shows it')
+  const restored = await author.api('POST', `/api/activity/${entry!.id}/restore`)
+  t.equal(restored.statusCode, 200)
+  const back = await db.select({ id: ruleNodes.id, key: ruleNodes.key, headline: ruleNodes.headline }).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(and(eq(rules.adviceSetId, set.id), isNull(ruleNodes.deletedAt)))
+  t.same(back.map((n) => n.id).sort(), before.map((n) => n.id).sort(), 'every node of the draft before the import is back, in its own row')
+  t.notOk(back.some((n) => n.headline === 'Retire now'), 'the imported change is gone')
+  t.ok(activityItem((await author.get(`/adviceset/${set.id}/activity`)).body, /restored the working draft of the Advice Set “Acme pensions” as it was before an import/))
   t.equal((await importFile(viewer, jsonFile(exported), `?into=${set.id}`)).statusCode, 403, 'viewers do not import')
   t.equal((await importFile(strangerAdmin, jsonFile(exported), `?into=${set.id}`)).statusCode, 404, 'another team’s set is not there')
 })
