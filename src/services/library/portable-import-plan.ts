@@ -180,9 +180,13 @@ export async function planImport(db: Db, actor: Actor, document: unknown, opts: 
   for (const [i, key] of doc.adviceSet.supplements.entries()) if (!supplementKeys.has(key)) error(`/adviceSet/supplements/${i}`, `no supplement of this document has the key “${key}”.`)
 
   const externalRules = new Map<string, number>()
+  const looked = new Map<string, { id: number } | undefined>()
   for (const call of calledElsewhere) {
-    const found = await findRuleByKey(db, { ownerId, adviceSetName: call.adviceSet, key: call.rule })
-    if (found) externalRules.set(`${call.adviceSet}\u0000${call.rule}`, found.id)
+    // Each rule once, however many nodes call it.
+    const id = `${call.adviceSet}\u0000${call.rule}`
+    if (!looked.has(id)) looked.set(id, await findRuleByKey(db, { ownerId, adviceSetName: call.adviceSet, key: call.rule }))
+    const found = looked.get(id)
+    if (found) externalRules.set(id, found.id)
     else error(call.pointer, `calls the rule “${call.rule}” of the advice set “${call.adviceSet}”, which this team does not have here. Import that set first.`)
   }
 

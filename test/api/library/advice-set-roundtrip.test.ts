@@ -87,11 +87,11 @@ t.test('export → import into an empty database → export: the same bytes and 
     runs += 1
     await t.test(`run ${runs}`, (t) => roundTrip(t, gen, fromVersion))
     if (t.counts.fail > 0) throw new Error('the round trip failed (see above)')
-  }), { numRuns: 12, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31), endOnFailure: true })
+  }), { numRuns: 10, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31), endOnFailure: true })
 })
 
 t.test('a set of about 5,000 nodes makes the same round trip', async (t) => {
-  const [gen] = fc.sample(genSet, { numRuns: 1, seed: 28 })
+  const [gen] = fc.sample(genSet.filter((g) => g.scenarios.length >= 3), { numRuns: 1, seed: 28 })
   const big = grown(gen!, 5000)
   const nodes = big.rules.reduce((n, r) => n + countNodes(r.nodes), 0)
   t.ok(nodes >= 4500 && nodes <= 5500, `${nodes} generated nodes`)
