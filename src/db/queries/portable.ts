@@ -2,7 +2,7 @@
 // database ids in a set or a version can be turned into keys and names.
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { adviceCategories, adviceSets, entities, rules, supplements } from '../schema/index.ts'
+import { adviceCategories, adviceSets, entities, ruleNodes, rules, supplements } from '../schema/index.ts'
 import type { EntityRow } from './entities.ts'
 import type { SupplementRow } from './supplements.ts'
 
@@ -22,6 +22,21 @@ export async function ruleKeysByIds(db: Db, ids: number[]): Promise<Array<{ id: 
   if (ids.length === 0) return []
   return db.select({ id: rules.id, key: rules.key, name: rules.name, adviceSetId: rules.adviceSetId, adviceSetName: adviceSets.name })
     .from(rules).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId)).where(inArray(rules.id, ids))
+}
+
+/** Nodes' keys by id, in any set: a scenario's expected advice may name a node of a rule it calls in another set. */
+export async function nodeKeysByIds(db: Db, ids: number[]): Promise<Array<{ id: number; key: string }>> {
+  if (ids.length === 0) return []
+  return db.select({ id: ruleNodes.id, key: ruleNodes.key }).from(ruleNodes).where(inArray(ruleNodes.id, ids))
+}
+
+/** The live nodes holding these keys in the live rules of an owner's live sets named `adviceSetNames`. */
+export async function findNodesByKeys(db: Db, p: { ownerId: string; adviceSetNames: string[]; keys: string[] }): Promise<Array<{ id: number; key: string; type: string }>> {
+  if (p.adviceSetNames.length === 0 || p.keys.length === 0) return []
+  return db.select({ id: ruleNodes.id, key: ruleNodes.key, type: ruleNodes.type }).from(ruleNodes)
+    .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
+    .where(and(eq(adviceSets.ownerId, p.ownerId), inArray(adviceSets.name, p.adviceSetNames), isNull(adviceSets.deletedAt), isNull(rules.deletedAt), isNull(ruleNodes.deletedAt), inArray(ruleNodes.key, p.keys)))
+    .orderBy(ruleNodes.id)
 }
 
 /** A live rule of one of an owner's live sets, by the set's name and the rule's key. */

@@ -81,6 +81,19 @@ export async function listLinkedSupplements(db: Db, targetType: SupplementTarget
   return rows.map((r) => ({ ...r.supplement, linkId: r.linkId }))
 }
 
+/** listLinkedSupplements for many targets of one type at once: each target's list, in link order. */
+export async function listLinkedSupplementsOf(db: Db, targetType: SupplementTarget, targetIds: number[]): Promise<Map<number, Array<SupplementRow & { linkId: number }>>> {
+  const byTarget = new Map<number, Array<SupplementRow & { linkId: number }>>()
+  for (let i = 0; i < targetIds.length; i += 5000) {
+    const rows = await db.select({ supplement: supplements, linkId: supplementLinks.id, targetId: supplementLinks.targetId }).from(supplementLinks)
+      .innerJoin(supplements, eq(supplements.id, supplementLinks.supplementId))
+      .where(and(eq(supplementLinks.targetType, targetType), inArray(supplementLinks.targetId, targetIds.slice(i, i + 5000)), isNull(supplements.deletedAt)))
+      .orderBy(asc(supplementLinks.id))
+    for (const r of rows) byTarget.set(r.targetId, [...(byTarget.get(r.targetId) ?? []), { ...r.supplement, linkId: r.linkId }])
+  }
+  return byTarget
+}
+
 /** Live supplements linked to live nodes, by node id, for the nodes of some rules (each list in link order). */
 export async function nodeSupplements(db: Db, ruleIds: number[]): Promise<Map<number, SupplementRow[]>> {
   const byNode = new Map<number, SupplementRow[]>()

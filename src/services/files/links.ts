@@ -122,11 +122,12 @@ export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
 /**
  * A node written back from a version (publishing/restore-trees.ts) gets the version's links: back to the supplements
  * that still exist, and without those the draft added since (each removal audited as an unlink, so Activity can
- * bring it back). `label` names the node in that audit row.
+ * bring it back). `label` names the node in that audit row; `linkedNow`, the node's links when the caller read them
+ * already (for many nodes in one query).
  */
-export async function relinkSupplements(tx: Db, actor: Actor, node: { id: number; ownerId: string; label: string }, supplementIds: number[]): Promise<void> {
+export async function relinkSupplements(tx: Db, actor: Actor, node: { id: number; ownerId: string; label: string }, supplementIds: number[], linkedNow?: Array<SupplementRow & { linkId: number }>): Promise<void> {
   const wanted = new Set(supplementIds)
-  for (const linked of await listLinkedSupplements(tx, 'ruleNode', node.id)) {
+  for (const linked of linkedNow ?? await listLinkedSupplements(tx, 'ruleNode', node.id)) {
     if (wanted.delete(linked.id)) continue
     await deleteLink(tx, linked.linkId)
     await audit(tx, actor, {

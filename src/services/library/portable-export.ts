@@ -9,7 +9,7 @@ import { findTagsByIds, tagIdsFor } from '../../db/queries/advice-sets.ts'
 import type { EntityRow } from '../../db/queries/entities.ts'
 import { findOwnerExternalApis, type ExternalApiRow } from '../../db/queries/external-apis.ts'
 import { listKeywordMaps } from '../../db/queries/keyword-maps.ts'
-import { categoryName, entityRowsByIds, ruleKeysByIds, supplementRowsByIds } from '../../db/queries/portable.ts'
+import { categoryName, entityRowsByIds, nodeKeysByIds, ruleKeysByIds, supplementRowsByIds } from '../../db/queries/portable.ts'
 import { listSetNodesEver } from '../../db/queries/rule-nodes.ts'
 import { findScenariosOfSet } from '../../db/queries/scenarios.ts'
 import { listLinkedSupplements, type SupplementRow } from '../../db/queries/supplements.ts'
@@ -161,6 +161,10 @@ async function documentOf(db: Db, set: AdviceSetRow, model: AdviceSetModel, fiel
   const nodeKeys = new Map<string, string>()
   for (const row of await listSetNodesEver(db, set.id)) nodeKeys.set(String(row.id), row.key)
   for (const rule of model.rules) walk(rule.nodes, (node) => nodeKeys.set(node.id, nodeKeyOf(node)))
+  // A scenario may expect advice (or be asked next) by a rule it calls in another set: that node is named by its key too.
+  const foreign = new Set<number>()
+  for (const s of scenarios) for (const id of [...s.expected.advice, s.expected.focus]) if (!nodeKeys.has(id) && /^\d{1,15}$/.test(id)) foreign.add(Number(id))
+  for (const row of await nodeKeysByIds(db, [...foreign])) nodeKeys.set(String(row.id), row.key)
   const names: Names = { ruleKeys, nodeKeys, apiNames, supplementKeys }
 
   const entityRows = new Map((await entityRowsByIds(db, model.entities.map((e) => Number(e.id)).filter(Number.isSafeInteger))).map((row) => [String(row.id), row]))

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts'
 import { findAdviceSet, listCategories, listTags, type AdviceSetRow } from '../../db/queries/advice-sets.ts'
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import { listExternalApis, type ExternalApiRow } from '../../db/queries/external-apis.ts'
-import { findRuleByKey, matchingSupplements } from '../../db/queries/portable.ts'
+import { findNodesByKeys, findRuleByKey, matchingSupplements } from '../../db/queries/portable.ts'
 import { listSetNodesEver } from '../../db/queries/rule-nodes.ts'
 import { listRules } from '../../db/queries/rules.ts'
 import { findScenariosOfSet } from '../../db/queries/scenarios.ts'
@@ -48,6 +48,8 @@ export interface ResolvedImport {
   apis: Map<string, ExternalApiRow>
   /** Rule Calls of other sets' rules: `${setName}\u0000${key}` → rule id. */
   externalRules: Map<string, number>
+  /** Nodes of the sets the document calls that its scenarios name (advice given or asked next by a called rule): key → id. */
+  externalNodes: Map<string, number>
   /** Document supplement key → an existing supplement id. */
   supplements: Map<string, number>
   categoryId: number | null
@@ -178,20 +180,32 @@ export async function planImport(db: Db, actor: Actor, document: unknown, opts: 
   for (const [i, key] of doc.adviceSet.supplements.entries()) if (!supplementKeys.has(key)) error(`/adviceSet/supplements/${i}`, `no supplement of this document has the key “${key}”.`)
 
   const externalRules = new Map<string, number>()
+  const looked = new Map<string, { id: number } | undefined>()
   for (const call of calledElsewhere) {
-    const found = await findRuleByKey(db, { ownerId, adviceSetName: call.adviceSet, key: call.rule })
-    if (found) externalRules.set(`${call.adviceSet}\u0000${call.rule}`, found.id)
+    // Each rule once, however many nodes call it.
+    const id = `${call.adviceSet}\u0000${call.rule}`
+    if (!looked.has(id)) looked.set(id, await findRuleByKey(db, { ownerId, adviceSetName: call.adviceSet, key: call.rule }))
+    const found = looked.get(id)
+    if (found) externalRules.set(id, found.id)
     else error(call.pointer, `calls the rule “${call.rule}” of the advice set “${call.adviceSet}”, which this team does not have here. Import that set first.`)
   }
 
-  // Scenarios refer to advice nodes, input requests and APIs of the document.
+  // Scenarios refer to advice nodes, input requests and APIs of the document, or to nodes of the rules it calls in
+  // other sets (what a called rule gives or asks counts in a run).
+  const foreignKeys = new Set<string>()
+  for (const scenario of doc.scenarios) for (const key of [...scenario.expected.advice, scenario.expected.focus]) if (key !== 'complete' && !nodeKeys.has(key)) foreignKeys.add(key)
+  const calledSets = [...new Set(calledElsewhere.map((call) => call.adviceSet))]
+  const foreignNodes = new Map<string, { id: number; type: string }>()
+  for (const row of await findNodesByKeys(db, { ownerId, adviceSetNames: calledSets, keys: [...foreignKeys] })) if (!foreignNodes.has(row.key)) foreignNodes.set(row.key, row)
+  const typeOf = (key: string) => nodeKeys.get(key)?.type ?? foreignNodes.get(key)?.type
+  const externalNodes = new Map([...foreignNodes].map(([key, row]) => [key, row.id]))
   const scenarioNames = new Set<string>()
   doc.scenarios.forEach((scenario, i) => {
     if (scenarioNames.has(scenario.name)) error(`/scenarios/${i}/name`, `the scenario name “${scenario.name}” is used twice.`)
     scenarioNames.add(scenario.name)
-    scenario.expected.advice.forEach((key, j) => { if (nodeKeys.get(key)?.type !== 'advice') error(`/scenarios/${i}/expected/advice/${j}`, `no advice node of this document has the key “${key}”.`) })
+    scenario.expected.advice.forEach((key, j) => { if (typeOf(key) !== 'advice') error(`/scenarios/${i}/expected/advice/${j}`, `no advice node of this document has the key “${key}”.`) })
     const focus = scenario.expected.focus
-    if (focus !== 'complete' && nodeKeys.get(focus)?.type !== 'inputRequest') error(`/scenarios/${i}/expected/focus`, `must be "complete" or the key of an inputRequest node; “${focus}” is neither.`)
+    if (focus !== 'complete' && typeOf(focus) !== 'inputRequest') error(`/scenarios/${i}/expected/focus`, `must be "complete" or the key of an inputRequest node; “${focus}” is neither.`)
     for (const name of Object.keys(scenario.pinnedResponses)) if (!apiNames.has(name)) error(`/scenarios/${i}/pinnedResponses/${escapePointer(name)}`, `“${name}” is not one of the document’s externalApis.`)
   })
   doc.keywordMaps.forEach((map, i) => { if (map.scenario !== null && !scenarioNames.has(map.scenario)) error(`/keywordMaps/${i}/scenario`, `no scenario of this document is named “${map.scenario}”.`) })
@@ -298,5 +312,5 @@ export async function planImport(db: Db, actor: Actor, document: unknown, opts: 
     for (const map of doc.keywordMaps) (maps.some((m) => m.map.name === map.name) ? plan.keywordMaps.update : plan.keywordMaps.create).push(map.name)
   }
 
-  return { plan, doc, resolved: { set, ownerId, existingEntries, apis, externalRules, supplements, categoryId, tagIds, importKeywordMaps } }
+  return { plan, doc, resolved: { set, ownerId, existingEntries, apis, externalRules, externalNodes, supplements, categoryId, tagIds, importKeywordMaps } }
 }

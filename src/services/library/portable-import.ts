@@ -199,9 +199,11 @@ async function writeKeywordMaps(tx: Db, actor: Actor, set: AdviceSetRow, doc: Ad
   }
 }
 
-/** The node ids of the set's live nodes by key, after the draft was written. */
-async function nodeIdsByKey(tx: Db, adviceSetId: number): Promise<Map<string, number>> {
-  return new Map((await listSetNodesEver(tx, adviceSetId)).filter((n) => n.deletedAt === null).map((n) => [n.key, n.id]))
+/** The node ids of the set's live nodes by key, after the draft was written, and of the called sets' nodes scenarios name. */
+async function nodeIdsByKey(tx: Db, adviceSetId: number, external: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+  const ids = new Map(external)
+  for (const n of await listSetNodesEver(tx, adviceSetId)) if (n.deletedAt === null) ids.set(n.key, n.id)
+  return ids
 }
 
 async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved: ResolvedImport, stored: Map<string, StoredUpload>): Promise<AdviceSetRow> {
@@ -229,7 +231,7 @@ async function apply(deps: Deps, actor: Actor, doc: AdviceSetDocument, resolved:
       }
     }
     await setTagLinks(tx, ENTITY_ADVICE_SET, set.id, resolved.tagIds)
-    const scenarioIds = await writeScenarios(tx, actor, set, doc, await nodeIdsByKey(tx, set.id), apiIds)
+    const scenarioIds = await writeScenarios(tx, actor, set, doc, await nodeIdsByKey(tx, set.id, resolved.externalNodes), apiIds)
     if (resolved.importKeywordMaps) await writeKeywordMaps(tx, actor, set, doc, scenarioIds)
     const summary = { rules: doc.rules.length, nodes, scenarios: doc.scenarios.length, format: doc.format, ...(doc.version ? { fromVersion: doc.version.number } : {}) }
     // A new set is one `create` (restoring it deletes the set); an import into a set is one change of its draft, kept

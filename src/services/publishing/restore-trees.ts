@@ -4,7 +4,8 @@
 // its comments, its scenarios' expectations and its history stay; a node the draft lacks is inserted with the
 // version's key; the draft's live nodes the version lacks are soft-deleted (one timestamp: they come back together).
 import type { Db } from '../../db/client.ts'
-import { insertNode, listSetNodesEver, setNodesDeleted, updateNode, type NodeContent, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { insertNodes, listSetNodesEver, setNodesDeleted, updateNode, type NodeContent, type NodeInsert, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { listLinkedSupplementsOf } from '../../db/queries/supplements.ts'
 import type { NodeModel, RuleModel } from '../../engine/index.ts'
 import { relinkSupplements } from '../files/links.ts'
 import { splitSources } from '../files/sources.ts'
@@ -93,27 +94,49 @@ export async function restoreTrees(tx: Db, actor: Actor, rules: readonly RuleMod
   for (const row of moving) await updateNode(tx, row.id, { position: -row.id, updatedBy: actor.userId })
   const parked = new Set(moving.map((row) => row.id))
 
-  let count = 0
-  const write = async (nodes: NodeModel[], ruleId: number, parentId: number | null) => {
-    for (const [position, node] of nodes.entries()) {
-      const { content, supplementIds } = contentOf(node, target)
-      const place = { ruleId, parentId, position }
+  // Rows are written a level at a time: the level's new nodes in one insert, its paired rows updated when they
+  // changed. No final place is held by another row by then (the moving ones were parked above), so the order is free.
+  const ids = new Map<NodeModel, number>()
+  let level: Array<{ node: NodeModel; ruleId: number; parent: NodeModel | null; position: number }> = []
+  for (const rule of rules) rule.nodes.forEach((node, position) => level.push({ node, ruleId: target.ruleIds.get(rule.id)!, parent: null, position }))
+  while (level.length > 0) {
+    const inserts: NodeModel[] = []
+    const rowsToInsert: NodeInsert[] = []
+    for (const { node, ruleId, parent, position } of level) {
+      const { content } = contentOf(node, target)
+      const place = { ruleId, parentId: parent === null ? null : ids.get(parent)!, position }
       const row = pairs.get(node)
-      let id: number
       if (!row) {
-        id = (await insertNode(tx, { ...content, ...place, ...(node.key !== undefined ? { key: node.key } : {}), createdBy: actor.userId })).id
-      } else {
-        id = row.id
-        if (row.deletedAt !== null || parked.has(row.id) || !samePlace(row, place) || !sameContent(row, content)) {
-          await updateNode(tx, row.id, { ...content, ...place, deletedAt: null, updatedBy: actor.userId })
-        }
+        inserts.push(node)
+        rowsToInsert.push({ ...content, ...place, ...(node.key !== undefined ? { key: node.key } : {}), createdBy: actor.userId })
+        continue
       }
-      const label = `${node.headline || node.text || node.type} in ${target.ruleNames.get(ruleId) ?? `rule ${ruleId}`}`.slice(0, 120)
-      await relinkSupplements(tx, actor, { id, ownerId: target.ownerId, label }, supplementIds)
+      ids.set(node, row.id)
+      if (row.deletedAt !== null || parked.has(row.id) || !samePlace(row, place) || !sameContent(row, content)) {
+        await updateNode(tx, row.id, { ...content, ...place, deletedAt: null, updatedBy: actor.userId })
+      }
+    }
+    const inserted = await insertNodes(tx, rowsToInsert)
+    inserts.forEach((node, i) => ids.set(node, inserted[i]!))
+    level = level.flatMap(({ node, ruleId }) => node.children.map((child, position) => ({ node: child, ruleId, parent: node, position })))
+  }
+
+  // Then the links to supplements, node by node in tree order as before; a new node has none yet.
+  const linked = await listLinkedSupplementsOf(tx, 'ruleNode', [...pairs.values()].map((row) => row.id))
+  let count = 0
+  const relink = async (nodes: NodeModel[], ruleId: number) => {
+    for (const node of nodes) {
+      const { supplementIds } = contentOf(node, target)
+      const id = ids.get(node)!
+      const linkedNow = pairs.has(node) ? linked.get(id) ?? [] : []
+      if (supplementIds.length > 0 || linkedNow.length > 0) {
+        const label = `${node.headline || node.text || node.type} in ${target.ruleNames.get(ruleId) ?? `rule ${ruleId}`}`.slice(0, 120)
+        await relinkSupplements(tx, actor, { id, ownerId: target.ownerId, label }, supplementIds, linkedNow)
+      }
       count += 1
-      await write(node.children, ruleId, id)
+      await relink(node.children, ruleId)
     }
   }
-  for (const rule of rules) await write(rule.nodes, target.ruleIds.get(rule.id)!, null)
+  for (const rule of rules) await relink(rule.nodes, target.ruleIds.get(rule.id)!)
   return count
 }
