@@ -125,7 +125,7 @@ async function call(connection: Connection, method: string, pathAndQuery: string
   return res
 }
 
-interface ApiError { message?: string; field?: string; errors?: Array<{ pointer?: string; message?: string; line?: number; column?: number }>; warnings?: Array<{ pointer?: string; message?: string }> }
+interface ApiError { message?: string; field?: string; pointer?: string; line?: number; column?: number; errors?: Array<{ pointer?: string; message?: string; line?: number; column?: number }>; warnings?: Array<{ pointer?: string; message?: string }> }
 
 async function errorOf(res: Response): Promise<ApiError> {
   const text = await res.text()
@@ -387,6 +387,11 @@ async function importCommand(args: string[], out: Out): Promise<number> {
   const res = await call(connection, 'POST', `/api/adviceset/import${query.size ? `?${query}` : ''}`, form)
   if (res.status === 400) {
     const error = await errorOf(res)
+    // A problem of reading the file (syntax, a value of the wrong type) comes as the error itself, with its place.
+    if (!error.errors?.length && error.pointer !== undefined) {
+      const problem = (error.message ?? '').replace(/^file: [^:]*?(?: \(line \d+, column \d+\))?: /, '')
+      error.errors = [{ pointer: error.pointer, message: problem, line: error.line, column: error.column }]
+    }
     out(`Refused: ${error.message ?? 'the file was not imported'}`)
     if (error.errors?.length) {
       out('Problems:')
