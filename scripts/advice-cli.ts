@@ -313,6 +313,9 @@ function planLines(plan: Plan): string[] {
 
 /** `  /rules/0/nodes/2/type (line 12, column 19): message`, or in the directory's own file when it came from one. */
 function issueLine(issue: { pointer?: string; message?: string; line?: number; column?: number }, dir: { path: string; texts: Map<string, string> } | null): string {
+  // The server's messages may start with their pointer already: it is written once, before the message.
+  const message = issue.pointer && issue.message?.startsWith(`${issue.pointer}: `) ? issue.message.slice(issue.pointer.length + 2) : issue.message
+  issue = { ...issue, message }
   if (dir && issue.pointer !== undefined) {
     const at = placeInDirectory(dir.texts, issue.pointer)
     return `  ${path.join(dir.path, at.file)} ${at.pointer || '/'}${at.line ? ` (line ${at.line}, column ${at.column})` : ''}: ${issue.message}`
