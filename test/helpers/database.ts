@@ -77,9 +77,10 @@ function withDatabase(url: string, name: string): string {
   return u.toString()
 }
 
-/** A fresh, migrated database for one test file; `close` drops it. */
-export async function openTestDatabase(): Promise<Database & { url?: string }> {
-  if (testDriver() === 'postgres') {
+/** A fresh, migrated database for one test file; `close` drops it. `driver` overrides the run's (TEST_DRIVER): a
+ * test beside a PostgreSQL database can still open a PGlite one. */
+export async function openTestDatabase(opts: { driver?: TestDriver } = {}): Promise<Database & { url?: string }> {
+  if ((opts.driver ?? testDriver()) === 'postgres') {
     const url = requireTestDatabaseUrl()
     const name = `advice_studio_test_${randomBytes(5).toString('hex')}`
     const admin = postgres(url, { max: 1, onnotice: () => {} })
