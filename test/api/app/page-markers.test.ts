@@ -50,6 +50,7 @@ const EXPECTED: Record<string, string> = {
   '/library/bulkeditor': 'bulk-editor',
   '/explore': 'explore',
   '/adviceset/new': 'rule-set-form',
+  '/adviceset/import': 'import',
   '/adviceset/:id/show': 'rule-set-show',
   '/adviceset/:id/edit': 'rule-set-form',
   '/adviceset/:id/activity': 'rule-set-activity',
@@ -133,8 +134,11 @@ function assertCrumbsEnd(t: Test, body: string): void {
 
 /** Routes that only redirect (to a page that is itself checked). */
 const REDIRECTS = new Set(['/password/reset', '/password/setup'])
-/** Uploaded content itself, served for a frame (SPEC §2 …/iframe): not a page, checked in test/api/files. */
-const RAW_CONTENT = new Set(['/media/:id/iframe', '/visualizations/:id/iframe'])
+/**
+ * Not pages: uploaded content itself, served for a frame (SPEC §2 …/iframe, checked in test/api/files), and the
+ * advice-set@1 JSON Schema (checked in test/api/library/advice-set-files.test.ts).
+ */
+const RAW_CONTENT = new Set(['/media/:id/iframe', '/visualizations/:id/iframe', '/schemas/advice-set-1.json'])
 /** Pages that need no sign-in and render for visitors (sign-in pages redirect signed-in users away). */
 const VISITOR_PAGES = new Set(['/login', '/signup'])
 
