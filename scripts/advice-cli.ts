@@ -13,6 +13,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { AdviceSetDocument } from '../src/services/library/portable-format.ts'
 import { diffDocuments, diffLines } from '../src/services/library/portable-diff.ts'
 import { DIR_SET_FILE, joinDocumentText, PortableDirError, placeInDirectory, splitDocumentText } from '../src/services/library/portable-dir.ts'
+import type { ImportPlan } from '../src/services/library/portable-import-plan.ts'
 
 // The format's heavier modules (the validator, the ZIP reader and writer) load only for the commands that need them:
 // a tool run should start quickly.
@@ -276,18 +277,7 @@ async function readSide(spec: string, values: { url?: string; token?: string }):
 // ---------------------------------------------------------------------------------------------------------------
 // Printing an import plan
 
-interface Plan {
-  target: { adviceSetId: number | null; name: string }
-  rules: { create: string[]; update: string[]; delete: string[] }
-  nodes: { create: number; keep: number; delete: number }
-  dictionary: { create: string[]; reuse: string[]; update: string[] }
-  scenarios: { create: string[]; update: string[] }
-  keywordMaps: { create: string[]; update: string[] }
-  externalApis: { create: string[]; reuse: string[] }
-  supplements: { create: string[]; reuse: string[]; leftOut: string[] }
-  errors: Array<{ pointer: string; message: string; line?: number; column?: number }>
-  warnings: Array<{ pointer: string; message: string; line?: number; column?: number }>
-}
+
 
 /** "2 to create (Plan, Savings)": a count with the names, the first few of a long list. */
 function counted(names: string[] | undefined, verb: string): string {
@@ -297,7 +287,7 @@ function counted(names: string[] | undefined, verb: string): string {
   return `${list.length} ${verb} (${shown}${list.length > 8 ? `, and ${list.length - 8} more` : ''})`
 }
 
-function planLines(plan: Plan): string[] {
+function planLines(plan: ImportPlan): string[] {
   const lines = [
     plan.target.adviceSetId === null ? `Import as a new set “${plan.target.name}”` : `Import into set ${plan.target.adviceSetId} “${plan.target.name}”`,
     `  rules:         ${counted(plan.rules?.create, 'to create')}, ${counted(plan.rules?.update, 'to update')}, ${counted(plan.rules?.delete, 'to delete')}`,
@@ -408,7 +398,7 @@ async function importCommand(args: string[], out: Out): Promise<number> {
     return 1
   }
   if (!res.ok) await failed(res, 'import')
-  const body = await res.json() as { data: Plan | { plan: Plan; adviceSet: { id: number; name: string; uri: string }; scenarios: { counts: Record<string, number>; results: Array<{ name: string; status: string }> } } }
+  const body = await res.json() as { data: ImportPlan | { plan: ImportPlan; adviceSet: { id: number; name: string; uri: string }; scenarios: { counts: Record<string, number>; results: Array<{ name: string; status: string }> } } }
   const data = body.data
   const plan = 'plan' in data ? data.plan : data
   for (const line of planLines(plan)) out(line)
