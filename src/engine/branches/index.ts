@@ -235,12 +235,12 @@ export class AnswerSearch {
       report.branches.push({ ruleId: path.ruleId, path: ids, inputs: this.inputs(choices, base), verified: false, prefix, endsInError: false })
       return
     }
-    const found = this.searchAnswers(path, choices, base)
+    const { found, attempts } = this.searchAnswers(path, choices, base)
     if (found) {
       report.branches.push({
         ruleId: path.ruleId, path: ids, inputs: found.inputs, verified: true, outcome: outcomeOf(found.result), prefix, endsInError: found.score === IN_PATH_RULES,
       })
-    } else unreachable(`None of the ${this.maxAttempts} combinations of answers tried reaches this path.`)
+    } else unreachable(attempts === 1 ? 'The one combination of answers tried does not reach this path.' : `None of the ${attempts} combinations of answers tried reaches this path.`)
   }
 
   /** Candidate answers for every input variable, or why the path cannot have any. */
@@ -328,23 +328,38 @@ export class AnswerSearch {
    * of changes, until the path is reached by a run without errors or the attempt budget is spent; the best run found
    * (fewest errors where they matter, see errorScore) is kept. The order is fixed, so the result is deterministic.
    */
-  private searchAnswers(path: TreePath, choices: Choice[], base: number[]): Found | undefined {
+  private searchAnswers(path: TreePath, choices: Choice[], base: number[]): { found: Found | undefined; attempts: number } {
     let attempts = 0
     const nodes = path.nodes
     const watched = new Set(nodes.map((node) => node.id))
     const pathRules = rulesOf(path)
     let best: Found | undefined
-    for (const picks of pickOrder(choices, base)) {
-      if (attempts >= this.maxAttempts) break
+    const tried = new Set<string>()
+    const attempt = (picks: number[]): boolean => {
       attempts++
       const inputs = this.inputs(choices, picks)
       const result = this.run(inputs, watched)
-      if (!this.reaches(nodes, result)) continue
+      if (!this.reaches(nodes, result)) return false
       const score = errorScore(result, pathRules)
       if (best === undefined || score < best.score) best = { inputs, result, score }
-      if (score === NO_ERRORS) break
+      return score === NO_ERRORS
     }
-    return best && this.trimmed(nodes, best, watched, pathRules)
+    for (const picks of pickOrder(choices, base)) {
+      if (attempts >= this.maxAttempts) break
+      tried.add(picks.join())
+      if (attempt(picks)) break
+    }
+    if (best === undefined) {
+      // A second budget, spent in the other order on the picks the first did not try.
+      let second = 0
+      for (const picks of pickOrderByRank(choices, base)) {
+        if (second >= this.maxAttempts) break
+        if (tried.has(picks.join())) continue
+        second++
+        if (attempt(picks)) break
+      }
+    }
+    return { found: best && this.trimmed(nodes, best, watched, pathRules), attempts }
   }
 
   /**
@@ -397,26 +412,42 @@ function errorScore(result: EngineResult, pathRules: { has(ruleId: string): bool
   return result.errors.some((error) => pathRules.has(error.ruleId)) ? IN_PATH_RULES : ELSEWHERE
 }
 
-/** The picks a search tries, in order: the base, each variable's other candidates alone, then pairs of changes. */
+/** The picks a search tries first, in order: the base, each variable's other candidates alone, then pairs of changes. */
 function* pickOrder(choices: Choice[], base: number[]): Generator<number[]> {
   yield base
   for (let i = 0; i < choices.length; i++) {
-    for (let c = 1; c < choices[i]!.candidates.length; c++) {
-      const picks = [...base]
-      picks[i] = c
-      yield picks
-    }
+    for (let c = 1; c < choices[i]!.candidates.length; c++) yield changed(base, [[i, c]])
   }
   for (let i = 0; i < choices.length; i++) {
     for (let j = i + 1; j < choices.length; j++) {
       for (let ci = 1; ci < choices[i]!.candidates.length; ci++) {
-        for (let cj = 1; cj < choices[j]!.candidates.length; cj++) {
-          const picks = [...base]
-          picks[i] = ci
-          picks[j] = cj
-          yield picks
-        }
+        for (let cj = 1; cj < choices[j]!.candidates.length; cj++) yield changed(base, [[i, ci], [j, cj]])
       }
     }
   }
+}
+
+/**
+ * The picks a second search tries when the first found nothing: changes by rank, where a change's rank is how far
+ * down its variable's candidates it goes and a pair's is the sum of its two. In the first order one variable with
+ * many candidates (a number compared with many constants) can spend the whole budget alone before any pair is tried,
+ * and a path behind a Rule Exit nested in an earlier sibling often needs two other answers changed at once.
+ */
+function* pickOrderByRank(choices: Choice[], base: number[]): Generator<number[]> {
+  const sizes = choices.map((choice) => choice.candidates.length)
+  const deepest = Math.max(0, ...sizes) - 1
+  for (let rank = 1; rank <= 2 * deepest; rank++) {
+    for (let i = 0; i < choices.length; i++) if (rank < sizes[i]!) yield changed(base, [[i, rank]])
+    for (let i = 0; i < choices.length; i++) {
+      for (let j = i + 1; j < choices.length; j++) {
+        for (let ci = Math.max(1, rank - sizes[j]! + 1); ci < Math.min(rank, sizes[i]!); ci++) yield changed(base, [[i, ci], [j, rank - ci]])
+      }
+    }
+  }
+}
+
+function changed(base: number[], changes: Array<[number, number]>): number[] {
+  const picks = [...base]
+  for (const [i, c] of changes) picks[i] = c
+  return picks
 }

@@ -89,6 +89,21 @@ t.test('an exit before the node, and a rule no call reaches', async (t) => {
   t.match(lost.unreachable, /runs only where a Rule Call calls it/)
 })
 
+t.test('a path behind Rule Exits nested in earlier siblings: three answers change at once, and the run proves it', async (t) => {
+  // Found by the property below: the first search order spent its whole budget on X alone, never trying Y and B
+  // together, so no nearest answers were offered although they exist.
+  const model = adviceSet([
+    rule('r0', 'R0',
+      condition('c-y-not-z', '{{Y}} != "z"', condition('c-x-a', '{{X}} < 1 && {{Y}} == "a"', advice('a-first', 'First')), condition('c-not-b', '!{{B}}', exit('x-b'))),
+      condition('c-y-not-a', '{{Y}} != "a"', condition('c-y-b', '{{Y}} == "b"', exit('x-y'), advice('a-never', 'After the exit'))),
+      condition('c-x-9', '{{X}} < 9', condition('c-x-0', '{{X}} != 0', advice('target', 'Target')))),
+  ], [variable('X'), variable('Y', { dataType: 'select', options: ['a', 'b', 'c'] }), variable('B', { dataType: 'boolean' })])
+  const entry = notGiven(model, { X: 0, Y: 'b', B: false }, 'target')
+  t.same(entry.paths[0]!.blocker, { kind: 'exit', nodeId: 'x-b' })
+  t.same(entry.nearest!.changes.map((c) => c.variable).sort(), ['B', 'X', 'Y'])
+  t.ok(gives(model, entry.nearest!.inputs, 'target'))
+})
+
 t.test('property: on random sets, nearest answers give their node; none are offered only when no answers can', async (t) => {
   const grid: Array<Record<string, unknown>> = []
   for (let X = -1; X <= 11; X += 0.5) for (const Y of OPTIONS_Y) for (const B of [true, false]) grid.push({ X, Y, B })
