@@ -31,8 +31,10 @@ interface Suite { name: string; files: string[]; env: Record<string, string> }
  * - --single-threaded-gc: parallel GC helpers only take cores from the other test process.
  * Measured side by side on this machine (12 API files on both databases): 119 and 139 s of wall time without them,
  * 106 and 106 s with them; the authorization matrix's PGlite rows: 87 s of CPU → 78 s.
+ * - test/helpers/without-async-domains.ts: tap's per-test async hook, about a seventh of an API file's CPU (it says why
+ *   errors still fail their file).
  */
-const TEST_NODE_ARGS = ['--enable-source-maps', '--liftoff-only', '--single-threaded-gc']
+const TEST_NODE_ARGS = ['--enable-source-maps', '--liftoff-only', '--single-threaded-gc', '--import', `./${compiledTestFile('test/helpers/without-async-domains.ts')}`]
 
 /**
  * The order files start in: the longest first (the matrix and the fuzz, then the browser tests, seconds to a minute
