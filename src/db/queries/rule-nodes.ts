@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
+import { NEW_KEY } from '../schema/rules.ts'
 import { copyNodeLinks } from './supplements.ts'
 
 export type RuleNodeRow = typeof ruleNodes.$inferSelect
@@ -46,16 +47,47 @@ export async function insertNode(db: Db, p: NodeInsert): Promise<RuleNodeRow> {
   return row!
 }
 
-/** Many nodes in one statement a thousand at a time (a statement holds at most 65,535 parameters); their ids in order. */
+/** About how much JSON one insert of nodes carries: a 20 MB import then never holds one 20 MB parameter at once. */
+const NODE_BATCH_BYTES = 1 << 20
+
+/**
+ * Many nodes, their ids in the order given. The rows travel as one JSON parameter per batch (of at most 5,000 rows
+ * and about a megabyte) read by jsonb_to_recordset: a restore or an import of thousands of nodes otherwise spends
+ * seconds building VALUES lists of fifteen parameters a row. A node without a key gets a new one, as the column's
+ * default would give it.
+ */
 export async function insertNodes(db: Db, rows: NodeInsert[]): Promise<number[]> {
   const ids: number[] = []
-  for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000).map((p) => ({ ...p, updatedBy: p.createdBy }))
-    // RETURNING gives the rows in the order of VALUES; the ids are matched back by place in the chunk all the same.
-    const inserted = await db.insert(ruleNodes).values(chunk).returning({ id: ruleNodes.id, ruleId: ruleNodes.ruleId, parentId: ruleNodes.parentId, position: ruleNodes.position })
-    const idOf = new Map(inserted.map((r) => [`${r.ruleId}:${r.parentId}:${r.position}`, r.id]))
-    for (const p of chunk) ids.push(idOf.get(`${p.ruleId}:${p.parentId}:${p.position}`)!)
+  let batch: NodeInsert[] = []
+  let json: string[] = []
+  let bytes = 0
+  const flush = async () => {
+    if (batch.length === 0) return
+    const inserted = rowsOf(await db.execute(sql`
+      insert into rule_nodes (rule_id, key, parent_id, position, type, expression, variable, headline, text, question, called_rule_id, api_id, tags, sources, created_by, updated_by)
+      select rule_id, coalesce(key, ${NEW_KEY}), parent_id, position, type, expression, variable, headline, text,
+        question, called_rule_id, api_id, coalesce(tags, '{}'), coalesce(sources, '[]'), created_by, created_by
+      from jsonb_to_recordset(${`[${json.join(',')}]`}::jsonb) as x(rule_id int, key text, parent_id int, position int, type text, expression text, variable text,
+        headline text, text text, question text, called_rule_id int, api_id text, tags text[], sources jsonb, created_by int)
+      returning id, rule_id, parent_id, position`))
+    // Live places are unique (schema/rules.ts), so each row's id is found by its place.
+    const idOf = new Map(inserted.map((r) => [`${r.rule_id}:${r.parent_id}:${r.position}`, Number(r.id)]))
+    for (const p of batch) ids.push(idOf.get(`${p.ruleId}:${p.parentId}:${p.position}`)!)
+    batch = []
+    json = []
+    bytes = 0
   }
+  for (const p of rows) {
+    const row = JSON.stringify({
+      rule_id: p.ruleId, key: p.key ?? null, parent_id: p.parentId, position: p.position, type: p.type, expression: p.expression, variable: p.variable,
+      headline: p.headline, text: p.text, question: p.question, called_rule_id: p.calledRuleId, api_id: p.apiId, tags: p.tags, sources: p.sources, created_by: p.createdBy,
+    })
+    if (batch.length === 5000 || (bytes > 0 && bytes + row.length > NODE_BATCH_BYTES)) await flush()
+    batch.push(p)
+    json.push(row)
+    bytes += row.length
+  }
+  await flush()
   return ids
 }
 

@@ -8,7 +8,7 @@ import { users } from './users.ts'
  * A new rule's or node's key: 16 random hex digits. Volatile, so adding the column gave every existing row its own
  * key, and any insert that names no key (a new rule or node, a copy) gets a fresh one.
  */
-const NEW_KEY = sql`substr(md5(random()::text || clock_timestamp()::text), 1, 16)`
+export const NEW_KEY = sql`substr(md5(random()::text || clock_timestamp()::text), 1, 16)`
 
 /**
  * Positions: live siblings (rules of one advice set; nodes with one parent in one rule) are numbered 0..n-1 without
