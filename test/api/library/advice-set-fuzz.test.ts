@@ -71,11 +71,13 @@ function placesOf(value: Json, at: Path = [], out: Path[] = []): Path[] {
 }
 const parentOf = (doc: Json, p: Path) => p.slice(0, -1).reduce((v, k) => v[k], doc)
 const pick = <T = Json>(list: T[], n: number): T | undefined => list.length === 0 ? undefined : list[n % list.length]
-/** The nodes of the document, depth first. */
+/** The nodes of the document, depth first; an earlier mutation may have put anything where a list or a node was. */
 function nodesOf(doc: Json): Json[] {
   const out: Json[] = []
-  const walk = (nodes: Json[]) => { for (const n of nodes) { out.push(n); walk(n.children ?? []) } }
-  for (const r of doc.rules ?? []) walk(r.nodes ?? [])
+  const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
+  const listOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : [])
+  const walk = (nodes: Json[]) => { for (const n of nodes) { out.push(n); walk(listOf(n.children)) } }
+  for (const r of listOf(doc.rules)) walk(listOf(r.nodes))
   return out
 }
 
@@ -161,10 +163,20 @@ const zipMutation: fc.Arbitrary<{ label: string; bytes: Buffer }> = fc.oneof(
 const upload_: fc.Arbitrary<{ label: string; file: UploadFile }> = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(fc.nat(bases.length - 1), fc.array(fc.tuple(docMutation, fc.nat()), { minLength: 1, maxLength: 3 }), fc.option(textMutation, { freq: 3 })).map(([base, changes, textChange]) => {
     const doc = JSON.parse(bases[base]!)
-    for (const [change, n] of changes) change.apply(doc, n)
+    const applied: string[] = []
+    for (const [change, n] of changes) {
+      // A change that expects a list or an object an earlier change replaced (rules made 1, a scenario made null)
+      // cannot be made: the document goes on with the changes that could.
+      try {
+        change.apply(doc, n)
+        applied.push(change.label)
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error
+      }
+    }
     const text = JSON.stringify(doc, null, 2)
     return {
-      label: [...changes.map(([c]) => c.label), ...(textChange ? [textChange.label] : [])].join('; '),
+      label: [...applied, ...(textChange ? [textChange.label] : [])].join('; ') || 'unchanged',
       file: { filename: 'set.json', data: Buffer.from(textChange ? textChange.apply(text) : text), type: 'application/json' },
     }
   }) },
