@@ -29,6 +29,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   const tree = (page: Page) => page.getByRole('tree')
   const item = (page: Page, text: string) => tree(page).getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
   const activeItem = (page: Page) => tree(page).locator('[role="treeitem"][aria-current="true"]')
+  const activeIs = (page: Page, text: string) => item(page, text).and(activeItem(page)).waitFor()
   const saved = (page: Page, method: string) => page.waitForResponse((response) => response.url().includes('/api/rule/') && response.request().method() === method)
 
   async function apiTree(page: Page, ruleId: number): Promise<ApiNode[]> {
@@ -77,6 +78,8 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     answer = saved(page, 'POST')
     await keys.press('Enter')
     await answer
+    // The next keys go to the active node: typed before the tree has made the saved node active, they are lost.
+    await activeIs(page, '{{Age}} >= 65')
 
     await keys.press('a')
     await keys.press('v')
@@ -85,6 +88,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     answer = saved(page, 'POST')
     await keys.press('Enter')
     await answer
+    await activeIs(page, '{{Income}} = 100')
 
     await keys.press('Shift+A')
     await keys.press('a')
@@ -95,6 +99,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     answer = saved(page, 'POST')
     await keys.press('Enter')
     await answer
+    await activeIs(page, 'Retire soon')
 
     await keys.press('Shift+A')
     await keys.press('a')
