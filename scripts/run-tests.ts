@@ -36,12 +36,6 @@ interface Suite { name: string; files: string[]; env: Record<string, string> }
  */
 const TEST_NODE_ARGS = ['--enable-source-maps', '--liftoff-only', '--single-threaded-gc', '--import', `./${compiledTestFile('test/helpers/without-async-domains.ts')}`]
 
-/**
- * The longest files (a minute and more of one database's queries) live long enough for optimised WebAssembly to pay
- * back: the authorization matrix's PGlite pass took 76.5 s of CPU with --liftoff-only and 69.0 s without, measured
- * side by side; a 4 s file took 4.2 s with it and 5.6 s without.
- */
-const LONG_FILE_NODE_ARGS = TEST_NODE_ARGS.filter((arg) => arg !== '--liftoff-only')
 
 /**
  * The order files start in: the longest first (the matrix and the fuzz, then the browser tests, seconds to a minute
@@ -61,7 +55,7 @@ async function runSuites(suites: Suite[]): Promise<SuiteResult[]> {
   const started = performance.now()
   const items = suites.flatMap((suite) => suite.files.map((file, i) => ({ file, suite, i })))
     .sort((a, b) => startOrder(a.file) - startOrder(b.file) || a.i - b.i)
-    .map(({ file, suite }) => ({ file: compiledTestFile(file), suite: suite.name, env: suite.env, ...(LONGEST.includes(file) ? { nodeArgs: LONG_FILE_NODE_ARGS } : {}) }))
+    .map(({ file, suite }) => ({ file: compiledTestFile(file), suite: suite.name, env: suite.env }))
   const results: FileResult[] = await runFiles(items, { nodeArgs: TEST_NODE_ARGS })
   const seconds = (performance.now() - started) / 1000
   return suites.map((suite) => {

@@ -34,12 +34,12 @@ function countsOf(summary: string): Record<string, number> {
 const TIMEOUT_SECONDS = '120'
 
 /** A file to run, in a suite with that suite's environment. */
-export interface PoolItem { file: string; suite: string; env: Record<string, string>; nodeArgs?: string[] }
+export interface PoolItem { file: string; suite: string; env: Record<string, string> }
 
-function runFile({ file, suite, env, nodeArgs: own }: PoolItem, nodeArgs: string[]): Promise<FileResult> {
+function runFile({ file, suite, env }: PoolItem, nodeArgs: string[]): Promise<FileResult> {
   const started = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(own ?? nodeArgs), file], {
+    const child = spawn(process.execPath, [...nodeArgs, file], {
       env: { ...process.env, TAP_TIMEOUT: TIMEOUT_SECONDS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
