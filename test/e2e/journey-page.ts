@@ -19,13 +19,17 @@ export function settledCheck(page: Page) {
   return async (t: Test) => t.equal(await islandsSettled(page), 'mounted', `${new URL(page.url()).pathname} mounted its islands`)
 }
 
-/** The rule tree's items, the node being edited, and the POST that saves a new node. */
+/**
+ * The rule tree's items, the active one, and the POST that saves a new node. The active item is waited for before
+ * keys are pressed, so it is the one holding the focus: the tree marks a row active when it renders it and focuses it
+ * in an effect after, and a key pressed in between goes elsewhere.
+ */
 export function ruleTreeOf(page: Page) {
   const tree = page.getByRole('tree')
   return {
     tree,
     item: (text: string) => tree.getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) }),
-    activeItem: tree.locator('[role="treeitem"][aria-current="true"]'),
+    activeItem: tree.locator('[role="treeitem"][aria-current="true"]:focus'),
     nodeSaved: () => page.waitForResponse((r) => /\/api\/rule\/\d+\/node$/.test(r.url()) && r.request().method() === 'POST'),
   }
 }
