@@ -1,6 +1,6 @@
 // One field of a node being edited: the input, the `{{`/`[[` typeahead, and the live issues of what is typed,
 // each with its position marked under the text. Only this field re-renders on a keystroke.
-import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { ChangeEvent, KeyboardEvent, RefObject } from 'react'
 import type { SourceSpan } from '../../src/engine/errors.ts'
 import type { FieldSpec } from './fields.ts'
@@ -22,7 +22,6 @@ export interface FieldEditorProps {
   /** The name whose creation panel is open. */
   creating?: string | null
   onChange(name: FieldSpec['name'], value: string): void
-  onIssues(name: FieldSpec['name'], blocking: boolean): void
   onSave(): void
   onCancel(): void
 }
@@ -78,7 +77,7 @@ function IssueList({ issues, source, id, onCreate, creating }: IssueListProps) {
 }
 
 export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
-  const { field, value, known, entries, rules, apis, serverError, autoFocus, onCreate, creating, onChange, onIssues, onSave, onCancel } = props
+  const { field, value, known, entries, rules, apis, serverError, autoFocus, onCreate, creating, onChange, onSave, onCancel } = props
   const id = useId()
   const input = useRef<Input>(null)
   const [trigger, setTrigger] = useState<Trigger | null>(null)
@@ -93,7 +92,6 @@ export const FieldEditor = memo(function FieldEditor(props: FieldEditorProps) {
   }, [value])
   const issues = useMemo(() => checkField(field.input, value, known), [field.input, value, known])
   const blocking = issues.some(isBlocking)
-  useEffect(() => onIssues(field.name, blocking), [onIssues, field.name, blocking])
   const matches = useMemo(() => (trigger ? matchEntries(entries, trigger) : []), [entries, trigger])
   const open = trigger !== null && matches.length > 0
   const typeahead = field.input.kind === 'expression' || field.input.kind === 'template' || field.input.kind === 'name'

@@ -4,10 +4,10 @@
 // shows it, saves a change to the dictionary, and says where the formula lives.
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { CreateEntry, type CreateRequest } from './create-entry.tsx'
-import { FieldEditor } from './field-editor.tsx'
+import { FieldEditor, isBlocking } from './field-editor.tsx'
 import { useFocusFirstInvalid } from '../shared/field-errors.ts'
 import { fieldsOf, fieldValues, type FieldName, type FieldValues } from './fields.ts'
-import type { KnownNames, MissingEntry } from './live-checks.ts'
+import { checkField, type KnownNames, type MissingEntry } from './live-checks.ts'
 import type { ApiRef, DictionaryEntry, RuleRef, TreeNode } from './props.ts'
 
 export interface ServerError { field: string | null; message: string }
@@ -38,7 +38,6 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
   const fields = fieldsOf(node.type)
   const isFormulaNode = node.type === 'formula'
   const [values, setValues] = useState(() => fieldValues(node, formulaNamed(entries, node.variable ?? undefined)?.expression ?? null))
-  const [blocked, setBlocked] = useState<ReadonlySet<FieldName>>(new Set())
   const [creating, setCreating] = useState<MissingEntry | null>(null)
   const [dictionaryError, setDictionaryError] = useState<string | null>(null)
   const [savingFormula, setSavingFormula] = useState(false)
@@ -64,16 +63,12 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
       return { ...current, [name]: value }
     })
   }, [apis, entries, isFormulaNode])
-  const onIssues = useCallback((name: FieldName, blocking: boolean) => setBlocked((current) => {
-    if (current.has(name) === blocking) return current
-    const next = new Set(current)
-    if (blocking) next.add(name)
-    else next.delete(name)
-    return next
-  }), [])
+  // Worked out from the values of this render, not reported by the fields in an effect: Enter pressed right after the
+  // last key must see that key's value, or the save is refused by the error of the value before it.
+  const blocked = fields.some((field) => checkField(field.input, values[field.name] ?? '', known).some(isBlocking))
   const busy = saving || savingFormula
   const save = useCallback(async () => {
-    if (blocked.size > 0 || busy || formulaMissing) return
+    if (blocked || busy || formulaMissing) return
     const typed = values.expression ?? ''
     if (formula && typed.trim() !== (formula.expression ?? '').trim()) {
       setSavingFormula(true)
@@ -122,7 +117,6 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
           onCreate={offerCreate}
           creating={creating?.name ?? null}
           onChange={onChange}
-          onIssues={onIssues}
           onSave={saveNow}
           onCancel={cancel}
         />
@@ -148,7 +142,7 @@ export function NodeEditor({ node, known, entries, rules, apis, serverError, sav
       {formulaMissing && <p className="rule-tree__defined" role="note">Create [[{values.variable?.trim()}]] in the dictionary first: its expression is kept there.</p>}
       {unplaced && <p className="rule-tree__server-error" role="alert">{unplaced}</p>}
       <p className="rule-tree__editor-actions">
-        <button type="button" className="rule-tree__editor-save" disabled={busy || blocked.size > 0 || formulaMissing} onClick={saveNow}>Save</button>
+        <button type="button" className="rule-tree__editor-save" disabled={busy || blocked || formulaMissing} onClick={saveNow}>Save</button>
         <button type="button" className="rule-tree__editor-cancel" onClick={cancel}>Cancel</button>
         <span className="rule-tree__editor-hint">Enter saves, Escape cancels</span>
       </p>
