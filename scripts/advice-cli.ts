@@ -277,8 +277,6 @@ async function readSide(spec: string, values: { url?: string; token?: string }):
 // ---------------------------------------------------------------------------------------------------------------
 // Printing an import plan
 
-
-
 /** "2 to create (Plan, Savings)": a count with the names, the first few of a long list. */
 function counted(names: string[] | undefined, verb: string): string {
   const list = names ?? []

@@ -36,7 +36,6 @@ interface Suite { name: string; files: string[]; env: Record<string, string> }
  */
 const TEST_NODE_ARGS = ['--enable-source-maps', '--liftoff-only', '--single-threaded-gc', '--import', `./${compiledTestFile('test/helpers/without-async-domains.ts')}`]
 
-
 /**
  * The order files start in: the longest first (the matrix and the fuzz, then the browser tests, seconds to a minute
  * each), the many short ones after, the unit tests last; the suites' files interleaved, so that both databases' long

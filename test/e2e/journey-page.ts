@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs'
 import type { Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { islandsSettled } from '../helpers/browser.ts'
+import { FOCUSED_ACTIVE_ITEM } from './rule-tree-setup.ts'
 
 const shotDir = process.env.SCREENSHOT_DIR
 if (shotDir) mkdirSync(shotDir, { recursive: true })
@@ -19,17 +20,13 @@ export function settledCheck(page: Page) {
   return async (t: Test) => t.equal(await islandsSettled(page), 'mounted', `${new URL(page.url()).pathname} mounted its islands`)
 }
 
-/**
- * The rule tree's items, the active one, and the POST that saves a new node. The active item is waited for before
- * keys are pressed, so it is the one holding the focus: the tree marks a row active when it renders it and focuses it
- * in an effect after, and a key pressed in between goes elsewhere.
- */
+/** The rule tree's items, the active one once it holds the focus (waited for before keys), and the POST that saves a new node. */
 export function ruleTreeOf(page: Page) {
   const tree = page.getByRole('tree')
   return {
     tree,
     item: (text: string) => tree.getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) }),
-    activeItem: tree.locator('[role="treeitem"][aria-current="true"]:focus'),
+    activeItem: tree.locator(FOCUSED_ACTIVE_ITEM),
     nodeSaved: () => page.waitForResponse((r) => /\/api\/rule\/\d+\/node$/.test(r.url()) && r.request().method() === 'POST'),
   }
 }

@@ -4,7 +4,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { openRuleTree, seedAuthor, seedRule, signedInContext } from './rule-tree-setup.ts'
+import { FOCUSED_ACTIVE_ITEM, openRuleTree, seedAuthor, seedRule, signedInContext } from './rule-tree-setup.ts'
 
 t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (t) => {
   const server = await startServer()
@@ -41,7 +41,7 @@ t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (
   t.match(await figures(page), { Nodes: 1, Depth: 1, Errors: 0, Warnings: 0, Unreachable: 0 }, 'as the page was rendered')
 
   await item(page, 'How old are you?').focus()
-  await item(page, 'How old are you?').and(page.locator('[role="treeitem"][aria-current="true"]:focus')).waitFor()
+  await item(page, 'How old are you?').and(page.locator(FOCUSED_ACTIVE_ITEM)).waitFor()
   await page.keyboard.press('Shift+A')
   await page.keyboard.press('c')
   await page.keyboard.press('Enter')
@@ -50,8 +50,8 @@ t.test('rule header stats', { skip: chromiumMissing, timeout: 180_000 }, async (
   await page.keyboard.press('Enter')
   await answer
   await shows(page, { Nodes: 2, Depth: 1, Errors: 1 }, 'a condition naming an unknown variable: one more node, one error')
-  // The keys below go to the saved node once the tree has focused it (in an effect after marking it active).
-  await item(page, '{{Nobody}} > 1').and(page.locator('[role="treeitem"][aria-current="true"]:focus')).waitFor()
+  // The keys below go to the saved node once the tree has focused it.
+  await item(page, '{{Nobody}} > 1').and(page.locator(FOCUSED_ACTIVE_ITEM)).waitFor()
 
   await page.keyboard.press('a')
   await page.keyboard.press('a')

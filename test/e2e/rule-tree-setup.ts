@@ -7,6 +7,12 @@ import { buildRule, createFormula, createVariable, type NodeSpec } from '../help
 import type { TestServer } from '../helpers/server.ts'
 import type { TestUser } from '../helpers/factories.ts'
 
+/**
+ * The tree's active item once it also holds the focus: the tree marks a row active as it renders it and focuses it in
+ * an effect after, so a key pressed in between goes elsewhere. Tests wait for it before pressing keys.
+ */
+export const FOCUSED_ACTIVE_ITEM = '[role="treeitem"][aria-current="true"]:focus'
+
 export interface Author {
   user: TestUser
   /** Dictionary ids by name. */

@@ -12,7 +12,7 @@ import { buildRule } from '../helpers/rules.ts'
 import { startServer } from '../helpers/server.ts'
 import { createExternalApiDefinition } from '../helpers/external-apis.ts'
 import { chromiumMissing, launchBrowser } from '../helpers/browser.ts'
-import { largeRule, openRuleTree, seedAuthor, seedRule, showRuleTree, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
+import { FOCUSED_ACTIVE_ITEM, largeRule, openRuleTree, seedAuthor, seedRule, showRuleTree, signedInContext, type RuleFixture } from './rule-tree-setup.ts'
 
 // The whole file (a 2,000-node rule among its tests) runs past tap's 120 s default on a busy 2-core machine.
 t.setTimeout(400_000)
@@ -29,8 +29,7 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
   const tree = (page: Page) => page.getByRole('tree')
   const item = (page: Page, text: string) => tree(page).getByRole('treeitem').filter({ has: page.locator('.rule-tree__summary', { hasText: text }) })
   const activeItem = (page: Page) => tree(page).locator('[role="treeitem"][aria-current="true"]')
-  /** The node is the active one and holds the focus (it is focused in an effect after it is marked active). */
-  const activeIs = (page: Page, text: string) => item(page, text).and(tree(page).locator('[role="treeitem"][aria-current="true"]:focus')).waitFor()
+  const activeIs = (page: Page, text: string) => item(page, text).and(tree(page).locator(FOCUSED_ACTIVE_ITEM)).waitFor()
   const saved = (page: Page, method: string) => page.waitForResponse((response) => response.url().includes('/api/rule/') && response.request().method() === method)
 
   async function apiTree(page: Page, ruleId: number): Promise<ApiNode[]> {
@@ -79,7 +78,8 @@ t.test('rule tree', { skip: chromiumMissing, timeout: 300_000 }, async (t) => {
     answer = saved(page, 'POST')
     await keys.press('Enter')
     await answer
-    // The next keys go to the active node: typed before the tree has made the saved node active, they are lost.
+    // The next keys go to the active node: typed before the tree has made the saved node active and focused it,
+    // they are lost.
     await activeIs(page, '{{Age}} >= 65')
 
     await keys.press('a')

@@ -49,6 +49,7 @@ export async function insertNode(db: Db, p: NodeInsert): Promise<RuleNodeRow> {
 
 /** About how much JSON one insert of nodes carries: a 20 MB import then never holds one 20 MB parameter at once. */
 const NODE_BATCH_BYTES = 1 << 20
+const NODE_BATCH_ROWS = 5000
 
 /**
  * Many nodes, their ids in the order given. The rows travel as one JSON parameter per batch (of at most 5,000 rows
@@ -82,7 +83,7 @@ export async function insertNodes(db: Db, rows: NodeInsert[]): Promise<number[]>
       rule_id: p.ruleId, key: p.key ?? null, parent_id: p.parentId, position: p.position, type: p.type, expression: p.expression, variable: p.variable,
       headline: p.headline, text: p.text, question: p.question, called_rule_id: p.calledRuleId, api_id: p.apiId, tags: p.tags, sources: p.sources, created_by: p.createdBy,
     })
-    if (batch.length === 5000 || (bytes > 0 && bytes + row.length > NODE_BATCH_BYTES)) await flush()
+    if (batch.length === NODE_BATCH_ROWS || (bytes > 0 && bytes + row.length > NODE_BATCH_BYTES)) await flush()
     batch.push(p)
     json.push(row)
     bytes += row.length

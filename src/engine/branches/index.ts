@@ -325,8 +325,9 @@ export class AnswerSearch {
 
   /**
    * First the preferred answer for every variable, then each variable's other candidates one at a time, then pairs
-   * of changes, until the path is reached by a run without errors or the attempt budget is spent; the best run found
-   * (fewest errors where they matter, see errorScore) is kept. The order is fixed, so the result is deterministic.
+   * of changes, until the path is reached by a run without errors or the attempt budget is spent; when no run reached
+   * it, a second budget goes to the picks of pickOrderByRank the first did not try. The best run found (fewest errors
+   * where they matter, see errorScore) is kept. The orders are fixed, so the result is deterministic.
    */
   private searchAnswers(path: TreePath, choices: Choice[], base: number[]): { found: Found | undefined; attempts: number } {
     let attempts = 0
