@@ -16,13 +16,22 @@ function configOrExit(): Config {
   }
 }
 
+/**
+ * The embedded database's thread died: every query now fails, so the app stops with the reason rather than serve
+ * errors. Whatever runs it (a terminal, a service manager) sees a non-zero exit and can start it again.
+ */
+function exitOnDatabaseCrash(reason: Error): never {
+  console.error(`database: ${reason.message}`)
+  process.exit(1)
+}
+
 async function main() {
   const config = configOrExit()
   const { buildIslandsIfStale } = await import('../scripts/build-islands.ts')
   if (await buildIslandsIfStale()) console.log('Built the browser islands into static/build/')
   const database = await openDatabase(config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
+    : { kind: 'pglite-worker', dataDir: embeddedDataDir(config.dataDir), onCrash: exitOnDatabaseCrash })
   await database.migrate()
   const app = await buildApp({ config, db: database.db })
   try {

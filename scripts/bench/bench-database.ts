@@ -15,7 +15,8 @@ export interface BenchDatabase {
 export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
   const url = process.env.BENCH_DATABASE_URL
   if (!url) {
-    const database = await openDatabase({ kind: 'pglite' })
+    // As `npm start` runs it: PGlite on a thread of its own.
+    const database = await openDatabase({ kind: 'pglite-worker', onCrash: (reason) => { throw reason } })
     await database.migrate()
     return { database, driver: 'PGlite', close: () => database.close() }
   }

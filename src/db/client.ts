@@ -1,11 +1,14 @@
 // One Drizzle type over both drivers: PGlite (embedded default) and postgres.js (DATABASE_URL).
 import path from 'node:path'
-import { mkdirSync } from 'node:fs'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { PGlite } from '@electric-sql/pglite'
+import type postgres from 'postgres'
+import type { Sql } from 'postgres'
 import * as schema from './schema/index.ts'
 import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
 import { adoptDrizzleParsers } from './pglite-parsers.ts'
+import { createPglite } from './pglite-client.ts'
+import { EMBEDDED_SOCKET_PORT, startEmbeddedServer, type EmbeddedServer } from './embedded-server/host.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -50,9 +53,69 @@ const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
+  /** PGlite on a worker thread of its own, reached over the wire protocol; `onCrash` if that thread dies. */
+  | { kind: 'pglite-worker'; dataDir?: string; onCrash: (reason: Error) => void }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target.url) : openPglite(target)
+  if (target.kind === 'postgres') return openPostgres(target.url)
+  if (target.kind === 'pglite-worker') return openPgliteWorker(target.dataDir, target.onCrash)
+  return openPglite(target)
+}
+
+/** What the app reaches the embedded database on its worker thread with, besides drizzle. */
+export interface EmbeddedServerAccess {
+  /** The one connection (postgres.js), for pg-boss. */
+  client: Sql
+  /** LISTEN over that connection (notifications.ts says why not postgres.js's own listen()). */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+  /** Decision records straight to the worker, which COPYs them between transactions (decision-copy.ts). */
+  copyDecisionRecords: EmbeddedServer['copyDecisionRecords']
+}
+
+const embeddedServers = new WeakMap<Db, EmbeddedServerAccess>()
+
+/** Set only on the embedded database served from its worker thread (not on a transaction of it). */
+export function embeddedServerOf(db: Db): EmbeddedServerAccess | undefined {
+  return embeddedServers.get(db)
+}
+
+async function openPgliteWorker(dataDir: string | undefined, onCrash: (reason: Error) => void): Promise<Database> {
+  const { default: postgres } = await import('postgres')
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  const server = await startEmbeddedServer(dataDir, onCrash)
+  const listeners = new Map<string, Set<(payload: string) => void>>()
+  // One connection: PGlite is one backend, and the bridge serves one connection at a time. Its notifications arrive
+  // with its replies; postgres.js hands them to `onnotify` (an option its types leave out).
+  const options: postgres.Options<Record<string, never>> & { onnotify: (channel: string, payload: string) => void } = {
+    host: server.socketDir, port: EMBEDDED_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1, onnotice: () => {},
+    onnotify: (channel, payload) => { for (const fn of listeners.get(channel) ?? []) fn(payload) },
+  }
+  const client = postgres(options)
+  const db = drizzle(client, { schema }) as unknown as Db
+  embeddedServers.set(db, {
+    client,
+    listen: async (channel, onNotify) => {
+      let fns = listeners.get(channel)
+      if (!fns) {
+        listeners.set(channel, fns = new Set())
+        // The backend keeps listening across reconnects: the bridge's reset leaves LISTEN alone.
+        await client`LISTEN ${client(channel)}`
+      }
+      fns.add(onNotify)
+      return async () => { fns.delete(onNotify) }
+    },
+    copyDecisionRecords: (rows) => server.copyDecisionRecords(rows),
+  })
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: async () => {
+      await client.end({ timeout: 5 })
+      await server.stop()
+    },
+  }
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -70,24 +133,10 @@ async function openPostgres(url: string): Promise<Database> {
   }
 }
 
-/** Two 16 MB segments: the least PostgreSQL accepts. */
-const EMBEDDED_WAL_MB = 32
-
 async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
-  // Search needs pg_trgm (typo-tolerant type-ahead); PGlite only has the extensions it is created with.
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true })
-  const client = await PGlite.create({
-    dataDir: target.dataDir,
-    loadDataDir: target.loadDataDir,
-    extensions: { pg_trgm },
-    // The log lives in memory (embedded-checkpoints.ts): a checkpoint keeps at most max_wal_size of old segments
-    // for reuse, so both bounds are set to the least PostgreSQL accepts.
-    startParams: [...PGlite.defaultStartParams, '-c', `min_wal_size=${EMBEDDED_WAL_MB}MB`, '-c', `max_wal_size=${EMBEDDED_WAL_MB}MB`],
-  })
+  const client = await createPglite(target)
   const stopCheckpoints = startEmbeddedCheckpoints(client)
   const jobClient = adoptDrizzleParsers(client)
   const db = drizzle(client, { schema }) as unknown as Db

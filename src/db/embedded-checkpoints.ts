@@ -19,13 +19,20 @@ export async function checkpointIfLogGrew(client: PGlite): Promise<boolean> {
   return true
 }
 
-/** Looks at the log every 10 s until stopped. A failed look (the database closing) waits for the next one. */
-export function startEmbeddedCheckpoints(client: PGlite): () => void {
+/** Runs a piece of upkeep when PGlite may take it; behind the wire protocol, only between transactions. */
+export type UpkeepRunner = <T>(task: () => Promise<T>) => Promise<T>
+
+/**
+ * Looks at the log every 10 s until stopped. A failed look (the database closing) waits for the next one. `runWhenIdle`
+ * keeps the look out of a connection's transaction when PGlite serves one (embedded-server/bridge.ts): statements of
+ * its own sent in the middle of that transaction would run inside it.
+ */
+export function startEmbeddedCheckpoints(client: PGlite, runWhenIdle: UpkeepRunner = (task) => task()): () => void {
   let running = false
   const timer = setInterval(() => {
     if (running || client.closed) return
     running = true
-    checkpointIfLogGrew(client).catch(() => false).finally(() => { running = false })
+    runWhenIdle(() => checkpointIfLogGrew(client)).catch(() => false).finally(() => { running = false })
   }, CHECK_EVERY_MS)
   timer.unref()
   return () => clearInterval(timer)

@@ -3,6 +3,7 @@
 // and deletes a row only once its change is in the index. Failures wait with exponential backoff; whatever is left
 // when the process dies is applied by repair() at the next start.
 import type { Db } from '../db/client.ts'
+import { listenOn, type Unlisten } from '../db/notifications.ts'
 import {
   deleteIndexTasks, dueIndexTasks, INDEX_TASK_CHANNEL, lockIndexedEntity, nextIndexTaskDue, postponeIndexTasks, type IndexTaskRow,
 } from '../db/queries/search.ts'
@@ -15,17 +16,6 @@ export interface IndexerLog {
   warn(obj: object, msg: string): void
 }
 
-type Unlisten = () => Promise<void>
-
-/** LISTEN through whichever driver is underneath (PGlite or postgres.js); null when it cannot listen. */
-async function listen(db: Db, onNotify: () => void): Promise<Unlisten | null> {
-  const client = (db as unknown as { $client?: { listen?: (channel: string, fn: () => void) => Promise<unknown> } }).$client
-  if (typeof client?.listen !== 'function') return null
-  const handle = await client.listen(INDEX_TASK_CHANNEL, onNotify)
-  if (typeof handle === 'function') return handle as Unlisten
-  const unlisten = (handle as { unlisten?: Unlisten }).unlisten
-  return unlisten ? () => unlisten.call(handle) : null
-}
 
 export class SearchIndexer {
   private tail: Promise<unknown> = Promise.resolve()
@@ -41,7 +31,7 @@ export class SearchIndexer {
   async start(log?: IndexerLog): Promise<number> {
     if (log) this.log = log
     this.stopped = false
-    this.unlisten = await listen(this.db, () => { void this.flush().catch(() => undefined) })
+    this.unlisten = await listenOn(this.db, INDEX_TASK_CHANNEL, () => { void this.flush().catch(() => undefined) })
     return this.repair()
   }
 

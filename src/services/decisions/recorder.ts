@@ -24,17 +24,20 @@ export interface RecorderOptions {
 const ROWS_PER_INSERT = 1_000
 /**
  * Best effort writes a second's buffer in statements of this many rows, each its own commit, and serves the requests
- * waiting between them. On PGlite a statement runs on the thread that serves requests, about 50 µs a record: one
+ * waiting between them. On PGlite in-process (tests, scripts) a statement runs on the thread that serves requests, about
+ * 50 µs a record (on its worker thread, as `npm start` runs it, it does not): one
  * statement for a whole second's records at 3,000 answers a second held that thread ~150 ms, and put 100 ms on the
  * p99 of answers paced at 1,000 a second.
  */
 const FLUSH_ROWS_PER_STATEMENT = 100
 /**
- * Best effort promises a write at least every second; the timer runs twice as often, because under load it fires late
- * and a write takes time: at every second, records waited a second and more, and a crash lost more than a second of
- * answers (31 against 30 in `test:crash`).
+ * Best effort promises a write at least every second; the timer runs ten times as often. Under load it fires late and
+ * a write takes time, so at every second records waited a second and more, and a crash lost more than a second of
+ * answers (31 against 30 in `test:crash`). And records held half a second outlive the young generation: at 500 ms the
+ * thread serving HTTP spent 20 µs more an answer than in durable mode (bench:decisions with the database on its own
+ * thread), at 100 ms 10.
  */
-const FLUSH_EVERY_MS = 500
+const FLUSH_EVERY_MS = 100
 /** Durable group commits under way at once (each holds one of the pool's connections). */
 const MAX_COMMITS_IN_FLIGHT = 4
 

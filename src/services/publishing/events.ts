@@ -2,6 +2,7 @@
 // have changed: in-process right after the change commits, and to other app instances through PostgreSQL NOTIFY.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
+import { listenOn, type Unlisten } from '../../db/notifications.ts'
 import { notifyVersionChanged, VERSION_CHANGED_CHANNEL } from '../../db/queries/versions.ts'
 
 type Listener = (adviceSetId: number) => void
@@ -35,17 +36,10 @@ export function versionChanged(adviceSetId: number): void {
   fire(adviceSetId)
 }
 
-type Unlisten = () => Promise<void>
-
-/** LISTENs through whichever driver is underneath (PGlite or postgres.js); null when it cannot listen. */
-export async function listenForVersionChanges(db: Db): Promise<Unlisten | null> {
-  const client = (db as unknown as { $client?: { listen?: (channel: string, fn: (payload: string) => void) => Promise<unknown> } }).$client
-  if (typeof client?.listen !== 'function') return null
-  const handle = await client.listen(VERSION_CHANGED_CHANNEL, (payload) => {
-    const [instance, id] = String(payload).split(':')
+/** LISTENs through whichever driver is underneath; null when it cannot listen. */
+export function listenForVersionChanges(db: Db): Promise<Unlisten | null> {
+  return listenOn(db, VERSION_CHANGED_CHANNEL, (payload) => {
+    const [instance, id] = payload.split(':')
     if (instance !== INSTANCE && id && /^\d+$/.test(id)) fire(Number(id))
   })
-  if (typeof handle === 'function') return handle as Unlisten
-  const unlisten = (handle as { unlisten?: Unlisten }).unlisten
-  return unlisten ? () => unlisten.call(handle) : null
 }
