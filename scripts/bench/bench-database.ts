@@ -15,10 +15,12 @@ export interface BenchDatabase {
 export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
   const url = process.env.BENCH_DATABASE_URL
   if (!url) {
-    // As `npm start` runs it: PGlite on a thread of its own.
-    const database = await openDatabase({ kind: 'pglite-worker', onCrash: (reason) => { throw reason } })
+    // As `npm start` runs it, PGlite on a thread of its own; BENCH_PGLITE=in-process for the app's own thread (as tests
+    // and the releases before run it), to compare.
+    const inProcess = process.env.BENCH_PGLITE === 'in-process'
+    const database = await openDatabase(inProcess ? { kind: 'pglite' } : { kind: 'pglite-worker', onCrash: (reason) => { throw reason } })
     await database.migrate()
-    return { database, driver: 'PGlite', close: () => database.close() }
+    return { database, driver: inProcess ? 'PGlite (in-process)' : 'PGlite', close: () => database.close() }
   }
   const server = postgres(url, { max: 1, onnotice: () => {} })
   const dbName = `advice_bench_${name}_${process.pid}`

@@ -1,12 +1,15 @@
-// Soak (issue 18 point 5): the Advice API flat out for 60 s (autocannon, its own process) while 10 authors edit rules
-// of the same advice set through the HTTP API (their own process: signed in, CSRF token, PATCH a node's headline,
-// now and then add a node and delete it again). The server runs here with its job worker, as `npm start` runs it: on
-// embedded PGlite, or with BENCH_DATABASE_URL on PostgreSQL (a database of its own, dropped after). Every 10 s it
-// reports the server's heap (after a full collection, so what is retained), external memory (PGlite's WebAssembly
-// memory and its in-memory data directory are there) and RSS. Targets: 0 errors and 0 non-2xx answers on both sides; heap and
-// RSS flat after warm-up: the last sample at most 10 % above the first one after warm-up (memory handed back to the
-// system, as RSS often is once the warm-up's peak passes, is not growth).
-// `--seconds N` shortens or lengthens the loaded part (default 60).
+// Soak (issue 18 point 5, issue 29 part 0): the Advice API flat out (autocannon, its own process) while 10 authors
+// edit rules of the same advice set through the HTTP API (their own process: signed in, CSRF token, PATCH a node's
+// headline, now and then add a node and delete it again). After a 10 s warm-up with both, the loaded part runs in
+// phases of 10 s, the Advice API alone and with the writers in turn, so the two rates are measured side by side.
+// The server runs here with its job worker, as `npm start` runs it: on embedded PGlite (on its worker thread), or
+// with BENCH_DATABASE_URL on PostgreSQL (a database of its own, dropped after). Every 10 s it reports the server's
+// heap (after a full collection, so what is retained), external memory and RSS (the worker thread's PGlite memory is
+// in RSS). Targets: 0 errors and 0 non-2xx answers on both sides; the Advice API with writers at least half as fast
+// as without (median of the phases); writers' p99 < 200 ms; heap and RSS flat after warm-up: the last sample at most
+// 10 % above the first one after warm-up (memory handed back to the system, as RSS often is once the warm-up's peak
+// passes, is not growth).
+// `--seconds N` shortens or lengthens the loaded part (default 60: three phases of each).
 import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -27,35 +30,68 @@ const NODES = 500
 const WRITERS = 10
 const WARM_UP_SECONDS = 10
 const SAMPLE_SECONDS = 10
+const PHASE_SECONDS = 10
 const secondsArg = process.argv.indexOf('--seconds')
 const LOADED_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
 const run = promisify(execFile)
 
 interface Writer { email: string; password: string; ruleId: number; nodeIds: number[] }
-interface WriterReport { writes: number; failures: Array<{ status: number; what: string; body: string }>; perWriter: number[] }
+interface WriterReport {
+  writes: number
+  failures: Array<{ status: number; what: string; body: string }>
+  perWriter: number[]
+  /** Each write's time (ms) in the loaded phases with writers. */
+  latencies: number[]
+}
+/**
+ * When the writers write, by the clock both processes share: during the warm-up, then in every second phase of the
+ * loaded part (the phases between, the Advice API runs alone).
+ */
+interface Schedule { startAt: number; warmUpMs: number; phaseMs: number; phases: number }
+
+/** Where `now` falls: 'warm-up', a loaded phase with or without writers, or 'done'. */
+function phaseAt(schedule: Schedule, now: number): { kind: 'before' } | { kind: 'warm-up' } | { kind: 'done' } | { kind: 'phase'; index: number; writers: boolean; endsAt: number } {
+  if (now < schedule.startAt) return { kind: 'before' }
+  const loadedAt = schedule.startAt + schedule.warmUpMs
+  if (now < loadedAt) return { kind: 'warm-up' }
+  const index = Math.floor((now - loadedAt) / schedule.phaseMs)
+  if (index >= schedule.phases) return { kind: 'done' }
+  return { kind: 'phase', index, writers: index % 2 === 1, endsAt: loadedAt + (index + 1) * schedule.phaseMs }
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The writers' process: each author signs in as a browser does and edits its rule until the time is up.
 
-async function writersProcess(base: string, writers: Writer[], seconds: number): Promise<WriterReport> {
-  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0) }
-  const until = Date.now() + seconds * 1000
+async function writersProcess(base: string, writers: Writer[], schedule: Schedule): Promise<WriterReport> {
+  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0), latencies: [] }
   await Promise.all(writers.map(async (writer, w) => {
     const agent = new HttpAgent(base)
     await agent.signIn(writer.email, writer.password)
     const nodeUrl = `/api/rule/${writer.ruleId}/node`
-    const check = (res: HttpResponse, what: string): unknown => {
+    const timed = async (what: string, send: () => Promise<HttpResponse>): Promise<unknown> => {
+      const t0 = performance.now()
+      const res = await send()
+      const phase = phaseAt(schedule, Date.now())
+      if (phase.kind === 'phase') report.latencies.push(performance.now() - t0)
       if (res.status >= 300) report.failures.push({ status: res.status, what, body: res.text.slice(0, 200) })
       else { report.writes++; report.perWriter[w]!++ }
       return res.status < 300 ? (res.json() as { data: unknown }).data : null
     }
-    for (let i = 0; Date.now() < until; i++) {
+    for (let i = 0; ; i++) {
+      const phase = phaseAt(schedule, Date.now())
+      if (phase.kind === 'done') break
+      if (phase.kind === 'before' || (phase.kind === 'phase' && !phase.writers)) {
+        // The Advice API runs alone now: wait for the next phase with writers.
+        const until = phase.kind === 'before' ? schedule.startAt : phase.endsAt
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())))
+        continue
+      }
       const nodeId = writer.nodeIds[i % writer.nodeIds.length]!
-      check(await agent.api('PATCH', `${nodeUrl}/${nodeId}`, { headline: `Edit ${i} by writer ${w + 1}`, text: `Saved at ${new Date().toISOString()}` }), 'edit a node')
+      await timed('edit a node', () => agent.api('PATCH', `${nodeUrl}/${nodeId}`, { headline: `Edit ${i} by writer ${w + 1}`, text: `Saved at ${new Date().toISOString()}` }))
       if (i % 5 === 4) {
-        const made = check(await agent.api('POST', nodeUrl, { type: 'advice', headline: `Added ${i}`, parentId: writer.nodeIds[0] }), 'add a node') as { id: number } | null
-        if (made) check(await agent.api('DELETE', `${nodeUrl}/${made.id}`), 'delete the added node')
+        const made = await timed('add a node', () => agent.api('POST', nodeUrl, { type: 'advice', headline: `Added ${i}`, parentId: writer.nodeIds[0] })) as { id: number } | null
+        if (made) await timed('delete the added node', () => agent.api('DELETE', `${nodeUrl}/${made.id}`))
       }
     }
   }))
@@ -63,7 +99,7 @@ async function writersProcess(base: string, writers: Writer[], seconds: number):
 }
 
 if (process.argv[2] === '--writers') {
-  console.log(JSON.stringify(await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], Number(process.argv[5]))))
+  console.log(JSON.stringify(await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], JSON.parse(process.argv[5]!) as Schedule)))
   process.exit(0)
 }
 
@@ -106,11 +142,13 @@ try {
   const first = await fetch(adviceUrl, { headers: { authorization: `Bearer ${secret}`, accept: 'application/json' } })
   if (first.status !== 200) throw new Error(`the Advice API answered ${first.status}: ${await first.text()}`)
 
-  const total = WARM_UP_SECONDS + LOADED_SECONDS
+  const phases = Math.max(2, Math.round(LOADED_SECONDS / PHASE_SECONDS))
+  const total = WARM_UP_SECONDS + phases * PHASE_SECONDS
   console.log(`Soak: ${NODES}-node published set on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
-    `Advice API flat out (autocannon, 16 connections) and ${WRITERS} writers for ${total} s (the first ${WARM_UP_SECONDS} s warm-up)`)
-  const cannon = run(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(total), '-H', `authorization=Bearer ${secret}`, '-H', 'accept=application/json', adviceUrl], { maxBuffer: 16 * 1024 * 1024 })
-  const writerProcess = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--writers', base, JSON.stringify(writers), String(total)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    `Advice API flat out (autocannon, 16 connections) for ${total} s: ${WARM_UP_SECONDS} s warm-up with ${WRITERS} writers, then ${phases} phases of ${PHASE_SECONDS} s, without and with the writers in turn`)
+  // The writers sign in before the schedule starts, so that the first phase with writers is all writing.
+  const schedule: Schedule = { startAt: Date.now() + 3_000, warmUpMs: WARM_UP_SECONDS * 1000, phaseMs: PHASE_SECONDS * 1000, phases }
+  const writerProcess = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--writers', base, JSON.stringify(writers), JSON.stringify(schedule)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let writerOut = ''
   writerProcess.stdout.on('data', (chunk: Buffer) => { writerOut += chunk.toString() })
   const writersDone = new Promise<WriterReport>((resolve, reject) => writerProcess.on('close', (code) => {
@@ -119,22 +157,43 @@ try {
   }))
 
   const samples: Array<{ at: number; heap: number; external: number; rss: number }> = []
-  const started = Date.now()
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      const at = Math.round((Date.now() - started) / 1000)
-      const s = sample()
-      samples.push({ at, ...s })
-      console.log(`t=${String(at).padStart(3)} s   heap ${mb(s.heap).padStart(9)}   external ${mb(s.external).padStart(9)}   RSS ${mb(s.rss).padStart(9)}${at <= WARM_UP_SECONDS ? '   (warm-up)' : ''}`)
-      if (at >= total) { clearInterval(timer); resolve() }
-    }, SAMPLE_SECONDS * 1000)
-  })
-  const [{ stdout }, writerReport] = await Promise.all([cannon, writersDone])
-  const advice = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number; max: number }; non2xx: number; errors: number; timeouts: number }
+  const sampler = setInterval(() => {
+    const at = Math.round((Date.now() - schedule.startAt) / 1000)
+    const s = sample()
+    samples.push({ at, ...s })
+    console.log(`t=${String(at).padStart(3)} s   heap ${mb(s.heap).padStart(9)}   external ${mb(s.external).padStart(9)}   RSS ${mb(s.rss).padStart(9)}${at <= WARM_UP_SECONDS ? '   (warm-up)' : ''}`)
+  }, SAMPLE_SECONDS * 1000)
 
-  console.log(`Advice API: ${advice.requests.total.toLocaleString('en')} requests, ${advice.requests.average.toFixed(0)} req/s, p50 ${advice.latency.p50} ms, p99 ${advice.latency.p99} ms, max ${advice.latency.max} ms; ` +
-    `${advice.non2xx} non-2xx, ${advice.errors} errors, ${advice.timeouts} timeouts`)
-  console.log(`writers: ${writerReport.writes.toLocaleString('en')} acknowledged writes (${(writerReport.writes / total).toFixed(0)}/s; per writer ${writerReport.perWriter.join(', ')}), ${writerReport.failures.length} failed`)
+  interface Cannon { requests: { average: number; total: number }; latency: { p50: number; p99: number; max: number }; non2xx: number; errors: number; timeouts: number }
+  /** The Advice API flat out until `endsAt` (autocannon, a process of its own). */
+  const cannonUntil = async (endsAt: number): Promise<Cannon> => {
+    const seconds = Math.max(1, Math.round((endsAt - Date.now()) / 1000))
+    const { stdout } = await run(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(seconds), '-H', `authorization=Bearer ${secret}`, '-H', 'accept=application/json', adviceUrl], { maxBuffer: 16 * 1024 * 1024 })
+    return JSON.parse(stdout) as Cannon
+  }
+  await new Promise((resolve) => setTimeout(resolve, schedule.startAt - Date.now()))
+  const results: Array<{ writers: boolean; advice: Cannon }> = []
+  let adviceErrors = (await cannonUntil(schedule.startAt + schedule.warmUpMs)).non2xx
+  for (let index = 0; index < phases; index++) {
+    const endsAt = schedule.startAt + schedule.warmUpMs + (index + 1) * schedule.phaseMs
+    const advice = await cannonUntil(endsAt)
+    const writersOn = index % 2 === 1
+    results.push({ writers: writersOn, advice })
+    adviceErrors += advice.non2xx + advice.errors + advice.timeouts
+    console.log(`phase ${index + 1} ${writersOn ? 'with writers   ' : 'without writers'}: Advice API ${advice.requests.average.toFixed(0).padStart(6)} req/s, p50 ${advice.latency.p50} ms, p99 ${advice.latency.p99} ms; ` +
+      `${advice.non2xx} non-2xx, ${advice.errors} errors, ${advice.timeouts} timeouts`)
+  }
+  clearInterval(sampler)
+  const writerReport = await writersDone
+
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
+  const rate = (writersOn: boolean) => median(results.filter((r) => r.writers === writersOn).map((r) => r.advice.requests.average))
+  const ratio = rate(true) / rate(false)
+  const latencies = [...writerReport.latencies].sort((x, y) => x - y)
+  const writersP99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0
+  console.log(`Advice API, median of the phases: ${rate(false).toFixed(0)} req/s without writers, ${rate(true).toFixed(0)} with (ratio ${ratio.toFixed(2)}, target ≥ 0.5)`)
+  console.log(`writers: ${writerReport.writes.toLocaleString('en')} acknowledged writes (per writer ${writerReport.perWriter.join(', ')}), ${writerReport.failures.length} failed; ` +
+    `in the loaded phases ${latencies.length.toLocaleString('en')} writes, ${(latencies.length / ((phases / 2) * PHASE_SECONDS)).toFixed(0)}/s, p50 ${(latencies[Math.floor(latencies.length / 2)] ?? 0).toFixed(0)} ms, p99 ${writersP99.toFixed(0)} ms (target < 200)`)
   for (const failure of writerReport.failures.slice(0, 5)) console.log(`  ${failure.what}: ${failure.status} ${failure.body}`)
   const afterWarmUp = samples.filter((s) => s.at > WARM_UP_SECONDS)
   const firstSample = afterWarmUp[0]!
@@ -143,9 +202,9 @@ try {
   const flat = (key: 'heap' | 'rss') => growth(key) <= 0.1
   console.log(`after warm-up (t=${firstSample.at} s → t=${lastSample.at} s): heap ${mb(firstSample.heap)} → ${mb(lastSample.heap)} (${(growth('heap') * 100).toFixed(1)} %), ` +
     `RSS ${mb(firstSample.rss)} → ${mb(lastSample.rss)} (${(growth('rss') * 100).toFixed(1)} %); max heap ${mb(Math.max(...afterWarmUp.map((s) => s.heap)))}, max RSS ${mb(Math.max(...afterWarmUp.map((s) => s.rss)))}`)
-  const errors = advice.non2xx + advice.errors + advice.timeouts + writerReport.failures.length
-  const met = errors === 0 && flat('heap') && flat('rss')
-  console.log(`targets (0 errors; heap and RSS grow at most 10 % after warm-up): ${met ? 'met' : 'NOT met'}`)
+  const errors = adviceErrors + writerReport.failures.length
+  const met = errors === 0 && flat('heap') && flat('rss') && ratio >= 0.5 && writersP99 < 200
+  console.log(`targets (0 errors; req/s with writers ≥ 0.5 × without; writers' p99 < 200 ms; heap and RSS grow at most 10 % after warm-up): ${met ? 'met' : 'NOT met'}`)
   process.exitCode = met ? 0 : 1
 } finally {
   await app.close()

@@ -15,6 +15,7 @@ import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
 import { servedFor } from '../../services/delivery/advice-api.ts'
 import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
+import { TurnShare } from './turn-share.ts'
 import { adviceApi } from './advice.ts'
 import { adviceEmbedApi } from './advice-embed.ts'
 import { dictionaryApi } from './dictionary.ts'
@@ -103,15 +104,20 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
     else decide(request, reply, key, decision, done)
   }
 
-  // A callback hook: on the embedded database a key this instance has just seen (nearly every partner request) is
-  // admitted without a promise.
-  function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  function checkKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const cached = cachedApiKey(app.deps.db, request.headers.authorization)
     if (cached !== undefined) {
       admit(request, reply, cached, done)
       return
     }
     authenticateApiKey(app.deps.db, request.headers.authorization).then((key) => admit(request, reply, key, done), done)
+  }
+
+  // A callback hook: on the embedded database a key this instance has just seen (nearly every partner request) is
+  // admitted without a promise. Each request waits for its share of a turn of the event loop first (turn-share.ts).
+  const turns = new TurnShare()
+  function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    turns.enter(() => checkKey(request, reply, done))
   }
 
   app.decorate('partner', { cache, recorder, requireApiKey })
