@@ -2,7 +2,7 @@
 // written in batches at least every second; what the buffer cannot hold is dropped, counted per owner, logged and
 // shown to the owner's admins. Durable: the answer waits until its record is committed; every record waiting at that
 // moment goes in one insert (group commit). Nothing here runs on the request path but pushing to an array.
-import type { Db } from '../../db/client.ts'
+import { isSharedDatabase, type Db } from '../../db/client.ts'
 import { addDroppedDecisions, insertDecisionRecords, type NewDecisionRecord } from '../../db/queries/decisions.ts'
 import { DomainError } from '../errors.ts'
 import { buildDecisionRecord, type DecisionRun } from './build.ts'
@@ -38,8 +38,13 @@ const FLUSH_ROWS_PER_STATEMENT = 100
  * thread), at 100 ms 10.
  */
 const FLUSH_EVERY_MS = 100
-/** Durable group commits under way at once (each holds one of the pool's connections). */
-const MAX_COMMITS_IN_FLIGHT = 4
+/**
+ * Durable group commits under way at once on a PostgreSQL server (each holds one of the pool's connections). The
+ * embedded database runs one statement at a time whatever is sent, so there one commit is under way and the answers
+ * arriving meanwhile make the next group: several in flight had made groups of two records (partner requests come two
+ * a turn), each a COPY and a commit of its own.
+ */
+const MAX_COMMITS_IN_FLIGHT_SHARED = 4
 
 export class DecisionNotRecordedError extends DomainError {
   constructor() {
@@ -64,11 +69,13 @@ export class DecisionRecorder {
   private readonly timer: NodeJS.Timeout
   private readonly maxBuffered: number
   private readonly maxWaiting: number
+  private readonly maxCommitsInFlight: number
 
   constructor(private readonly db: Db, private readonly options: RecorderOptions) {
     this.settings = new DecisionSettingsCache(db)
     this.maxBuffered = options.maxBuffered ?? 20_000
     this.maxWaiting = options.maxWaiting ?? 20_000
+    this.maxCommitsInFlight = isSharedDatabase(db) ? MAX_COMMITS_IN_FLIGHT_SHARED : 1
     this.timer = setInterval(() => { void this.flush() }, options.flushEveryMs ?? FLUSH_EVERY_MS)
     this.timer.unref()
   }
@@ -98,7 +105,7 @@ export class DecisionRecorder {
 
   /**
    * Durable: joins the next group commit, which starts at the end of this turn of the event loop, unless
-   * MAX_COMMITS_IN_FLIGHT are under way: then at the end of the first of them. Several commits in flight keep answers
+   * maxCommitsInFlight are under way: then at the end of the first of them. Several commits in flight keep answers
    * flowing while one waits on the database (on PostgreSQL a commit of 8 records took 4.4 ms under load, nearly all of
    * it waiting, and one at a time held durable answers to 1,800 a second).
    */
@@ -111,7 +118,7 @@ export class DecisionRecorder {
   }
 
   private scheduleCommit(): void {
-    if (this.commitScheduled || this.waiting.length === 0 || this.commits.size >= MAX_COMMITS_IN_FLIGHT) return
+    if (this.commitScheduled || this.waiting.length === 0 || this.commits.size >= this.maxCommitsInFlight) return
     this.commitScheduled = true
     setImmediate(() => {
       this.commitScheduled = false
