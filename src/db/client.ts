@@ -9,6 +9,7 @@ import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
 import { adoptDrizzleParsers } from './pglite-parsers.ts'
 import { createPglite } from './pglite-client.ts'
 import { EMBEDDED_SOCKET_PORT, startEmbeddedServer, type EmbeddedServer } from './embedded-server/host.ts'
+import { preparedByDefault } from './embedded-server/prepared-statements.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -70,6 +71,8 @@ export interface EmbeddedServerAccess {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   /** Decision records straight to the worker, which COPYs them between transactions (decision-copy.ts). */
   copyDecisionRecords: EmbeddedServer['copyDecisionRecords']
+  /** Transactions open on the connection: while one is, every turn of the event loop it waits for delays it. */
+  transactionsOpen(): number
 }
 
 const embeddedServers = new WeakMap<Db, EmbeddedServerAccess>()
@@ -92,7 +95,8 @@ async function openPgliteWorker(dataDir: string | undefined, onCrash: (reason: E
     onnotify: (channel, payload) => { for (const fn of listeners.get(channel) ?? []) fn(payload) },
   }
   const client = postgres(options)
-  const db = drizzle(client, { schema }) as unknown as Db
+  const prepared = preparedByDefault(client)
+  const db = drizzle(prepared.client, { schema }) as unknown as Db
   embeddedServers.set(db, {
     client,
     listen: async (channel, onNotify) => {
@@ -106,6 +110,7 @@ async function openPgliteWorker(dataDir: string | undefined, onCrash: (reason: E
       return async () => { fns.delete(onNotify) }
     },
     copyDecisionRecords: (rows) => server.copyDecisionRecords(rows),
+    transactionsOpen: prepared.transactionsOpen,
   })
   return {
     db,

@@ -8,6 +8,7 @@ import path from 'node:path'
 import postgres from 'postgres'
 import { PGlite } from '@electric-sql/pglite'
 import { leavesUnnamedStatement, serveOverSocket, wholeMessages } from '../../../src/db/embedded-server/bridge.ts'
+import { preparedByDefault } from '../../../src/db/embedded-server/prepared-statements.ts'
 
 /** A protocol message: type byte, length, body. */
 const message = (type: string, body: Buffer) => Buffer.concat([Buffer.from(type), Buffer.from([0, 0, 0, 0].map((_, i) => ((body.length + 4) >> (24 - 8 * i)) & 255)), body])
@@ -88,6 +89,22 @@ t.test('postgres.js through the bridge', async (t) => {
   await second`select pg_notify('changes', 'two')`
   await second`select 1`
   t.same(notified, ['one', 'two'], 'LISTEN outlives the connection that took it out')
+
+  // What drizzle sends unprepared is prepared (one round trip once described), in transactions too, which are counted.
+  const prepared = preparedByDefault(second)
+  const statements = async () => (await second`select statement from pg_prepared_statements`).map((r) => String(r.statement))
+  const unprepared = (await statements()).length
+  await prepared.client.unsafe('select $1::int + 1 as n', [1], { prepare: false })
+  t.ok((await statements()).some((s) => s.includes('select $1::int + 1')), 'a statement asked for unprepared is prepared')
+  let openInside = -1
+  await prepared.client.begin(async (tx) => {
+    openInside = prepared.transactionsOpen()
+    await tx.unsafe('select $1::text as inside', ['x'], { prepare: false })
+  })
+  t.equal(openInside, 1, 'a transaction is counted while open')
+  t.equal(prepared.transactionsOpen(), 0, 'and no longer after')
+  t.ok((await statements()).some((s) => s.includes('select $1::text as inside')), 'the transaction\'s statement too')
+  t.ok((await statements()).length > unprepared)
   await second.end()
   t.same(errors, [], 'no error reached the bridge')
 })

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { TurnShare } from '../../../src/http/api/turn-share.ts'
 
 t.test('two a turn, the rest in the following turns, in the order they came', async (t) => {
-  const turns = new TurnShare(2)
+  const turns = new TurnShare(undefined, 2)
   const ran: number[] = []
   for (let i = 0; i < 7; i++) turns.enter(() => ran.push(i))
   t.same(ran, [0, 1], 'two at once')
@@ -22,7 +22,7 @@ t.test('two a turn, the rest in the following turns, in the order they came', as
 })
 
 t.test('I/O that completes meanwhile is handled between the shares', async (t) => {
-  const turns = new TurnShare(2)
+  const turns = new TurnShare(undefined, 2)
   const order: string[] = []
   // A timer already due stands for the I/O: it runs at the start of the next turn, before the requests still waiting.
   setTimeout(() => order.push('io'), 1)

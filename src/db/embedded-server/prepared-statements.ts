@@ -1,0 +1,43 @@
+// postgres.js asks for every statement drizzle sends to be unprepared. Unprepared, a statement with parameters takes two
+// round trips: one to describe it (postgres.js needs its parameter types) and one to run it. To the embedded database
+// on its worker thread every round trip waits for a turn of the serving thread's event loop, and an author's save
+// holds the one connection for all of them. Prepared (postgres.js's own default), a statement is described once per
+// connection and then runs in one round trip. The bridge drops a connection's statements when it closes.
+import type { Sql, TransactionSql } from 'postgres'
+
+type Unsafe = Sql['unsafe']
+
+/** Transactions under way on the connection, which holds it for all their round trips. */
+interface Counter { open: number }
+
+function preparing<T extends Sql | TransactionSql>(sql: T, transactions: Counter): T {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver)
+      if (property === 'unsafe') {
+        const unsafe = value as Unsafe
+        return (query: string, parameters?: Parameters<Unsafe>[1], options?: Parameters<Unsafe>[2]) => unsafe.call(target, query, parameters, { ...options, prepare: true })
+      }
+      // A transaction's (and a savepoint's) own client prepares too.
+      if ((property === 'begin' || property === 'savepoint') && typeof value === 'function') {
+        return async (...args: unknown[]) => {
+          const last = args.length - 1
+          const body = args[last] as (tx: TransactionSql) => unknown
+          transactions.open++
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, [...args.slice(0, last), (tx: TransactionSql) => body(preparing(tx, transactions))])
+          } finally {
+            transactions.open--
+          }
+        }
+      }
+      return value
+    },
+  })
+}
+
+/** The client drizzle should use (every statement prepared, in transactions too), and how many transactions are open. */
+export function preparedByDefault(sql: Sql): { client: Sql; transactionsOpen: () => number } {
+  const transactions: Counter = { open: 0 }
+  return { client: preparing(sql, transactions), transactionsOpen: () => transactions.open }
+}
