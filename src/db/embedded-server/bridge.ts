@@ -78,6 +78,14 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
   /** Once closing, PGlite is about to close too: a connection's end needs no reset. */
   let closing = false
 
+  const serveNext = () => {
+    active = null
+    // A connection that failed while waiting is gone: its close has fired already.
+    let next = waiting.shift()
+    while (next?.destroyed) next = waiting.shift()
+    if (next) serve(next)
+  }
+
   const serve = (socket: net.Socket) => {
     active = socket
     let buffer = Buffer.alloc(0)
@@ -105,7 +113,6 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
         }).catch((err: unknown) => { onError(err); socket.destroy() })
       }
     })
-    socket.on('error', () => socket.destroy())
     socket.on('close', () => {
       if (closing) return
       // What the connection left behind must not reach the next one: an open transaction, its prepared statements
@@ -116,11 +123,7 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
         await client.exec('DEALLOCATE ALL; CLOSE ALL; RESET ALL')
         unnamedPending = false
         releaseIdle()
-      }).catch(onError).finally(() => {
-        active = null
-        const next = waiting.shift()
-        if (next) serve(next)
-      })
+      }).catch(onError).finally(serveNext)
     })
   }
   const releaseIdle = () => {
@@ -131,6 +134,8 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
 
   const server = net.createServer((socket) => {
     socket.setNoDelay(true)
+    // From the start, waiting or served: an error with no listener would end the worker, and the database with it.
+    socket.on('error', () => socket.destroy())
     if (active) waiting.push(socket)
     else serve(socket)
   })
