@@ -51,6 +51,12 @@ const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (r
 /** Linux's clock ticks a second, the unit of /proc/<pid>/stat's CPU times (getconf CLK_TCK). */
 const CLOCK_TICKS = 100
 
+/** User and system CPU, in µs, of the process or thread whose /proc stat file this is. */
+function procStatCpu(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS)
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]!
@@ -92,8 +98,7 @@ try {
       const backends = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`))
       for (const { pid } of backends) {
         try {
-          const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-          micros += (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS)
+          micros += procStatCpu(`/proc/${pid}/stat`)
         } catch { /* a backend that has just ended */ }
       }
     }
@@ -105,8 +110,7 @@ try {
    * thread of its own, this is what bounds the Advice API's rate where the database's thread has a core to itself.
    */
   function servingThreadCpu(): number {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS)
+    return procStatCpu(`/proc/self/task/${process.pid}/stat`)
   }
 
   console.log(`bench:decisions on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; demo set, ${ROUNDS} rounds of ${SECONDS} s per mode`)

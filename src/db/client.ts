@@ -3,7 +3,6 @@ import path from 'node:path'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { PGlite } from '@electric-sql/pglite'
 import type postgres from 'postgres'
-import type { Sql } from 'postgres'
 import * as schema from './schema/index.ts'
 import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
 import { adoptDrizzleParsers } from './pglite-parsers.ts'
@@ -66,7 +65,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 /** What the app reaches the embedded database on its worker thread with, besides drizzle. */
 export interface EmbeddedServerAccess {
   /** The one connection (postgres.js), for pg-boss. */
-  client: Sql
+  client: postgres.Sql
   /** LISTEN over that connection (notifications.ts says why not postgres.js's own listen()). */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   /** Decision records straight to the worker, which COPYs them between transactions (decision-copy.ts). */

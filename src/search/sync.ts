@@ -16,7 +16,6 @@ export interface IndexerLog {
   warn(obj: object, msg: string): void
 }
 
-
 export class SearchIndexer {
   private tail: Promise<unknown> = Promise.resolve()
   private queued: Promise<number> | null = null
