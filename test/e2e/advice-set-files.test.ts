@@ -18,8 +18,18 @@ t.test('export the demo set, import it from the page, its scenarios pass', { ski
   const console = recordConsole(page)
   await signInByApi(page, server.url, logins.find((l) => l.role === 'author')!)
 
+  // The header's buttons stay where the server drew them when its name editor mounts: a click aimed at Export while
+  // the page loads must not land on a neighbour (it did, when the mounted editor added its label above them).
+  const exportLink = (on: typeof page) => on.getByRole('link', { name: 'Export', exact: true })
+  const withoutScripts = await newQuietContext(browser, { javaScriptEnabled: false, storageState: await context.storageState() })
+  t.teardown(() => withoutScripts.close())
+  const serverDrawn = await withoutScripts.newPage()
+  await serverDrawn.goto(`${server.url}/adviceset/${setId}/show`)
   await page.goto(`${server.url}/adviceset/${setId}/show`)
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export', exact: true }).click()])
+  t.equal(await islandsSettled(page), 'mounted')
+  t.same(await exportLink(page).boundingBox(), await exportLink(serverDrawn).boundingBox(), 'Export has not moved')
+
+  const [download] = await Promise.all([page.waitForEvent('download'), exportLink(page).click()])
   t.match(download.suggestedFilename(), /^retirement-readiness\.json$/)
   const file = await download.path()
   const text = readFileSync(file, 'utf8')
