@@ -1,0 +1,192 @@
+// `npm run bench:scale` (issue 29 part 3): the pages and JSON lists the big tenant's admin opens, at full size and at
+// a tenth, side by side: server time p50 and p95 over 20 fetches each (in-process requests: no network or client cost).
+// Full size is scale 1 on PostgreSQL (BENCH_DATABASE_URL names the server; the bench makes its databases beside it) and
+// scale 0.1 on PGlite; "a tenth" is a tenth of that. Also: start-up time on the full tenant and the rows it read by
+// sequential scans, and the process's peak RSS while the pages are fetched.
+// Targets (PostgreSQL): p95 < 100 ms on every page at full size; no page more than 1.5× slower at full size than at a tenth;
+// start-up < 5 s reading no whole table; RSS < 400 MB.
+// `--scale 0.01` seeds a smaller tenant for a quick look. `--keep` keeps the seeded databases (PostgreSQL: advice_bench_scale_full/_tenth; PGlite: in the temporary directory)
+// and a later `--keep` run uses them again instead of seeding.
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import postgres from 'postgres'
+import { sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { loadConfig } from '../../src/config.ts'
+import { buildApp } from '../../src/app.ts'
+import { openDatabase, type Database } from '../../src/db/client.ts'
+import { rowsOf } from '../../src/db/queries/rule-nodes.ts'
+import { hashPassword } from '../../src/services/accounts/passwords.ts'
+import { dropDatabase } from '../../test/helpers/drop-database.ts'
+import { Agent } from '../../test/helpers/agent.ts'
+import { SCALE_ADMIN_EMAIL, SCALE_OWNER_ID, seedScaleTenant } from '../scale/seed.ts'
+
+const FETCHES = 20
+const WARMUP = 2
+const KEEP = process.argv.includes('--keep')
+const PG_URL = process.env.BENCH_DATABASE_URL
+const scaleAt = process.argv.indexOf('--scale')
+/** The full size: `--scale` for a quicker look (the targets are for the default). */
+const FULL_SCALE = scaleAt > 0 ? Number(process.argv[scaleAt + 1]) : PG_URL ? 1 : 0.1
+const SIZES = [['full', FULL_SCALE], ['tenth', FULL_SCALE / 10]] as const
+const PASSWORD = 'bench-scale-Zq9-password'
+const dataDir = path.join(os.tmpdir(), 'advice-bench-scale')
+mkdirSync(dataDir, { recursive: true })
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+
+interface Tenant { label: string; database: Database; app: FastifyInstance; agent: Agent; setId: number; ruleId: number; keyId: number; close(): Promise<void> }
+
+const server = PG_URL ? postgres(PG_URL, { max: 1, onnotice: () => {} }) : null
+
+async function openSized(label: string): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (server) {
+    const dbName = `advice_bench_scale_${label}`
+    const exists = (await server`select 1 from pg_database where datname = ${dbName}`).length > 0
+    if (exists && !KEEP) await dropDatabase(server, dbName)
+    if (!exists || !KEEP) await server.unsafe(`CREATE DATABASE ${dbName}`)
+    const url = Object.assign(new URL(PG_URL!), { pathname: `/${dbName}` }).toString()
+    const database = await openDatabase({ kind: 'postgres', url })
+    return { database, url, drop: () => KEEP ? Promise.resolve() : dropDatabase(server, dbName) }
+  }
+  const dir = path.join(dataDir, `pglite-${label}`)
+  if (!KEEP) rmSync(dir, { recursive: true, force: true })
+  const database = await openDatabase({ kind: 'pglite', dataDir: dir })
+  return { database, drop: async () => { if (!KEEP) rmSync(dir, { recursive: true, force: true }) } }
+}
+
+async function value(database: Database, text: string): Promise<number> {
+  return Number(Object.values(rowsOf(await database.db.execute(sql.raw(text)))[0] ?? { v: 0 })[0])
+}
+
+/** Rows read by sequential scans so far, per table, as PostgreSQL's statistics say (closed connections have reported). */
+async function seqReads(database: Database): Promise<Map<string, number>> {
+  const rows = rowsOf(await database.db.execute(sql`select relname, seq_tup_read::bigint as n, n_live_tup::bigint as live from pg_stat_user_tables`))
+  return new Map(rows.map((row) => [String(row.relname), Number(row.n)]))
+}
+
+async function openTenant(label: string, scale: number): Promise<Tenant> {
+  const { database, url, drop } = await openSized(label)
+  await database.migrate()
+  const seeded = await value(database, `select count(*) from owners where id = '${SCALE_OWNER_ID}'`) > 0
+  if (!seeded) {
+    const seeding = await buildApp({ config, db: database.db, logger: false })
+    await seeding.ready()
+    const started = performance.now()
+    await seedScaleTenant(seeding, scale, (line) => console.log(`  ${label} (scale ${scale}): ${line}`))
+    console.log(`  ${label}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    await seeding.close()
+  }
+  let app!: FastifyInstance
+  await database.db.execute(sql`update users set password_hash = ${await hashPassword(PASSWORD)} where email = ${SCALE_ADMIN_EMAIL}`)
+
+  // Start-up on this tenant: time to ready and (PostgreSQL) what it read by sequential scans. The first start has
+  // connections of its own and closes them, so that their statistics are reported before they are read.
+  const startMs: number[] = []
+  let scans = ''
+  for (const probe of [true, false]) {
+    const own = probe && url ? await openDatabase({ kind: 'postgres', url }) : database
+    const before = probe && url ? await seqReads(database) : null
+    const startAt = performance.now()
+    const started = await buildApp({ config, db: own.db, logger: false })
+    await started.ready()
+    startMs.push(performance.now() - startAt)
+    if (!probe) { app = started; break }
+    await started.close()
+    if (own !== database) await own.close()
+    if (before) {
+      await database.db.execute(sql`select pg_stat_clear_snapshot()`)
+      const after = await seqReads(database)
+      scans = [...after].filter(([name, n]) => n - (before.get(name) ?? 0) > 1000).map(([name, n]) => `${name} ${(n - (before.get(name) ?? 0)).toLocaleString('en')}`).join(', ') || 'none over 1,000 rows'
+    }
+  }
+  console.log(`${label}: start-up ${startMs.map((ms) => `${ms.toFixed(0)} ms`).join(', then ')}${scans ? `; rows read by sequential scans: ${scans}` : ''}`)
+
+  const agent = new Agent(app)
+  await agent.signIn(SCALE_ADMIN_EMAIL, PASSWORD)
+  const setId = await value(database, `select min(id) from advice_sets where owner_id = '${SCALE_OWNER_ID}'`)
+  const ruleId = await value(database, `select id from rules where advice_set_id = ${setId} and name = 'Large rule'`)
+  const keyId = await value(database, `select min(id) from api_keys where owner_id = '${SCALE_OWNER_ID}'`)
+  return { label, database, app, agent, setId, ruleId, keyId, close: async () => { await app.close(); await database.close(); await drop() } }
+}
+
+interface Fetch { name: string; method: 'GET' | 'POST'; url: (t: Tenant) => string; body?: unknown; json?: boolean }
+
+const typeAhead = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all' } }] })
+const screener = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all', facets: ['entityType.displayName', 'ownerName', 'tags', 'adviceset.isPublic', 'adviceset.isStarter'] } }] })
+
+const FETCHES_LIST: Fetch[] = [
+  { name: 'library', method: 'GET', url: () => '/library' },
+  { name: 'library, by name', method: 'GET', url: () => '/library?sort=name' },
+  { name: 'library, page 50', method: 'GET', url: () => '/library?page=50' },
+  { name: 'library, a word', method: 'GET', url: () => '/library?q=pension' },
+  { name: 'library classic', method: 'GET', url: () => '/library/classic' },
+  { name: 'library bulk editor', method: 'GET', url: () => '/library/bulkeditor' },
+  { name: 'library search page', method: 'GET', url: () => '/library/search?q=pension' },
+  { name: 'explore', method: 'GET', url: () => '/explore' },
+  { name: 'screener search', method: 'POST', url: () => '/api/search', body: screener('mortgage advice'), json: true },
+  { name: 'type-ahead', method: 'POST', url: () => '/api/search', body: typeAhead('pens'), json: true },
+  { name: 'activity', method: 'GET', url: () => '/activity' },
+  { name: 'activity JSON', method: 'GET', url: () => '/api/activity/index', json: true },
+  { name: 'set page', method: 'GET', url: (t) => `/adviceset/${t.setId}/show` },
+  { name: 'set activity', method: 'GET', url: (t) => `/adviceset/${t.setId}/activity` },
+  { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
+  { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
+  { name: 'decisions list', method: 'GET', url: (t) => `/adviceset/${t.setId}/decisions` },
+  { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },
+  { name: 'team (users)', method: 'GET', url: () => '/user/team' },
+  { name: 'API keys', method: 'GET', url: () => '/admin/apikey' },
+  { name: 'API key usage', method: 'GET', url: (t) => `/admin/apikey/${t.keyId}/usage` },
+  { name: 'tags', method: 'GET', url: () => '/admin/tag' },
+  { name: 'keyword maps', method: 'GET', url: () => '/admin/keywordMap' },
+  { name: 'jobs JSON', method: 'GET', url: () => '/api/job', json: true },
+  { name: 'export', method: 'GET', url: () => '/admin/export' },
+]
+
+let peakRss = 0
+const sampleRss = () => { peakRss = Math.max(peakRss, process.memoryUsage().rss) }
+
+async function timeOnce(t: Tenant, f: Fetch): Promise<number> {
+  const started = performance.now()
+  const res = f.json
+    ? await t.agent.api(f.method, f.url(t), f.body)
+    : await t.agent.request({ method: f.method, url: f.url(t) })
+  const ms = performance.now() - started
+  if (res.statusCode !== 200) throw new Error(`${t.label} ${f.name}: ${f.method} ${f.url(t)} answered ${res.statusCode}: ${res.body.slice(0, 300)}`)
+  sampleRss()
+  return ms
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)]!
+
+const tenants: Tenant[] = []
+try {
+  for (const [label, scale] of SIZES) tenants.push(await openTenant(label, scale))
+  const [full, tenth] = tenants as [Tenant, Tenant]
+  const driver = full.database.driver === 'postgres' ? 'PostgreSQL' : 'PGlite'
+  const limit = driver === 'PostgreSQL' ? 100 : null
+  console.log(`\nserver time over ${FETCHES} fetches each (after ${WARMUP}), ${driver}: full = scale ${SIZES[0][1]}, tenth = scale ${SIZES[1][1]}; fetched in turns\n`)
+  console.log('| page | full p50 | full p95 | tenth p50 | tenth p95 | p95 full/tenth | |\n|---|---|---|---|---|---|---|')
+  let missed = 0
+  for (const f of FETCHES_LIST) {
+    const times: Record<string, number[]> = { full: [], tenth: [] }
+    for (let i = 0; i < WARMUP + FETCHES; i++) {
+      for (const t of [full, tenth]) {
+        const ms = await timeOnce(t, f)
+        if (i >= WARMUP) times[t.label]!.push(ms)
+      }
+    }
+    const [a, b] = [times.full!.sort((x, y) => x - y), times.tenth!.sort((x, y) => x - y)]
+    const ratio = percentile(a, 0.95) / percentile(b, 0.95)
+    const problems = [
+      ...(limit !== null && percentile(a, 0.95) >= limit ? [`p95 ≥ ${limit} ms`] : []),
+      ...(ratio > 1.5 ? ['> 1.5× the tenth'] : []),
+    ]
+    if (problems.length) missed += 1
+    console.log(`| ${f.name} | ${percentile(a, 0.5).toFixed(1)} ms | ${percentile(a, 0.95).toFixed(1)} ms | ${percentile(b, 0.5).toFixed(1)} ms | ${percentile(b, 0.95).toFixed(1)} ms | ${ratio.toFixed(2)} | ${problems.length ? `MISSED: ${problems.join(', ')}` : 'ok'} |`)
+  }
+  console.log(`\n${missed === 0 ? 'every page within its targets' : `${missed} of ${FETCHES_LIST.length} pages missed a target`}; peak RSS while fetching (both tenants' apps in this one process): ${(peakRss / 1048576).toFixed(0)} MB${driver === 'PostgreSQL' ? ' (target < 400 MB)' : ''}`)
+} finally {
+  for (const t of tenants) await t.close()
+  await server?.end()
+}
