@@ -21,6 +21,7 @@ import { hashPassword } from '../../src/services/accounts/passwords.ts'
 import { dropDatabase } from '../../test/helpers/drop-database.ts'
 import { Agent } from '../../test/helpers/agent.ts'
 import { SCALE_ADMIN_EMAIL, SCALE_OWNER_ID, seedScaleTenant } from '../scale/seed.ts'
+import { SCALE_PAGES, type ScalePage } from '../scale/pages.ts'
 
 const FETCHES = 20
 const WARMUP = 2
@@ -110,43 +111,10 @@ async function openTenant(label: string, scale: number): Promise<Tenant> {
   return { label, database, app, agent, setId, ruleId, keyId, close: async () => { await app.close(); await database.close(); await drop() } }
 }
 
-interface Fetch { name: string; method: 'GET' | 'POST'; url: (t: Tenant) => string; body?: unknown; json?: boolean }
-
-const typeAhead = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all' } }] })
-const screener = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all', facets: ['entityType.displayName', 'ownerName', 'tags', 'adviceset.isPublic', 'adviceset.isStarter'] } }] })
-
-const FETCHES_LIST: Fetch[] = [
-  { name: 'library', method: 'GET', url: () => '/library' },
-  { name: 'library, by name', method: 'GET', url: () => '/library?sort=name' },
-  { name: 'library, page 50', method: 'GET', url: () => '/library?page=50' },
-  { name: 'library, a word', method: 'GET', url: () => '/library?q=pension' },
-  { name: 'library classic', method: 'GET', url: () => '/library/classic' },
-  { name: 'library bulk editor', method: 'GET', url: () => '/library/bulkeditor' },
-  { name: 'library search page', method: 'GET', url: () => '/library/search?q=pension' },
-  { name: 'explore', method: 'GET', url: () => '/explore' },
-  { name: 'screener search', method: 'POST', url: () => '/api/search', body: screener('mortgage advice'), json: true },
-  { name: 'type-ahead', method: 'POST', url: () => '/api/search', body: typeAhead('pens'), json: true },
-  { name: 'activity', method: 'GET', url: () => '/activity' },
-  { name: 'activity JSON', method: 'GET', url: () => '/api/activity/index', json: true },
-  { name: 'set page', method: 'GET', url: (t) => `/adviceset/${t.setId}/show` },
-  { name: 'set activity', method: 'GET', url: (t) => `/adviceset/${t.setId}/activity` },
-  { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
-  { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
-  { name: 'decisions list', method: 'GET', url: (t) => `/adviceset/${t.setId}/decisions` },
-  { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },
-  { name: 'team (users)', method: 'GET', url: () => '/user/team' },
-  { name: 'API keys', method: 'GET', url: () => '/admin/apikey' },
-  { name: 'API key usage', method: 'GET', url: (t) => `/admin/apikey/${t.keyId}/usage` },
-  { name: 'tags', method: 'GET', url: () => '/admin/tag' },
-  { name: 'keyword maps', method: 'GET', url: () => '/admin/keywordMap' },
-  { name: 'jobs JSON', method: 'GET', url: () => '/api/job', json: true },
-  { name: 'export', method: 'GET', url: () => '/admin/export' },
-]
-
 let peakRss = 0
 const sampleRss = () => { peakRss = Math.max(peakRss, process.memoryUsage().rss) }
 
-async function timeOnce(t: Tenant, f: Fetch): Promise<number> {
+async function timeOnce(t: Tenant, f: ScalePage): Promise<number> {
   const started = performance.now()
   const res = f.json
     ? await t.agent.api(f.method, f.url(t), f.body)
@@ -168,7 +136,7 @@ try {
   console.log(`\nserver time over ${FETCHES} fetches each (after ${WARMUP}), ${driver}: full = scale ${SIZES[0][1]}, tenth = scale ${SIZES[1][1]}; fetched in turns\n`)
   console.log('| page | full p50 | full p95 | tenth p50 | tenth p95 | p95 full/tenth | |\n|---|---|---|---|---|---|---|')
   let missed = 0
-  for (const f of FETCHES_LIST) {
+  for (const f of SCALE_PAGES) {
     const times: Record<string, number[]> = { full: [], tenth: [] }
     for (let i = 0; i < WARMUP + FETCHES; i++) {
       for (const t of [full, tenth]) {
@@ -185,7 +153,7 @@ try {
     if (problems.length) missed += 1
     console.log(`| ${f.name} | ${percentile(a, 0.5).toFixed(1)} ms | ${percentile(a, 0.95).toFixed(1)} ms | ${percentile(b, 0.5).toFixed(1)} ms | ${percentile(b, 0.95).toFixed(1)} ms | ${ratio.toFixed(2)} | ${problems.length ? `MISSED: ${problems.join(', ')}` : 'ok'} |`)
   }
-  console.log(`\n${missed === 0 ? 'every page within its targets' : `${missed} of ${FETCHES_LIST.length} pages missed a target`}; peak RSS while fetching (both tenants' apps in this one process): ${(peakRss / 1048576).toFixed(0)} MB${driver === 'PostgreSQL' ? ' (target < 400 MB)' : ''}`)
+  console.log(`\n${missed === 0 ? 'every page within its targets' : `${missed} of ${SCALE_PAGES.length} pages missed a target`}; peak RSS while fetching (both tenants' apps in this one process): ${(peakRss / 1048576).toFixed(0)} MB${driver === 'PostgreSQL' ? ' (target < 400 MB)' : ''}`)
 } finally {
   for (const t of tenants) await t.close()
   await server?.end()

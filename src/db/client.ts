@@ -51,13 +51,14 @@ export function embeddedJobClientOf(db: Db): ReturnType<typeof adoptDrizzleParse
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../migrations')
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
+  /** `onQuery` hears every statement sent with its parameters (the query-plan test reads what pages ask). */
+  | { kind: 'postgres'; url: string; onQuery?: (statement: string, parameters: unknown[]) => void }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
   /** PGlite on a worker thread of its own, reached over the wire protocol; `onCrash` if that thread dies. */
   | { kind: 'pglite-worker'; dataDir?: string; onCrash: (reason: Error) => void }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'postgres') return openPostgres(target.url)
+  if (target.kind === 'postgres') return openPostgres(target.url, target.onQuery)
   if (target.kind === 'pglite-worker') return openPgliteWorker(target.dataDir, target.onCrash)
   return openPglite(target)
 }
@@ -122,11 +123,11 @@ async function openPgliteWorker(dataDir: string | undefined, onCrash: (reason: E
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, onQuery?: (statement: string, parameters: unknown[]) => void): Promise<Database> {
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-  const client = postgres(url, { max: 10, onnotice: () => {} })
+  const client = postgres(url, { max: 10, onnotice: () => {}, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
   const db = drizzle(client, { schema }) as unknown as Db
   serverDatabases.add(db)
   return {

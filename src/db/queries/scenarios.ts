@@ -35,6 +35,14 @@ export async function findScenariosOfSet(db: Db, adviceSetId: number, ids?: numb
     .orderBy(adviceScenarios.id)
 }
 
+/** The live scenarios of these sets, by id within each: one query for a whole list of sets (choices in a form). */
+export async function findScenarioNamesOfSets(db: Db, adviceSetIds: number[]): Promise<Array<{ id: number; adviceSetId: number; name: string }>> {
+  if (adviceSetIds.length === 0) return []
+  return db.select({ id: adviceScenarios.id, adviceSetId: adviceScenarios.adviceSetId, name: adviceScenarios.name }).from(adviceScenarios)
+    .where(and(inArray(adviceScenarios.adviceSetId, adviceSetIds), isNull(adviceScenarios.deletedAt)))
+    .orderBy(adviceScenarios.adviceSetId, adviceScenarios.id)
+}
+
 const runColumns = {
   id: adviceScenarioRuns.id, scenarioId: adviceScenarioRuns.scenarioId, userId: adviceScenarioRuns.userId, userName: users.name,
   versionId: adviceScenarioRuns.versionId, versionNumber: versions.number, status: adviceScenarioRuns.status,

@@ -12,7 +12,7 @@ import { findAdviceSet, listAdviceSets } from '../../db/queries/advice-sets.ts'
 import {
   findKeywordMap, insertKeywordMap, listKeywordMaps, updateKeywordMap, type KeywordMapListRow, type KeywordMapRow,
 } from '../../db/queries/keyword-maps.ts'
-import { findScenario, findScenariosOfSet } from '../../db/queries/scenarios.ts'
+import { findScenario, findScenarioNamesOfSets } from '../../db/queries/scenarios.ts'
 import { audit } from '../audit/audit.ts'
 import { canAdministerOwned, canReadSet, setVisibility } from '../accounts/visibility.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
@@ -200,11 +200,15 @@ export async function keywordMapChoices(deps: Deps, actor: Actor) {
   assertManager(actor)
   const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: CHOICES_LIMIT })
   const own = rows.filter((s) => s.ownerId === actor.ownerId)
+  const scenariosBySet = new Map<number, Array<{ id: number; name: string }>>()
+  for (const sc of await findScenarioNamesOfSets(deps.db, own.map((s) => s.id))) {
+    const list = scenariosBySet.get(sc.adviceSetId) ?? []
+    if (list.length === 0) scenariosBySet.set(sc.adviceSetId, list)
+    list.push({ id: sc.id, name: sc.name })
+  }
   return {
     adviceSets: rows.map((s) => ({ id: s.id, name: s.name, ownerName: s.ownerName, own: s.ownerId === actor.ownerId })),
-    scenarios: await Promise.all(own.map(async (s) => ({
-      adviceSetId: s.id, adviceSetName: s.name, scenarios: (await findScenariosOfSet(deps.db, s.id)).map((sc) => ({ id: sc.id, name: sc.name })),
-    }))),
+    scenarios: own.map((s) => ({ adviceSetId: s.id, adviceSetName: s.name, scenarios: scenariosBySet.get(s.id) ?? [] })),
   }
 }
 

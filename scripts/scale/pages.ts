@@ -1,0 +1,37 @@
+// The pages and JSON lists the big tenant's admin opens (issue 29 part 3): bench:scale times them, and the query-plan
+// test explains every statement they send.
+/** Where the tenant's own things are: its first set (published, with half the records), its 200-node rule, a key. */
+export interface ScaleIds { setId: number; ruleId: number; keyId: number }
+
+export interface ScalePage { name: string; method: 'GET' | 'POST'; url: (ids: ScaleIds) => string; body?: unknown; json?: boolean }
+
+const typeAhead = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all' } }] })
+const screener = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt', params: { query, searchFilter: 'all', facets: ['entityType.displayName', 'ownerName', 'tags', 'adviceset.isPublic', 'adviceset.isStarter'] } }] })
+
+export const SCALE_PAGES: ScalePage[] = [
+  { name: 'library', method: 'GET', url: () => '/library' },
+  { name: 'library, by name', method: 'GET', url: () => '/library?sort=name' },
+  { name: 'library, page 50', method: 'GET', url: () => '/library?page=50' },
+  { name: 'library, a word', method: 'GET', url: () => '/library?q=pension' },
+  { name: 'library classic', method: 'GET', url: () => '/library/classic' },
+  { name: 'library bulk editor', method: 'GET', url: () => '/library/bulkeditor' },
+  { name: 'library search page', method: 'GET', url: () => '/library/search?q=pension' },
+  { name: 'explore', method: 'GET', url: () => '/explore' },
+  { name: 'screener search', method: 'POST', url: () => '/api/search', body: screener('mortgage advice'), json: true },
+  { name: 'type-ahead', method: 'POST', url: () => '/api/search', body: typeAhead('pens'), json: true },
+  { name: 'activity', method: 'GET', url: () => '/activity' },
+  { name: 'activity JSON', method: 'GET', url: () => '/api/activity/index', json: true },
+  { name: 'set page', method: 'GET', url: (t) => `/adviceset/${t.setId}/show` },
+  { name: 'set activity', method: 'GET', url: (t) => `/adviceset/${t.setId}/activity` },
+  { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
+  { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
+  { name: 'decisions list', method: 'GET', url: (t) => `/adviceset/${t.setId}/decisions` },
+  { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },
+  { name: 'team (users)', method: 'GET', url: () => '/user/team' },
+  { name: 'API keys', method: 'GET', url: () => '/admin/apikey' },
+  { name: 'API key usage', method: 'GET', url: (t) => `/admin/apikey/${t.keyId}/usage` },
+  { name: 'tags', method: 'GET', url: () => '/admin/tag' },
+  { name: 'keyword maps', method: 'GET', url: () => '/admin/keywordMap' },
+  { name: 'jobs JSON', method: 'GET', url: () => '/api/job', json: true },
+  { name: 'export', method: 'GET', url: () => '/admin/export' },
+]
