@@ -1,8 +1,8 @@
 // Decision records (issue 26): written in batches by the recorder, read by the decisions pages and API, kept in monthly
 // partitions that retention drops whole.
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { embeddedClientOf, embeddedServerOf, type Db } from '../client.ts'
-import { adviceSets, apiKeys, decisionRecords, entities, owners } from '../schema/index.ts'
+import { adviceSets, apiKeys, decisionCounts, decisionRecords, entities, owners } from '../schema/index.ts'
 import { encodeOutcome } from '../schema/decision-outcome.ts'
 import { copyDecisionRecords, DECISION_RECORD_COLUMNS } from './decision-copy.ts'
 import { rowsOf } from './rule-nodes.ts'
@@ -104,21 +104,19 @@ export async function countDecisionRecords(db: Db, filter: DecisionFilter): Prom
   return row?.n ?? 0
 }
 
-/** Records per UTC day of a set since `from` (days without records are absent). */
+/** Records per UTC day of a set since `from` (days without records are absent), from the kept counts. */
 export async function decisionCountsPerDay(db: Db, adviceSetId: number, from: Date): Promise<Array<{ day: string; count: number }>> {
-  const day = sql<string>`to_char(${decisionRecords.receivedAt} at time zone 'UTC', 'YYYY-MM-DD')`
-  const rows = await db.select({ day, count: sql<number>`count(*)`.mapWith(Number) }).from(decisionRecords)
-    .where(and(eq(decisionRecords.adviceSetId, adviceSetId), gte(decisionRecords.receivedAt, from))).groupBy(day)
-  return rows.map((r) => ({ day: String(r.day), count: r.count }))
+  const rows = await db.select({ day: decisionCounts.day, count: decisionCounts.count }).from(decisionCounts)
+    .where(and(eq(decisionCounts.adviceSetId, adviceSetId), gte(decisionCounts.day, from.toISOString().slice(0, 10)), eq(decisionCounts.nodeId, '')))
+  return rows.map((r) => ({ day: r.day, count: r.count }))
 }
 
-/** How many of a set's records since `from` gave each advice item, most given first. */
+/** How many of a set's records since `from` gave each advice item, most given first, from the kept counts. */
 export async function decisionAdviceCounts(db: Db, adviceSetId: number, from: Date): Promise<Array<{ nodeId: string; count: number }>> {
-  const rows = rowsOf(await db.execute(sql`
-    select node_id, count(*)::int as count from ${decisionRecords}, unnest(${decisionRecords.adviceNodeIds}) as node_id
-    where ${decisionRecords.adviceSetId} = ${adviceSetId} and ${decisionRecords.receivedAt} >= ${from.toISOString()}::timestamptz
-    group by node_id order by count desc, node_id`))
-  return rows.map((r) => ({ nodeId: String(r.node_id), count: Number(r.count) }))
+  const given = sql<number>`sum(${decisionCounts.count})`.mapWith(Number)
+  return db.select({ nodeId: decisionCounts.nodeId, count: given }).from(decisionCounts)
+    .where(and(eq(decisionCounts.adviceSetId, adviceSetId), gte(decisionCounts.day, from.toISOString().slice(0, 10)), ne(decisionCounts.nodeId, '')))
+    .groupBy(decisionCounts.nodeId).orderBy(desc(given), decisionCounts.nodeId)
 }
 
 /** Records of an owner holding any of these personal-value hashes (subject access and erasure). */
@@ -186,6 +184,8 @@ export async function dropMonthPartitionsBefore(db: Db, cutoff: Date): Promise<s
     const to = /TO \('([^']+)'\)/.exec(String(part.bound))?.[1]
     if (!to || new Date(to) > cutoff || !/^decision_records_y\d{4}m\d{2}$/.test(name)) continue
     await db.execute(sql.raw(`drop table if exists "${name}"`))
+    // Dropping a partition fires no delete trigger: its days leave the kept counts here.
+    await db.delete(decisionCounts).where(lt(decisionCounts.day, to.slice(0, 10)))
     dropped.push(name)
   }
   return dropped

@@ -1,4 +1,4 @@
-import { boolean, index, integer, json, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, date, index, integer, json, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { recordedOutcomeColumn } from './decision-outcome.ts'
 
@@ -56,3 +56,16 @@ export const decisionRecords = pgTable('decision_records', {
   index('decision_records_personal_idx').using('gin', t.personalHashes).with({ fastupdate: false }).where(sql`personal_hashes <> '{}'::text[]`),
   index('decision_records_advice_idx').using('gin', t.adviceNodeIds).with({ fastupdate: false }),
 ])
+
+/**
+ * Answers per set and UTC day, in all (node_id '') and per advice item given: what the set's page charts, kept by
+ * triggers on decision_records (migration 0033) as records are written and deleted, so the page reads a few rows a
+ * day instead of every record of the last 30 days (150 ms for a set answering 3,000 times a day). Retention deletes
+ * the days of the partitions it drops.
+ */
+export const decisionCounts = pgTable('decision_counts', {
+  adviceSetId: integer('advice_set_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  nodeId: text('node_id').notNull(),
+  count: integer('count').notNull(),
+}, (t) => [primaryKey({ columns: [t.adviceSetId, t.day, t.nodeId] })])
