@@ -127,7 +127,9 @@ async function openPostgres(url: string, onQuery?: (statement: string, parameter
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-  const client = postgres(url, { max: 10, onnotice: () => {}, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
+  // No JIT: with a big tenant's row estimates the planner's costs pass jit_above_cost on queries that then read a few
+  // pages, and compiling took 800 ms of a search's 840 (bench:scale); the app's queries are all short.
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { jit: 'off' }, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
   const db = drizzle(client, { schema }) as unknown as Db
   serverDatabases.add(db)
   return {
