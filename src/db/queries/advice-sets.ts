@@ -40,8 +40,8 @@ export interface AdviceSetListRow {
   name: string; nameAlt: string; description: string; isPublic: boolean; isStarter: boolean; createdAt: Date; updatedAt: Date
 }
 
-export async function listAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<{ rows: AdviceSetListRow[]; total: number }> {
-  const where = and(
+function listWhere(p: ListAdviceSetsParams): SQL | undefined {
+  return and(
     isNull(adviceSets.deletedAt),
     visibleTo(p.visibility),
     p.categoryId !== undefined ? eq(adviceSets.categoryId, p.categoryId) : undefined,
@@ -54,15 +54,29 @@ export async function listAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<{
       ? sql`exists (select 1 from ${tagLinks} where ${tagLinks.tagId} = ${p.tagId} and ${tagLinks.entityType} = 'adviceset' and ${tagLinks.entityId} = ${adviceSets.id})`
       : undefined,
   )
+}
+
+/**
+ * A page of the sets, without their total: choices in a form. The page walks an index in its order (updated, name or
+ * created) and stops, so a big tenant costs no more than a small one.
+ */
+export async function listAdviceSetRows(db: Db, p: ListAdviceSetsParams): Promise<AdviceSetListRow[]> {
   const order = p.sort === 'name' ? [asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id)]
     : p.sort === 'created' ? [desc(adviceSets.createdAt), desc(adviceSets.id)]
     : [desc(adviceSets.updatedAt), desc(adviceSets.id)]
-  const rows = await db.select({ ...listColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
-    .from(adviceSets)
+  return db.select(listColumns).from(adviceSets)
     .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
     .leftJoin(adviceCategories, eq(adviceCategories.id, adviceSets.categoryId))
-    .where(where).orderBy(...order).limit(p.limit).offset(p.offset)
-  return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? (p.offset > 0 ? await countAdviceSets(db, where) : 0) }
+    .where(listWhere(p)).orderBy(...order).limit(p.limit).offset(p.offset)
+}
+
+/**
+ * A page of the sets and their total, counted apart: a count over the page's own query (count(*) over ()) made it
+ * join and sort every visible set of a big tenant (80 ms at 50,000, bench:scale).
+ */
+export async function listAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<{ rows: AdviceSetListRow[]; total: number }> {
+  const [rows, total] = await Promise.all([listAdviceSetRows(db, p), countAdviceSets(db, listWhere(p))])
+  return { rows, total }
 }
 
 async function countAdviceSets(db: Db, where: SQL | undefined): Promise<number> {

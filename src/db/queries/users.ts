@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { owners, passwordTokens, users, type UserPreferences, type UserRole, type UserStatus } from '../schema/index.ts'
 
@@ -65,9 +65,16 @@ const invitationSentAt = sql<Date | null>`(select max(pt.created_at) from passwo
 export type TeamMember = PublicUser & { invitationSentAt: Date | null }
 
 /** The owner's members and pending invitations (cancelled invitations are no longer part of the team). */
-export async function listUsersOfOwner(db: Db, ownerId: string): Promise<TeamMember[]> {
-  return db.select({ ...publicUserColumns, invitationSentAt }).from(users).where(and(eq(users.ownerId, ownerId), ne(users.status, 'cancelled')))
-    .orderBy(asc(users.name), asc(users.id))
+/**
+ * A page of an owner's members by name (invited ones, or the others; never cancelled invitations), after the member
+ * `afterId` in that order: keyset pages, so a team of thousands reads one page's rows (users_owner_name_idx).
+ */
+export async function listUsersOfOwner(db: Db, ownerId: string, p: { invited: boolean; afterId?: number; limit: number }): Promise<TeamMember[]> {
+  const after = p.afterId === undefined ? undefined
+    : sql`(${users.name}, ${users.id}) > (select u.name, u.id from ${users} u where u.id = ${p.afterId})`
+  return db.select({ ...publicUserColumns, invitationSentAt }).from(users)
+    .where(and(eq(users.ownerId, ownerId), p.invited ? eq(users.status, 'invited') : notInArray(users.status, ['invited', 'cancelled']), after))
+    .orderBy(asc(users.name), asc(users.id)).limit(p.limit)
 }
 
 /** Locks the user's row for the rest of the transaction (two admins acting on one member at once go one after the other). */

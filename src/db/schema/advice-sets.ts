@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { pgTable, text, timestamp, serial, integer, boolean, index, pgEnum, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core'
 import { owners } from './owners.ts'
 import { users } from './users.ts'
@@ -32,6 +33,9 @@ export const adviceSets = pgTable('advice_sets', {
   index('advice_sets_owner_idx').on(t.ownerId, t.deletedAt),
   index('advice_sets_category_idx').on(t.categoryId),
   index('advice_sets_updated_idx').on(t.updatedAt),
+  // The library's other orders (by name, newest first), so a page of a big tenant reads its own rows only.
+  index('advice_sets_name_idx').on(sql`lower(${t.name})`, t.id),
+  index('advice_sets_created_idx').on(t.createdAt, t.id),
 ])
 
 export const tagType = pgEnum('tag_type', ['advice_group', 'advice_type', 'label'])

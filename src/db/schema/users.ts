@@ -30,7 +30,12 @@ export const users = pgTable('users', {
   preferences: jsonb('preferences').$type<UserPreferences>().notNull().default({}),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_owner_idx').on(t.ownerId)])
+}, (t) => [
+  uniqueIndex('users_email_idx').on(t.email),
+  index('users_owner_idx').on(t.ownerId),
+  // The team page's keyset order: a page of a team of thousands reads its own rows.
+  index('users_owner_name_idx').on(t.ownerId, t.name, t.id),
+])
 
 export const passwordTokenPurpose = pgEnum('password_token_purpose', ['reset', 'setup'])
 

@@ -33,6 +33,8 @@ const TOKEN_REVEAL_PURPOSE = 'access-token-reveal'
 const TOKEN_REVEAL_MS = 10 * 60 * 1000
 const TOKENS_ANCHOR = '/profile#personal-access-tokens'
 const TokenParams = Type.Object({ tokenId: IdString })
+/** The team page's keyset: the member (or invitation) after which the list goes on. */
+const TeamQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })), invitedAfter: Type.Optional(Type.String({ maxLength: 20 })) })
 
 /** Whose profile: `?id=`, or the signed-in user's own. */
 const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })
@@ -128,11 +130,11 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
     }
   })
 
-  const teamPage = async (request: FastifyRequest, extra: Record<string, unknown> = {}) => {
+  const teamPage = async (request: FastifyRequest, extra: Record<string, unknown> = {}, after: { members?: number; pending?: number } = {}) => {
     const actor = actorOf(request)
     const decisions = await readDecisionRecordSettings(app.deps, actor, actor.ownerId)
     return {
-      title: 'Team', team: await listTeam(app.deps, actor), ownerName: await ownerName(app.deps, actor.ownerId),
+      title: 'Team', team: await listTeam(app.deps, actor, after), ownerName: await ownerName(app.deps, actor.ownerId),
       policy: await readApprovalPolicy(app.deps, actor, actor.ownerId), canAdminister: canAdministerOwned(actor, actor.ownerId),
       formatDate: dateFormatter(request.user!.preferences.tz), statusLabels: STATUS_LABELS, linkTtlMs: LINK_TOKEN_TTL_MS,
       decisions, decisionModes: DECISION_MODE_LABELS, retentionBounds: { min: MIN_RETENTION_DAYS, max: MAX_RETENTION_DAYS },
@@ -140,7 +142,15 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  app.get('/user/team', { preHandler: requireUser }, async (request, reply) => reply.page('user/team', await teamPage(request)))
+  app.get('/user/team', { preHandler: requireUser, schema: { querystring: TeamQuery } }, async (request, reply) => {
+    const cursor = (field: 'after' | 'invitedAfter') => {
+      const raw = request.query[field]
+      if (raw === undefined) return undefined
+      if (!/^[1-9]\d{0,14}$/.test(raw)) throw new ValidationError(field, `${field}: give the id of the last one shown, a whole number (the link under the list has it).`)
+      return Number(raw)
+    }
+    return reply.page('user/team', await teamPage(request, {}, { members: cursor('after'), pending: cursor('invitedAfter') }))
+  })
 
   /**
    * A member action from the team page or /admin/users (`next`): done, it says so; refused for the member's state (the

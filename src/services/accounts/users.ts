@@ -262,9 +262,31 @@ function isKnownTimeZone(tz: string): boolean {
   try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true } catch { return false }
 }
 
-/** The actor's team: members (active and deactivated) and pending invitations. */
-export async function listTeam(deps: Deps, actor: Actor): Promise<TeamMember[]> {
-  return listUsersOfOwner(deps.db, actor.ownerId)
+/** Members (or invitations) the team page shows at a time; "Next" shows the following ones. */
+export const TEAM_PAGE_SIZE = 100
+
+export interface TeamPage {
+  members: TeamMember[]
+  /** The last member shown, when there are more after it. */
+  membersNextAfter: number | null
+  pending: TeamMember[]
+  pendingNextAfter: number | null
+  /** Whether the page starts somewhere in a list (so it links back to its start). */
+  paged: boolean
+}
+
+/** The actor's team by name: members (active and deactivated) and pending invitations, a page of each. */
+export async function listTeam(deps: Deps, actor: Actor, after: { members?: number; pending?: number } = {}): Promise<TeamPage> {
+  const page = async (invited: boolean, afterId: number | undefined) => {
+    const rows = await listUsersOfOwner(deps.db, actor.ownerId, { invited, afterId, limit: TEAM_PAGE_SIZE + 1 })
+    const shown = rows.slice(0, TEAM_PAGE_SIZE)
+    return { shown, nextAfter: rows.length > TEAM_PAGE_SIZE ? shown.at(-1)!.id : null }
+  }
+  const [members, pending] = await Promise.all([page(false, after.members), page(true, after.pending)])
+  return {
+    members: members.shown, membersNextAfter: members.nextAfter, pending: pending.shown, pendingNextAfter: pending.nextAfter,
+    paged: after.members !== undefined || after.pending !== undefined,
+  }
 }
 
 export async function listEveryUser(deps: Deps, actor: Actor) {

@@ -2,7 +2,7 @@
 // computed in one pass over the nodes and formulas in reach (instead of one scan per entry), limited to the advice
 // sets the user may open. The counting follows entities.ts findUses (a test holds the two together).
 import type { Db } from '../../db/client.ts'
-import { findAdviceSet, listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import { listOwnedNodes, type OwnedNode } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -163,7 +163,7 @@ function entryOf(actor: Actor, row: EntityRow, setNames: Map<number, string>, us
 }
 
 async function setNamesOf(db: Db, actor: Actor): Promise<Map<number, string>> {
-  const { rows } = await listAdviceSets(db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
+  const rows = await listAdviceSetRows(db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
   return new Map(rows.map((s) => [s.id, s.name]))
 }
 
@@ -228,7 +228,7 @@ export async function dictionaryCard(deps: Deps, actor: Actor, id: number): Prom
 
 /** The sets the filter offers, and those an entry of `ownerId` (default: the user's own) may be limited to. */
 export async function dictionaryChoices(deps: Deps, actor: Actor, ownerId = actor.ownerId) {
-  const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
+  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
   const readable = rows.filter((s) => s.ownerId === actor.ownerId || s.ownerId === PROVIDER_OWNER_ID)
   return {
     filterSets: readable.map((s) => ({ id: s.id, name: s.name })),

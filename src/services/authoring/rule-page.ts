@@ -1,6 +1,6 @@
 // Read models of the rule pages: the rule-tree island's props (the rules contract's RuleTreeProps), the
 // server-rendered tree the island replaces, the header's facts, the pick-dialog lists and the advice set's rule list.
-import { listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import { listNodes, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { nodeSupplements } from '../../db/queries/supplements.ts'
 import { callsFrom, findRule, listRules, listVisibleRules, type RuleWithSet } from '../../db/queries/rules.ts'
@@ -233,7 +233,7 @@ function runsTwiceWarnings(model: AdviceSetModel, ruleId: number): string[] {
 /** Advice sets of the actor's owner that a rule may be copied into (none for viewers). */
 export async function copyTargetSets(deps: Deps, actor: Actor): Promise<Array<{ id: number; name: string }>> {
   if (!canCreate(actor)) return []
-  const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), ownerId: actor.ownerId, sort: 'name', offset: 0, limit: COPY_TARGET_LIMIT })
+  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), ownerId: actor.ownerId, sort: 'name', offset: 0, limit: COPY_TARGET_LIMIT })
   return rows.map((s) => ({ id: s.id, name: s.name }))
 }
 

@@ -6,7 +6,7 @@ import {
   findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,
   updateApiKey, findApiKeyWithHistory, listDeletedApiKeys, type KeyWithHistory, type ListedApiKey,
 } from '../../db/queries/api-keys.ts'
-import { findAdviceSetsByIds, listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { findAdviceSetsByIds, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import { findAudience } from '../../db/queries/audiences.ts'
 import { findOwner, listOwners } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
@@ -93,7 +93,7 @@ export async function listApiKeysFor(deps: Deps, actor: Actor): Promise<Array<Li
 export async function apiKeyFormChoices(deps: Deps, actor: Actor) {
   assertKeyAdmin(actor)
   const provider = isProviderAdmin(actor)
-  const { rows } = await listAdviceSets(deps.db, {
+  const rows = await listAdviceSetRows(deps.db, {
     visibility: setVisibility(actor), sort: 'name', offset: 0, limit: 500,
   })
   return {

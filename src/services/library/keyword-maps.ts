@@ -8,7 +8,7 @@
 // Following a map opens the set's page, or, with a scenario, the debugger of the set with the scenario's answers
 // filled in and run (/adviceset/{id}/rule/debug?scenario={id}): the most useful place for a signed-in author.
 import type { Db } from '../../db/client.ts'
-import { findAdviceSet, listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import {
   findKeywordMap, insertKeywordMap, listKeywordMaps, updateKeywordMap, type KeywordMapListRow, type KeywordMapRow,
 } from '../../db/queries/keyword-maps.ts'
@@ -198,7 +198,7 @@ export async function keywordMapsOfScenario(deps: Deps, actor: Actor, scenarioId
 /** The choices of the map form: the sets the team may point at, and the live scenarios of its own sets. */
 export async function keywordMapChoices(deps: Deps, actor: Actor) {
   assertManager(actor)
-  const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: CHOICES_LIMIT })
+  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: CHOICES_LIMIT })
   const own = rows.filter((s) => s.ownerId === actor.ownerId)
   const scenariosBySet = new Map<number, Array<{ id: number; name: string }>>()
   for (const sc of await findScenarioNamesOfSets(deps.db, own.map((s) => s.id))) {

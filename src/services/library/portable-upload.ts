@@ -1,7 +1,7 @@
 // An uploaded advice-set file taken to its end (issue 28): read safely (portable-file.ts), then planned or imported
 // (portable-import.ts). The plan's problems are placed in the file's text: each gets the line and column where the
 // value its JSON pointer names begins.
-import { listAdviceSets } from '../../db/queries/advice-sets.ts'
+import { listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import { canCreate, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 import type { Actor, Deps } from '../context.ts'
 import { ForbiddenError } from '../errors.ts'
@@ -46,7 +46,7 @@ export async function importUploadedFile(deps: Deps, actor: Actor, file: Uploade
 /** What the import page offers: the sets of the person's team it may import into (by name), and the caps. */
 export async function importPageData(deps: Deps, actor: Actor, into: number | undefined) {
   if (!canCreate(actor)) throw new ForbiddenError('Viewers cannot import advice sets. Ask an admin of your team to make you an author.')
-  const { rows } = await listAdviceSets(deps.db, { visibility: setVisibility(actor), ownerId: actor.ownerId, sort: 'name', offset: 0, limit: MAX_TARGET_SETS })
+  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), ownerId: actor.ownerId, sort: 'name', offset: 0, limit: MAX_TARGET_SETS })
   const sets = rows.filter((row) => canWriteOwned(actor, row.ownerId)).map((row) => ({ id: row.id, name: row.name }))
   return { sets, into: into !== undefined && sets.some((s) => s.id === into) ? into : null, maxSetBytes: MAX_IMPORT_BYTES, maxTableBytes: MAX_UPLOAD_BYTES }
 }

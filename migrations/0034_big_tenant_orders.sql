@@ -1,0 +1,3 @@
+CREATE INDEX "users_owner_name_idx" ON "users" USING btree ("owner_id","name","id");--> statement-breakpoint
+CREATE INDEX "advice_sets_name_idx" ON "advice_sets" USING btree (lower("name"),"id");--> statement-breakpoint
+CREATE INDEX "advice_sets_created_idx" ON "advice_sets" USING btree ("created_at","id");
