@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gt, gte } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../client.ts'
+import { countOf } from './count-of.ts'
 import { activity, users, type AuditAction, type AuditSource } from '../schema/index.ts'
 
 /** The provider admin behind a change made under impersonation: the users table a second time. */
@@ -72,7 +73,8 @@ export async function activityPage(db: Db, ownerId: string, afterId: number, lim
     .limit(limit)
 }
 
-export async function countActivity(db: Db, ownerId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(activity).where(eq(activity.ownerId, ownerId))
-  return row?.n ?? 0
+/** `upTo` stops counting there (see countQuestions). */
+export async function countActivity(db: Db, ownerId: string, upTo?: number): Promise<number> {
+  const rows = db.select({ one: sql`1` }).from(activity).where(eq(activity.ownerId, ownerId))
+  return countOf(db, upTo === undefined ? rows : rows.limit(upTo))
 }

@@ -2,6 +2,7 @@
 // live sets, in pages by id so a large export is streamed rather than held in memory.
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
+import { countOf } from './count-of.ts'
 import { adviceRequests, adviceSets, entities, ruleNodes, rules } from '../schema/index.ts'
 
 const liveQuestion = (ownerId: string) => and(
@@ -9,11 +10,12 @@ const liveQuestion = (ownerId: string) => and(
   eq(ruleNodes.type, 'inputRequest'),
 )
 
-export async function countQuestions(db: Db, ownerId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(ruleNodes)
+/** `upTo` stops counting there: a page that only needs to know whether an export is large reads no more rows. */
+export async function countQuestions(db: Db, ownerId: string, upTo?: number): Promise<number> {
+  const rows = db.select({ one: sql`1` }).from(ruleNodes)
     .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
     .where(liveQuestion(ownerId))
-  return row?.n ?? 0
+  return countOf(db, upTo === undefined ? rows : rows.limit(upTo))
 }
 
 /** Questions after node `afterId`, by node id, each with its variable's dictionary entry (owner-wide, any case). */
@@ -29,11 +31,11 @@ export async function questionPage(db: Db, ownerId: string, afterId: number, lim
     .orderBy(asc(ruleNodes.id)).limit(limit)
 }
 
-export async function countAdviceRequests(db: Db, ownerId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceRequests)
+export async function countAdviceRequests(db: Db, ownerId: string, upTo?: number): Promise<number> {
+  const rows = db.select({ one: sql`1` }).from(adviceRequests)
     .innerJoin(adviceSets, eq(adviceSets.id, adviceRequests.adviceSetId))
     .where(and(eq(adviceSets.ownerId, ownerId), isNull(adviceSets.deletedAt), isNull(adviceRequests.deletedAt)))
-  return row?.n ?? 0
+  return countOf(db, upTo === undefined ? rows : rows.limit(upTo))
 }
 
 export async function adviceRequestPage(db: Db, ownerId: string, afterId: number, limit: number) {

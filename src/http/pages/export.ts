@@ -18,7 +18,7 @@ export const exportPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/admin/export', { preHandler: requireRole('admin'), schema: { querystring: ExportPageQuery } }, async (request, reply) => {
     const actor = actorOf(request)
     const ownerId = request.query.ownerId
-    const exports = await Promise.all(EXPORT_KINDS.map((kind) => planExport(deps, actor, kind, 'csv', ownerId)))
+    const exports = await Promise.all(EXPORT_KINDS.map((kind) => planExport(deps, actor, kind, 'csv', ownerId, { upToInlineLimit: true })))
     const q = exports[0]!.ownerId === actor.ownerId ? '' : `?ownerId=${encodeURIComponent(exports[0]!.ownerId)}`
     return reply.page('admin/export', {
       title: 'Export', exports, titles: EXPORT_TITLES, formats: EXPORT_FORMATS, inlineLimit: EXPORT_INLINE_LIMIT, ownerQuery: q,

@@ -1,7 +1,7 @@
 // Export: every question of an owner's live sets as CSV, JSON and XLSX that parse back with the expected rows; only
 // admins (provider admins: any owner); large exports (and ?job=1) as a job whose download holds the file.
 import t from 'tap'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import ExcelJS from 'exceljs'
 import { parse } from 'csv-parse/sync'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -12,6 +12,7 @@ import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { waitForJob } from '../../helpers/jobs.ts'
 import { entities } from '../../../src/db/schema/index.ts'
+import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { recordAdviceRequest } from '../../../src/services/library/advice-requests.ts'
 
 const { app, database } = await buildTestApp(t)
@@ -131,4 +132,20 @@ t.test('spreadsheets read the files right: CSV starts with a UTF-8 BOM, XLSX dat
   t.ok(received.value instanceof Date, 'the Received cell holds a date, not text')
   t.ok(Math.abs((received.value as Date).getTime() - asked.createdAt.getTime()) < 1000, 'the time it was received, to the second')
   t.match(received.numFmt, /yyyy-mm-dd/, 'shown as a date and time')
+})
+
+t.test('a large log: the page says "more than" without counting it all; the job counts every row', async (t) => {
+  await db.execute(sql`insert into activity (owner_id, actor_id, source, action, entity_type, entity_id, created_at)
+    select ${acme}, ${acmeAdmin.id}, 'users', 'update', 'adviceset', ${String(set.id)}, now() - g * interval '1 minute' from generate_series(1, 5001) g`)
+  const agent = await signedInAgent(app, acmeAdmin)
+  const page = await agent.get('/admin/export')
+  const row = /<div class="export-row" data-export="activity">[\s\S]*?<\/div>\s*<\/div>|<div class="export-row" data-export="activity">[\s\S]*?<\/form>/.exec(page.body)?.[0] ?? ''
+  t.match(row, /More than 5,000 rows/, 'above the inline limit, the page says so')
+  t.match(row, /<form method="post" action="\/admin\/export"/, 'and offers a job')
+  const exact = Number(rowsOf(await db.execute(sql`select count(*) as n from activity where owner_id = ${acme}`))[0]!.n)
+  const form = await agent.postForm('/admin/export', { kind: 'activity', format: 'csv' }, { page: '/admin/export' })
+  t.equal(form.statusCode, 303)
+  const [job] = rowsOf(await db.execute(sql`select id from jobs where kind = 'export.data' order by id desc limit 1`))
+  const done = await waitForJob(db, Number(job!.id), (j) => j.state === 'completed')
+  t.ok((done.result as { rows: number }).rows >= exact, `the job counted every row (${exact} and its own start's)`)
 })
