@@ -71,6 +71,8 @@ export interface ListKeywordMapsParams {
   liveTargets?: boolean
   /** A part of the name or of a phrase, any case. */
   text?: string
+  /** Keyset: the maps after this one, by name. */
+  afterId?: number
   limit: number
 }
 
@@ -85,6 +87,7 @@ export async function listKeywordMaps(db: Db, p: ListKeywordMapsParams): Promise
     p.includeDeleted ? undefined : isNull(keywordMaps.deletedAt),
     p.liveTargets ? and(isNull(adviceSets.deletedAt), isNull(adviceScenarios.deletedAt)) : undefined,
     pattern ? sql`(${keywordMaps.name} ilike ${pattern} or exists (select 1 from unnest(${keywordMaps.phrases}) as phrase where phrase ilike ${pattern}))` : undefined,
+    p.afterId !== undefined ? sql`(${keywordMaps.name}, ${keywordMaps.id}) > (select k.name, k.id from ${keywordMaps} k where k.id = ${p.afterId})` : undefined,
   )).orderBy(asc(keywordMaps.name), asc(keywordMaps.id)).limit(p.limit)
   return rows.map(listRow)
 }

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
-  canManageKeywordMaps, createKeywordMap, deleteKeywordMap, getKeywordMap, keywordMapChoices, listKeywordMapsFor, restoreKeywordMap,
+  canManageKeywordMaps, createKeywordMap, deleteKeywordMap, getKeywordMap, keywordMapChoices, keywordMapPage, restoreKeywordMap,
   updateKeywordMapFor, type KeywordMapView,
 } from '../../services/library/keyword-maps.ts'
 import { isProviderAdmin } from '../../services/context.ts'
@@ -15,7 +15,7 @@ import { FormBody, IdString } from '../schemas.ts'
 import { keptValues, renderFormError } from './forms.ts'
 
 const MapParams = Type.Object({ keywordMapId: IdString })
-const IndexQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })), deleted: Type.Optional(IdString) })
+const IndexQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })), deleted: Type.Optional(IdString), after: Type.Optional(IdString) })
 
 /** The pages are the admin area's (SPEC §6): other roles get 403 before anything is read. */
 function assertAdmin(request: FastifyRequest): void {
@@ -31,12 +31,13 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
   const mapIdOf = (params: { keywordMapId: string }) => itemId(params.keywordMapId, 'keywordMapId')
 
   /** The list page's data: the maps (matching `q`), the new map's form, and the map just deleted (for Undo). */
-  async function indexData(request: FastifyRequest, extra: { q?: string; deleted?: number } = {}) {
+  async function indexData(request: FastifyRequest, extra: { q?: string; deleted?: number; after?: number } = {}) {
     const actor = actorOf(request)
-    const [maps, choices] = await Promise.all([listKeywordMapsFor(deps, actor, { text: extra.q }), keywordMapChoices(deps, actor)])
+    const [{ maps, nextAfter }, choices] = await Promise.all([keywordMapPage(deps, actor, { text: extra.q, afterId: extra.after }), keywordMapChoices(deps, actor)])
     const deleted = extra.deleted === undefined ? null : await getKeywordMap(deps, actor, extra.deleted, { includeDeleted: true }).catch(() => null)
     return {
-      title: 'Keyword maps', maps, choices, q: extra.q ?? '', values: { name: '', phrases: '', adviceSetId: '', scenarioId: '' },
+      title: 'Keyword maps', maps, choices, q: extra.q ?? '', paged: extra.after !== undefined,
+      nextPage: nextAfter === null ? null : `/admin/keywordMap?${new URLSearchParams({ ...(extra.q ? { q: extra.q } : {}), after: String(nextAfter) }).toString()}`, values: { name: '', phrases: '', adviceSetId: '', scenarioId: '' },
       deleted: deleted?.deleted ? deleted : null, providerAdmin: isProviderAdmin(actor), formatDate: dateFormatter(request.user!.preferences.tz),
     }
   }
@@ -48,7 +49,9 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/admin/keywordMap', { preHandler: requireUser, schema: { querystring: IndexQuery } }, async (request, reply) => {
     assertAdmin(request)
     const query = request.query
-    return reply.page('admin/keywordmap/index', await indexData(request, { q: query.q, ...(query.deleted !== undefined ? { deleted: itemId(query.deleted, 'deleted') } : {}) }))
+    return reply.page('admin/keywordmap/index', await indexData(request, {
+      q: query.q, ...(query.deleted !== undefined ? { deleted: itemId(query.deleted, 'deleted') } : {}), ...(query.after !== undefined ? { after: itemId(query.after, 'after') } : {}),
+    }))
   })
 
   app.post('/admin/keywordMap', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {

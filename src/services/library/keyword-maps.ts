@@ -174,6 +174,16 @@ export async function listKeywordMapsFor(deps: Deps, actor: Actor, opts: { text?
   return rows.map((row) => viewOf(actor, row))
 }
 
+/** Maps the admin page shows at a time. */
+export const KEYWORD_MAP_PAGE_SIZE = 100
+
+/** A page of the maps by name for the admin page, after the map `afterId`; `nextAfter` when more follow. */
+export async function keywordMapPage(deps: Deps, actor: Actor, opts: { text?: string; afterId?: number }): Promise<{ maps: KeywordMapView[]; nextAfter: number | null }> {
+  const rows = await listKeywordMaps(deps.db, { ownerIds: listedOwners(actor), text: opts.text?.trim() || undefined, afterId: opts.afterId, limit: KEYWORD_MAP_PAGE_SIZE + 1 })
+  const maps = rows.slice(0, KEYWORD_MAP_PAGE_SIZE).map((row) => viewOf(actor, row))
+  return { maps, nextAfter: rows.length > KEYWORD_MAP_PAGE_SIZE ? maps.at(-1)!.id : null }
+}
+
 export async function getKeywordMap(deps: Deps, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<KeywordMapView> {
   const row = await readable(deps.db, actor, id, opts)
   return viewById(deps, actor, row.id)

@@ -2,7 +2,7 @@
 // search's suggestion (a matching map's target first, for the people who may see it), the screener's fallback, and
 // where a map with a scenario leads (the debugger with its answers).
 import t from 'tap'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { keywordMapTeams } from '../../helpers/keyword-maps.ts'
 import type { Agent } from '../../helpers/agent.ts'
@@ -159,4 +159,20 @@ t.test('a scenario of another of the team\'s sets is refused in words, at the Sc
   t.notMatch(refused.body, 'scenarioId:', 'no raw field name')
   t.match(refused.body, /<select id="f-scenarioId" name="scenarioId"[^>]*aria-invalid="true" autofocus>/, 'the field is marked and takes the focus')
   t.match(refused.body, '>save more</textarea>', 'nothing typed is lost')
+})
+
+t.test('the maps 100 a page by name, with a link to the next ones; each once (issue 29: a big team has thousands)', async (t) => {
+  await db.execute(sql`insert into keyword_maps (owner_id, name, phrases, advice_set_id)
+    select ${acme}, 'Paged map ' || lpad(g::text, 3, '0'), array['paged phrase ' || g], ${set.id} from generate_series(1, 105) g`)
+  const idsOn = (html: string) => [...html.matchAll(/<tr data-keyword-map-id="(\d+)"/g)].map((m) => Number(m[1]))
+  const first = await admin.get('/admin/keywordMap?q=paged')
+  t.equal(idsOn(first.body).length, 100, 'a hundred on the first page')
+  const next = /href="([^"]+)" rel="next" data-next-maps/.exec(first.body)?.[1]?.replace(/&amp;/g, '&')
+  t.match(next, /^\/admin\/keywordMap\?q=paged&after=\d+$/, 'the next page keeps the search')
+  const second = await admin.get(next!)
+  t.equal(second.statusCode, 200)
+  t.equal(idsOn(second.body).length, 5, 'then the other five')
+  t.notMatch(second.body, /data-next-maps/)
+  t.equal(new Set([...idsOn(first.body), ...idsOn(second.body)]).size, 105, 'each map exactly once')
+  t.equal((await admin.get('/admin/keywordMap?after=x')).statusCode, 400, 'a bad cursor is refused')
 })
