@@ -47,10 +47,14 @@ export async function spool(dir: string, body: Readable, maxBytes: number): Prom
   await mkdir(dir, { recursive: true })
   const file = path.join(dir, randomUUID())
   const meter = new Meter(maxBytes)
+  // flush: the bytes are on the disk (fsync) before the file counts as staged.
+  const out = createWriteStream(file, { flags: 'wx', flush: true })
   try {
-    // flush: the bytes are on the disk (fsync) before the file counts as staged.
-    await pipeline(body, meter, createWriteStream(file, { flags: 'wx', flush: true }))
+    await pipeline(body, meter, out)
   } catch (error) {
+    // A body cut off early (the upload's parser failed it) fails the pipeline while the file may still be opening:
+    // removed before its stream has closed, the open finishing after the removal left it behind (seen under load).
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()))
     await rm(file, { force: true })
     throw error
   }
