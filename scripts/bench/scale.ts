@@ -7,7 +7,7 @@
 // start-up < 5 s reading no whole table; RSS < 400 MB.
 // `--scale 0.01` seeds a smaller tenant for a quick look. `--keep` keeps the seeded databases (PostgreSQL: advice_bench_scale_full/_tenth; PGlite: in the temporary directory)
 // and a later `--keep` run uses them again instead of seeding.
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import postgres from 'postgres'
@@ -62,7 +62,7 @@ async function value(database: Database, text: string): Promise<number> {
 
 /** Rows read by sequential scans so far, per table, as PostgreSQL's statistics say (closed connections have reported). */
 async function seqReads(database: Database): Promise<Map<string, number>> {
-  const rows = rowsOf(await database.db.execute(sql`select relname, seq_tup_read::bigint as n, n_live_tup::bigint as live from pg_stat_user_tables`))
+  const rows = rowsOf(await database.db.execute(sql`select relname, seq_tup_read::bigint as n from pg_stat_user_tables`))
   return new Map(rows.map((row) => [String(row.relname), Number(row.n)]))
 }
 
