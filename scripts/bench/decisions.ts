@@ -8,7 +8,7 @@
 //   4. the decisions list page with many records (1,000,000 on PostgreSQL, 200,000 on PGlite): server p95 of the
 //      first page, a filtered page and a deep page (targets < 50 ms on PostgreSQL, < 150 ms on PGlite).
 // On embedded PGlite by default; BENCH_DATABASE_URL for PostgreSQL. `--seconds N` per round (default 6),
-// `--rounds N` (default 3), `--records N` for part 4.
+// `--rounds N` (default 3), `--records N` for part 4, `--without-counts` to leave out the counts' trigger.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -40,6 +40,8 @@ interface Cannon { requests: { average: number; total: number }; latency: { p50:
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-decisions-'))
 const bench = await openBenchDatabase('decisions')
 const db = bench.database.db
+// `--without-counts`: the set page's counts not kept (their trigger off), to see what keeping them costs a record.
+if (process.argv.includes('--without-counts')) await db.execute(sql`alter table decision_records disable trigger decision_counts_added`)
 const RECORDS = arg('records', bench.driver === 'PostgreSQL' ? 1_000_000 : 200_000)
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
 const app = await buildApp({ config, db, logger: false })
