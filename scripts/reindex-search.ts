@@ -3,7 +3,7 @@
 // The rebuild is the `search.reindex` job: this script enqueues it and works the queue until the job ends, so it
 // runs exactly as when support starts it from /admin/support (and a crash midway is resumed by the next worker).
 import path from 'node:path'
-import { ConfigError, loadConfig } from '../src/config.ts'
+import { configOrExit } from '../src/config.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
 import { findJob } from '../src/db/queries/jobs.ts'
 import { JobQueue } from '../src/jobs/queue.ts'
@@ -22,14 +22,7 @@ function progressBar(percent: number, text: string): string {
 }
 
 async function main() {
-  let config
-  try {
-    config = loadConfig()
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    for (const problem of error.problems) console.error(`config: ${problem}`)
-    process.exit(1)
-  }
+  const config = configOrExit()
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
   await database.migrate()
   const jobs = new JobQueue(database.db, { info: () => {}, warn: (obj, msg) => console.warn(msg, obj), error: (obj, msg) => console.error(msg, obj) })

@@ -1,7 +1,7 @@
 // `npm run seed:scale [-- --scale 0.1]`: adds the big tenant of issue 29 (scripts/scale/seed.ts) to the database
 // `npm start` uses (DATABASE_URL, or the embedded one in DATA_DIR; stop the server first, PGlite has one user at a
 // time). PostgreSQL takes scale 1; PGlite a tenth. Prints the tenant admin's sign-in at the end.
-import { ConfigError, loadConfig } from '../src/config.ts'
+import { configOrExit } from '../src/config.ts'
 import { buildApp } from '../src/app.ts'
 import { embeddedDataDir, openDatabase } from '../src/db/client.ts'
 import { seedScaleTenant } from './scale/seed.ts'
@@ -13,14 +13,7 @@ if (!(scale > 0 && scale <= 1)) {
   process.exit(1)
 }
 
-let config
-try {
-  config = loadConfig()
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  for (const problem of error.problems) console.error(`config: ${problem}`)
-  process.exit(1)
-}
+const config = configOrExit()
 const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: embeddedDataDir(config.dataDir) })
 await database.migrate()
 const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db: database.db, logger: false })

@@ -152,3 +152,14 @@ function embeddedSecret(dataDir: string, name: string): string {
   writeFileSync(file, secret + '\n', { mode: 0o600 })
   return secret
 }
+
+/** For the commands (`npm start` and the scripts): the configuration, or each problem printed and exit code 1. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    for (const problem of error.problems) console.error(`config: ${problem}`)
+    process.exit(1)
+  }
+}

@@ -1,20 +1,10 @@
 // Start-up only: config, database and migrations, first-run content, island bundles, listen, close on signals.
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import { configOrExit } from './config.ts'
 import { embeddedDataDir, openDatabase } from './db/client.ts'
 import { buildApp } from './app.ts'
 import { seedFirstRun } from './services/library/demo.ts'
 import { demoCurlLine } from './services/library/demo-delivery.ts'
 import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/accounts/sessions.ts'
-
-function configOrExit(): Config {
-  try {
-    return loadConfig()
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    for (const problem of error.problems) console.error(`config: ${problem}`)
-    process.exit(1)
-  }
-}
 
 /**
  * The embedded database's thread died: every query now fails, so the app stops with the reason rather than serve

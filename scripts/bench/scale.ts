@@ -20,7 +20,7 @@ import { rowsOf } from '../../src/db/queries/rule-nodes.ts'
 import { hashPassword } from '../../src/services/accounts/passwords.ts'
 import { dropDatabase } from '../../test/helpers/drop-database.ts'
 import { Agent } from '../../test/helpers/agent.ts'
-import { SCALE_ADMIN_EMAIL, SCALE_OWNER_ID, seedScaleTenant } from '../scale/seed.ts'
+import { scalar, SCALE_ADMIN_EMAIL, SCALE_OWNER_ID, seedScaleTenant } from '../scale/seed.ts'
 import { SCALE_PAGES, type ScalePage } from '../scale/pages.ts'
 
 const FETCHES = 20
@@ -56,10 +56,6 @@ async function openSized(label: string): Promise<{ database: Database; url?: str
   return { database, drop: async () => { if (!KEEP) rmSync(dir, { recursive: true, force: true }) } }
 }
 
-async function value(database: Database, text: string): Promise<number> {
-  return Number(Object.values(rowsOf(await database.db.execute(sql.raw(text)))[0] ?? { v: 0 })[0])
-}
-
 /** Rows read by sequential scans so far, per table, as PostgreSQL's statistics say (closed connections have reported). */
 async function seqReads(database: Database): Promise<Map<string, number>> {
   const rows = rowsOf(await database.db.execute(sql`select relname, seq_tup_read::bigint as n from pg_stat_user_tables`))
@@ -69,7 +65,7 @@ async function seqReads(database: Database): Promise<Map<string, number>> {
 async function openTenant(label: string, scale: number): Promise<Tenant> {
   const { database, url, drop } = await openSized(label)
   await database.migrate()
-  const seeded = await value(database, `select count(*) from owners where id = '${SCALE_OWNER_ID}'`) > 0
+  const seeded = await scalar(database.db, `select count(*) from owners where id = '${SCALE_OWNER_ID}'`) > 0
   if (!seeded) {
     const seeding = await buildApp({ config, db: database.db, logger: false })
     await seeding.ready()
@@ -105,9 +101,9 @@ async function openTenant(label: string, scale: number): Promise<Tenant> {
 
   const agent = new Agent(app)
   await agent.signIn(SCALE_ADMIN_EMAIL, PASSWORD)
-  const setId = await value(database, `select min(id) from advice_sets where owner_id = '${SCALE_OWNER_ID}'`)
-  const ruleId = await value(database, `select id from rules where advice_set_id = ${setId} and name = 'Large rule'`)
-  const keyId = await value(database, `select min(id) from api_keys where owner_id = '${SCALE_OWNER_ID}'`)
+  const setId = await scalar(database.db, `select min(id) from advice_sets where owner_id = '${SCALE_OWNER_ID}'`)
+  const ruleId = await scalar(database.db, `select id from rules where advice_set_id = ${setId} and name = 'Large rule'`)
+  const keyId = await scalar(database.db, `select min(id) from api_keys where owner_id = '${SCALE_OWNER_ID}'`)
   return { label, database, app, agent, setId, ruleId, keyId, close: async () => { await app.close(); await database.close(); await drop() } }
 }
 

@@ -13,6 +13,7 @@ import { hashPassword } from '../../src/services/accounts/passwords.ts'
 import { contentHashOf, snapshotAdviceSet } from '../../src/services/publishing/snapshot.ts'
 import { changeVersions } from '../../src/services/publishing/versions.ts'
 import { reindexAll } from '../../src/services/search.ts'
+import { monthStart } from '../../src/services/decisions/maintenance.ts'
 import type { FastifyInstance } from 'fastify'
 import type { Deps } from '../../src/services/context.ts'
 import { rowsOf } from '../../src/db/queries/rule-nodes.ts'
@@ -47,13 +48,11 @@ async function exec(db: Db, text: string): Promise<void> {
   await db.execute(sql.raw(text))
 }
 
-async function scalar(db: Db, text: string): Promise<number> {
+/** The first column of a statement's first row, as a number. */
+export async function scalar(db: Db, text: string): Promise<number> {
   return Number(Object.values(rowsOf(await db.execute(sql.raw(text)))[0]!)[0])
 }
 
-function monthStart(date: Date, offset: number): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1))
-}
 
 /**
  * The search index rebuilt as a bulk load: its GIN indexes are dropped first and made again after, from their own

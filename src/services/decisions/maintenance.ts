@@ -6,7 +6,8 @@ import { owners } from '../../db/schema/index.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-function monthStart(date: Date, offset = 0): Date {
+/** The first moment (UTC) of `date`'s month, `offset` months on: where a partition of decision records begins. */
+export function monthStart(date: Date, offset = 0): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1))
 }
 

@@ -6,11 +6,10 @@ import t from 'tap'
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { ensureMonthPartition } from '../../../src/db/queries/decisions.ts'
-import { applyDecisionRetention } from '../../../src/services/decisions/maintenance.ts'
+import { applyDecisionRetention, monthStart } from '../../../src/services/decisions/maintenance.ts'
 import { openTestDatabase } from '../../helpers/database.ts'
 
 const DAY_MS = 86_400_000
-const monthStart = (date: Date, offset: number) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1))
 
 t.test('retention drops old months and deletes a short-keeping owner’s records; the kept counts follow', async (t) => {
   const database = await openTestDatabase()
