@@ -12,6 +12,9 @@
 // on, the API's own events (one per request here) plus 9,000 a second recorded in the server process as if from
 // embeds, so 10,000 events/s, written every 2 s in batches. Target: p99 with events ≤ 1.1 × without.
 // `--events-only` runs just that part.
+// Where the CPU goes (issue 29, part 1): last, a CPU profile of the thread serving HTTP during a flat-out run splits an
+// advice request's CPU by stage (stage-split.ts), with decision records on (best effort, the default) and off, and
+// hello world's beside it. `--stages` runs just that part.
 // The hello-world route is registered on the app's root, as partner routes are: it gets the app-wide plumbing
 // (security headers, request id, error handler) and, like them, no session. Besides req/s (which on 2 cores also
 // depends on how fast autocannon runs beside the server), the server's CPU time per request is reported: the
@@ -26,7 +29,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { loadConfig } from '../../src/config.ts'
 import { buildApp } from '../../src/app.ts'
+import { eq } from 'drizzle-orm'
+import { owners, type DecisionMode } from '../../src/db/schema/index.ts'
 import { openBenchDatabase } from './bench-database.ts'
+import { formatStageSplit, profileStages } from './stage-split.ts'
 import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
@@ -49,11 +55,13 @@ const EVENT_ROUNDS = 3
 /** Events a second recorded in-process on top of the API's own, to reach 10,000 a second in all. */
 const EXTRA_EVENTS_PER_SECOND = 9_000
 const EVENTS_ONLY = process.argv.includes('--events-only')
+/** `--stages`: only the split of an advice request's CPU by stage (and hello world's beside it). */
+const STAGES_ONLY = process.argv.includes('--stages')
 
 const run = promisify(execFile)
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
 
-interface Figures { perSecond: number; p50: number; p99: number; non2xx: number; errors: number; cpuMicros?: number }
+interface Figures { perSecond: number; p50: number; p99: number; non2xx: number; errors: number; cpuMicros?: number; total?: number }
 
 async function autocannon(url: string, headers: Record<string, string>, opts: { connections: number; seconds: number; perSecond?: number }): Promise<Figures> {
   // Each measurement starts from a collected heap, so no run pays for the garbage of the one before it.
@@ -65,10 +73,13 @@ async function autocannon(url: string, headers: Record<string, string>, opts: { 
   args.push(url)
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 })
   const cpu = process.cpuUsage(cpuBefore)
+  // The decision records of the run written before the next one starts: the database's thread catching up would
+  // otherwise take its cores from the next run (hello world's rounds slowed from 30,000 to 12,000 req/s).
+  await app.partner.recorder.flush()
   const result = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
   return {
     perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors,
-    cpuMicros: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+    cpuMicros: (cpu.user + cpu.system) / Math.max(1, result.requests.total), total: result.requests.total,
   }
 }
 
@@ -150,6 +161,32 @@ async function eventsComparison(adviceUrl: string, adviceHeaders: Record<string,
   console.log(`advice p99 at ${PACED.perSecond} req/s, median of the rounds: events off ${median(off).toFixed(2)} ms, on ${median(on).toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target ≤ 1.10) ${ratio <= 1.1 ? 'met' : 'NOT met'}`)
 }
 
+/** Where the serving thread's CPU goes, per request: the advice request by stage, hello world's total beside it. */
+async function stageSplit(adviceUrl: string, adviceHeaders: Record<string, string>, helloUrl: string, ownerId: string): Promise<void> {
+  const load = (url: string, headers: Record<string, string>) => async () => {
+    const figures = await autocannon(url, headers, FLAT_OUT)
+    if (figures.non2xx + figures.errors > 0) throw new Error(`the split's load was answered ${figures.non2xx} non-2xx and ${figures.errors} errors`)
+    return figures.total!
+  }
+  const recordsOf = async (mode: DecisionMode) => {
+    await database.db.update(owners).set({ decisionMode: mode }).where(eq(owners.id, ownerId))
+    app.partner.recorder.settings.forgetOwner(ownerId)
+  }
+  const hello = await profileStages(load(helloUrl, {}))
+  await recordsOf('off')
+  const withoutRecords = await profileStages(load(adviceUrl, adviceHeaders))
+  await recordsOf('best_effort')
+  const advice = await profileStages(load(adviceUrl, adviceHeaders))
+  console.log(`\nthe thread serving HTTP, CPU per request by stage: a CPU profile (a sample every 100 µs) of ${FLAT_OUT.seconds} s flat out; each sample goes to the stage whose entry function is nearest on its stack`)
+  console.log('decision records best effort (the default, as in the rounds above):')
+  for (const line of formatStageSplit(advice)) console.log(line)
+  console.log('decision records off:')
+  for (const line of formatStageSplit(withoutRecords)) console.log(line)
+  console.log(`  hello world on the same thread: ${hello.unprofiledMicros.toFixed(1)} µs per request without the profiler; its profile's rest, by function:`)
+  for (const entry of hello.rest.slice(0, 8)) console.log(`      ${entry.name.slice(0, 70).padEnd(70)} ${entry.micros.toFixed(1).padStart(6)} µs`)
+  console.log(`  advice / hello world in the serving thread's CPU, without the profiler: ${(hello.unprofiledMicros / advice.unprofiledMicros).toFixed(2)} with records, ${(hello.unprofiledMicros / withoutRecords.unprofiledMicros).toFixed(2)} without (the req/s ratio where the load generator and the database have cores of their own; target ≥ 0.50)`)
+}
+
 function row(name: string, f: Figures): string {
   const failures = f.non2xx + f.errors > 0 ? `   (${f.non2xx} non-2xx, ${f.errors} errors)` : ''
   const cpu = f.cpuMicros === undefined ? '' : `   server CPU ${f.cpuMicros.toFixed(0).padStart(4)} µs/request`
@@ -228,61 +265,63 @@ try {
 
   console.log(`first request (served-version lookup and compile of the version) ${cold.ms.toFixed(1)} ms; the next (both from memory) ${warm.ms.toFixed(1)} ms`)
 
-  if (EVENTS_ONLY) {
+  if (STAGES_ONLY) {
+    await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await stageSplit(adviceUrl, adviceHeaders, helloUrl, ownerId)
+  } else if (EVENTS_ONLY) {
     await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
     await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
-    await app.close()
-    await database.close()
-    rmSync(dataDir, { recursive: true, force: true })
-    process.exit(0)
-  }
-  await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  await autocannon(apiAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  await autocannon(largeAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-  const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures; apiAdvice: Figures; large: Figures }> = []
-  for (let i = 0; i < ROUNDS; i++) {
-    const hello = await autocannon(helloUrl, {}, FLAT_OUT)
-    const helloBody = await autocannon(`${base}/bench/hello-advice-body`, {}, FLAT_OUT)
-    const advice = await autocannon(adviceUrl, adviceHeaders, FLAT_OUT)
-    const apiAdvice = await autocannon(apiAdviceUrl, adviceHeaders, FLAT_OUT)
-    const large = await autocannon(largeAdviceUrl, adviceHeaders, FLAT_OUT)
-    rounds.push({ hello, helloBody, advice, apiAdvice, large })
-  }
-  const rateHello = await autocannon(helloUrl, {}, FIXED_RATE)
-  const rateAdvice = await autocannon(adviceUrl, adviceHeaders, FIXED_RATE)
-  const pacedHello = await paced(helloUrl, {})
-  const pacedAdvice = await paced(adviceUrl, adviceHeaders)
-  const pacedLarge = await paced(largeAdviceUrl, adviceHeaders)
+  } else {
+    await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await autocannon(apiAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    await autocannon(largeAdviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
+    const rounds: Array<{ hello: Figures; helloBody: Figures; advice: Figures; apiAdvice: Figures; large: Figures }> = []
+    for (let i = 0; i < ROUNDS; i++) {
+      const hello = await autocannon(helloUrl, {}, FLAT_OUT)
+      const helloBody = await autocannon(`${base}/bench/hello-advice-body`, {}, FLAT_OUT)
+      const advice = await autocannon(adviceUrl, adviceHeaders, FLAT_OUT)
+      const apiAdvice = await autocannon(apiAdviceUrl, adviceHeaders, FLAT_OUT)
+      const large = await autocannon(largeAdviceUrl, adviceHeaders, FLAT_OUT)
+      rounds.push({ hello, helloBody, advice, apiAdvice, large })
+    }
+    const rateHello = await autocannon(helloUrl, {}, FIXED_RATE)
+    const rateAdvice = await autocannon(adviceUrl, adviceHeaders, FIXED_RATE)
+    const pacedHello = await paced(helloUrl, {})
+    const pacedAdvice = await paced(adviceUrl, adviceHeaders)
+    const pacedLarge = await paced(largeAdviceUrl, adviceHeaders)
 
-  console.log(`\nflat out, ${FLAT_OUT.connections} connections, ${ROUNDS} rounds of ${FLAT_OUT.seconds} s each`)
-  const ratios: number[] = []
-  const apiRatios: number[] = []
-  for (const [i, round] of rounds.entries()) {
-    console.log(`round ${i + 1}`)
-    console.log(row('  GET /bench/hello (hello world)', round.hello))
-    console.log(row('  hello world with the advice body', round.helloBody))
-    console.log(row(`  GET /api/advice/${adviceSetId}`, round.advice))
-    console.log(row(`  GET /api/advice/${apiSetId} (+ cached API Call)`, round.apiAdvice))
-    console.log(row(`  GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, round.large))
-    const ratio = round.advice.perSecond / round.hello.perSecond
-    ratios.push(ratio)
-    apiRatios.push(round.apiAdvice.perSecond / round.advice.perSecond)
-    console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; ${LARGE_NODES.toLocaleString('en')} nodes / ${NODES} nodes ${(round.large.perSecond / round.advice.perSecond).toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}; API Call case / advice ${apiRatios.at(-1)!.toFixed(2)}`)
+    console.log(`\nflat out, ${FLAT_OUT.connections} connections, ${ROUNDS} rounds of ${FLAT_OUT.seconds} s each`)
+    const ratios: number[] = []
+    const apiRatios: number[] = []
+    for (const [i, round] of rounds.entries()) {
+      console.log(`round ${i + 1}`)
+      console.log(row('  GET /bench/hello (hello world)', round.hello))
+      console.log(row('  hello world with the advice body', round.helloBody))
+      console.log(row(`  GET /api/advice/${adviceSetId}`, round.advice))
+      console.log(row(`  GET /api/advice/${apiSetId} (+ cached API Call)`, round.apiAdvice))
+      console.log(row(`  GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, round.large))
+      const ratio = round.advice.perSecond / round.hello.perSecond
+      ratios.push(ratio)
+      apiRatios.push(round.apiAdvice.perSecond / round.advice.perSecond)
+      console.log(`  ratio advice / hello world ${ratio.toFixed(2)}; ${LARGE_NODES.toLocaleString('en')} nodes / ${NODES} nodes ${(round.large.perSecond / round.advice.perSecond).toFixed(2)}; server CPU per request, hello world / advice ${(round.hello.cpuMicros! / round.advice.cpuMicros!).toFixed(2)}; API Call case / advice ${apiRatios.at(-1)!.toFixed(2)}`)
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
+    const ratio = median(ratios)
+    console.log(`ratio advice / hello world, median of the rounds: ${ratio.toFixed(2)} (target ≥ 0.50) ${ratio >= 0.5 ? 'met' : 'NOT met'}`)
+    console.log(`ratio API Call case (one cached call) / plain advice, median of the rounds: ${median(apiRatios).toFixed(2)}; the rates server was asked ${ratesRequests} time(s)`)
+    console.log(`\nautocannon -R ${FIXED_RATE.perSecond}, ${FIXED_RATE.connections} connections, ${FIXED_RATE.seconds} s each (each second's requests in a burst)`)
+    console.log(row('GET /bench/hello (hello world)', rateHello))
+    console.log(row(`GET /api/advice/${adviceSetId}`, rateAdvice))
+    console.log(`\npaced, one request every ${1000 / PACED.perSecond} ms for ${PACED.seconds} s each (latency from when each was due)`)
+    console.log(`${row('GET /bench/hello (hello world)', pacedHello)}   server loop delay p99 ${pacedHello.loopP99.toFixed(1)} ms, max ${pacedHello.loopMax.toFixed(0)} ms`)
+    console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
+    console.log(`${row(`GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, pacedLarge)}   server loop delay p99 ${pacedLarge.loopP99.toFixed(1)} ms, max ${pacedLarge.loopMax.toFixed(0)} ms`)
+    console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}; the ${LARGE_NODES.toLocaleString('en')}-node set ${pacedLarge.p99.toFixed(1)} ms`)
+    await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
+    await stageSplit(adviceUrl, adviceHeaders, helloUrl, ownerId)
   }
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!
-  const ratio = median(ratios)
-  console.log(`ratio advice / hello world, median of the rounds: ${ratio.toFixed(2)} (target ≥ 0.50) ${ratio >= 0.5 ? 'met' : 'NOT met'}`)
-  console.log(`ratio API Call case (one cached call) / plain advice, median of the rounds: ${median(apiRatios).toFixed(2)}; the rates server was asked ${ratesRequests} time(s)`)
-  console.log(`\nautocannon -R ${FIXED_RATE.perSecond}, ${FIXED_RATE.connections} connections, ${FIXED_RATE.seconds} s each (each second's requests in a burst)`)
-  console.log(row('GET /bench/hello (hello world)', rateHello))
-  console.log(row(`GET /api/advice/${adviceSetId}`, rateAdvice))
-  console.log(`\npaced, one request every ${1000 / PACED.perSecond} ms for ${PACED.seconds} s each (latency from when each was due)`)
-  console.log(`${row('GET /bench/hello (hello world)', pacedHello)}   server loop delay p99 ${pacedHello.loopP99.toFixed(1)} ms, max ${pacedHello.loopMax.toFixed(0)} ms`)
-  console.log(`${row(`GET /api/advice/${adviceSetId}`, pacedAdvice)}   server loop delay p99 ${pacedAdvice.loopP99.toFixed(1)} ms, max ${pacedAdvice.loopMax.toFixed(0)} ms`)
-  console.log(`${row(`GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, pacedLarge)}   server loop delay p99 ${pacedLarge.loopP99.toFixed(1)} ms, max ${pacedLarge.loopMax.toFixed(0)} ms`)
-  console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}; the ${LARGE_NODES.toLocaleString('en')}-node set ${pacedLarge.p99.toFixed(1)} ms`)
-  await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
 } finally {
   ratesServer.close()
   await app.close()
