@@ -91,3 +91,20 @@ export async function listKeywordMaps(db: Db, p: ListKeywordMapsParams): Promise
   )).orderBy(asc(keywordMaps.name), asc(keywordMaps.id)).limit(p.limit)
   return rows.map(listRow)
 }
+
+/**
+ * What changes whenever any of these owners' maps does: a map added (count and highest id), edited, deleted or
+ * restored (latest update; deleting is an update). Search compares it on every keystroke before using the phrases it
+ * holds, so it reads the owners' index entries instead of every map with its target.
+ */
+export async function keywordMapsStamp(db: Db, ownerIds: string[]): Promise<string> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int`, lastId: sql<number | null>`max(${keywordMaps.id})`, lastUpdate: sql<string | null>`max(${keywordMaps.updatedAt})::text` })
+    .from(keywordMaps).where(inArray(keywordMaps.ownerId, ownerIds))
+  return `${row!.count}|${row!.lastId ?? 0}|${row!.lastUpdate ?? ''}`
+}
+
+/** The live maps' phrases of these owners, without their targets: what search matches its text against. */
+export async function keywordMapPhrases(db: Db, ownerIds: string[]): Promise<Array<{ id: number; ownerId: string; phrases: string[] }>> {
+  return db.select({ id: keywordMaps.id, ownerId: keywordMaps.ownerId, phrases: keywordMaps.phrases })
+    .from(keywordMaps).where(and(inArray(keywordMaps.ownerId, ownerIds), isNull(keywordMaps.deletedAt)))
+}

@@ -10,9 +10,11 @@ import { escapeHtml, words } from '../../search/text.ts'
 import { canReadSet } from '../accounts/visibility.ts'
 import { PROVIDER_OWNER_ID, type Actor, type Deps } from '../context.ts'
 import { keywordMapTarget } from './keyword-maps.ts'
+import { heldPhrases, type HeldPhrase } from './keyword-phrases.ts'
 
-/** Maps read per search: far more than any team keeps; the phrases are compared here, not in SQL. */
-const CANDIDATES_LIMIT = 5000
+/** Maps whose targets are read at a time, best match first, until one leads to a set the user reads. */
+const TARGETS_READ_AT_ONCE = 20
+
 const MIN_TYPED_LETTERS = 3
 
 const HOW = { whole: 3, held: 2, begun: 1 } as const
@@ -36,30 +38,29 @@ export function phraseMatch(query: string[], phrase: string[], typing: boolean):
   return phrase[last]!.startsWith(query[last]!) ? HOW.begun : 0
 }
 
-interface Scored { row: KeywordMapListRow; phrase: string; score: number }
+interface Scored { phrase: HeldPhrase; score: number }
 
-function best(actor: Actor, rows: KeywordMapListRow[], text: string): Scored | null {
+/** Every matching phrase, best first; a map's later phrases are left out (its best one stands for it). */
+function ranked(actor: Actor, phrases: HeldPhrase[], text: string): Scored[] {
   const query = words(text)
   const typing = !/\s$/.test(text)
-  let found: Scored | null = null
-  for (const row of rows) {
-    for (const phrase of row.map.phrases) {
-      const score = phraseMatch(query, words(phrase), typing)
-      if (score === 0) continue
-      const candidate = { row, phrase, score }
-      if (!found || better(actor, candidate, found)) found = candidate
-    }
+  const found: Scored[] = []
+  for (const phrase of phrases) {
+    const score = phraseMatch(query, phrase.words, typing)
+    if (score > 0) found.push({ phrase, score })
   }
-  return found
+  found.sort((a, b) => (better(actor, a, b) ? -1 : better(actor, b, a) ? 1 : 0))
+  const seen = new Set<number>()
+  return found.filter(({ phrase }) => !seen.has(phrase.mapId) && seen.add(phrase.mapId))
 }
 
 function better(actor: Actor, a: Scored, b: Scored): boolean {
   if (a.score !== b.score) return a.score > b.score
-  const ownA = a.row.map.ownerId === actor.ownerId
-  const ownB = b.row.map.ownerId === actor.ownerId
+  const ownA = a.phrase.ownerId === actor.ownerId
+  const ownB = b.phrase.ownerId === actor.ownerId
   if (ownA !== ownB) return ownA
-  if (a.phrase.length !== b.phrase.length) return a.phrase.length > b.phrase.length
-  return a.row.map.id < b.row.map.id
+  if (a.phrase.text.length !== b.phrase.text.length) return a.phrase.text.length > b.phrase.text.length
+  return a.phrase.mapId < b.phrase.mapId
 }
 
 const plain = (value: string) => ({ value: escapeHtml(value), matchLevel: 'none' as const, matchedWords: [] as string[] })
@@ -71,11 +72,21 @@ const plain = (value: string) => ({ value: escapeHtml(value), matchLevel: 'none'
 export async function keywordMapSuggestion(deps: Deps, actor: Actor, text: string) {
   if (words(text).length === 0) return null
   const owners = [...new Set([actor.ownerId, PROVIDER_OWNER_ID])]
-  const rows = (await listKeywordMaps(deps.db, { ownerIds: owners, liveTargets: true, limit: CANDIDATES_LIMIT }))
-    .filter((row) => canReadSet(actor, { ownerId: row.set.ownerId, isPublic: row.set.isPublic, isStarter: row.set.isStarter }))
-  const found = best(actor, rows, text)
-  if (!found) return null
-  const { map, set, scenario } = found.row
+  const matches = ranked(actor, await heldPhrases(deps.db, owners), text)
+  // The best match whose target is live and readable: targets are read only for the best few matches at a time.
+  for (let i = 0; i < matches.length; i += TARGETS_READ_AT_ONCE) {
+    const batch = matches.slice(i, i + TARGETS_READ_AT_ONCE)
+    const rows = await listKeywordMaps(deps.db, { ids: batch.map((m) => m.phrase.mapId), liveTargets: true, limit: batch.length })
+    const readable = new Map(rows.filter((row) => canReadSet(actor, { ownerId: row.set.ownerId, isPublic: row.set.isPublic, isStarter: row.set.isStarter })).map((row) => [row.map.id, row]))
+    const found = batch.find((m) => readable.has(m.phrase.mapId))
+    if (found) return suggestionHit(readable.get(found.phrase.mapId)!, found.phrase.text)
+  }
+  return null
+}
+
+/** A map's target shaped as the search's hits are (SPEC §3 search hit), with the `suggestion` member. */
+function suggestionHit(row: KeywordMapListRow, phrase: string) {
+  const { map, set, scenario } = row
   return {
     objectID: `keywordmap-${map.id}`,
     entityType: { id: ENTITY_TYPES.adviceSet.id, displayName: ENTITY_TYPES.adviceSet.displayName },
@@ -87,9 +98,9 @@ export async function keywordMapSuggestion(deps: Deps, actor: Actor, text: strin
     nodeId: null,
     rule: null,
     adviceset: { id: set.id, name: set.name, name_alt: set.nameAlt, isPublic: set.isPublic, isStarter: set.isStarter },
-    suggestion: { keywordMapId: map.id, name: map.name, phrase: found.phrase, scenario: scenario ? { id: scenario.id, name: scenario.name } : null },
+    suggestion: { keywordMapId: map.id, name: map.name, phrase, scenario: scenario ? { id: scenario.id, name: scenario.name } : null },
     _highlightResult: { name: plain(set.name), name_alt: plain(set.nameAlt) },
   }
 }
 
-export type KeywordMapHit = NonNullable<Awaited<ReturnType<typeof keywordMapSuggestion>>>
+export type KeywordMapHit = ReturnType<typeof suggestionHit>

@@ -176,3 +176,23 @@ t.test('the maps 100 a page by name, with a link to the next ones; each once (is
   t.equal(new Set([...idsOn(first.body), ...idsOn(second.body)]).size, 105, 'each map exactly once')
   t.equal((await admin.get('/admin/keywordMap?after=x')).statusCode, 400, 'a bad cursor is refused')
 })
+
+t.test('search suggests the best map whose target is live, past the first twenty; a map edited counts at the next search (issue 29)', async (t) => {
+  // 25 maps whose phrase is the search text itself (the best match), all leading to a set that is then deleted, and one
+  // map that only holds part of it (a lesser match) leading to a live set. The targets are read twenty at a time.
+  const gone = await createAdviceSet(db, { ownerId: acme, name: 'Withdrawn glide guide' })
+  await db.execute(sql`insert into keyword_maps (owner_id, name, phrases, advice_set_id)
+    select ${acme}, 'Gone map ' || g, array['glide path plan'], ${gone.id} from generate_series(1, 25) g`)
+  await db.execute(sql`update advice_sets set deleted_at = now() where id = ${gone.id}`)
+  const live = await admin.api('POST', '/api/keywordmap', { name: 'Glide', phrases: ['glide path'], adviceSetId: set.id })
+  t.equal(live.statusCode, 201)
+  const liveId = live.json().data.id as number
+  t.match((await search(author, 'glide path plan')).hits[0], { objectID: `keywordmap-${liveId}`, suggestion: { name: 'Glide', phrase: 'glide path' } }, 'the live map, though 25 better ones come first')
+
+  const edited = await admin.api('PATCH', `/api/keywordmap/${liveId}`, { name: 'Glide', phrases: ['slow glide'], adviceSetId: set.id })
+  t.equal(edited.statusCode, 200)
+  t.ok((await search(author, 'glide path plan')).hits.every((h) => !h.suggestion), 'the old phrase no longer leads anywhere')
+  t.match((await search(author, 'slow glide')).hits[0], { suggestion: { name: 'Glide', phrase: 'slow glide' } }, 'the new phrase does')
+  await db.execute(sql`update keyword_maps set phrases = array['quiet glide'], updated_at = now() where id = ${liveId}`)
+  t.match((await search(author, 'quiet glide')).hits[0], { suggestion: { name: 'Glide', phrase: 'quiet glide' } }, 'and a change made elsewhere (another instance) too')
+})
