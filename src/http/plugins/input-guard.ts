@@ -171,11 +171,18 @@ export default fp(async function inputGuardPlugin(app) {
       done(error as Error, undefined)
     }
   })
-  // Before schema validation, so the answer names the problem rather than a pattern the text failed.
-  app.addHook('preValidation', async (request) => {
-    if (request.params) assertStorableText(request.params, 'params')
-    if (request.query) assertStorableText(request.query, 'query')
-    // JSON bodies were checked while parsing; forms and other parsed bodies are checked here.
-    if (request.body && typeof request.body === 'object' && !request.headers['content-type']?.includes('json')) assertStorableText(request.body, 'body')
+  // Before schema validation, so the answer names the problem rather than a pattern the text failed. A callback hook:
+  // it runs on every request (the Advice API's too) and needs no promise.
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      if (request.params) assertStorableText(request.params, 'params')
+      if (request.query) assertStorableText(request.query, 'query')
+      // JSON bodies were checked while parsing; forms and other parsed bodies are checked here.
+      if (request.body && typeof request.body === 'object' && !request.headers['content-type']?.includes('json')) assertStorableText(request.body, 'body')
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    done()
   })
 }, { name: 'input-guard' })
