@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { adviceCategories, adviceScenarios, adviceSets, owners, ruleNodes, rules, tagLinks, tags, versions } from '../schema/index.ts'
+import { adviceCategories, adviceScenarios, adviceSets, owners, ruleNodes, rules, tagLinks, tags, tagUseCounts, versions } from '../schema/index.ts'
 
 export type AdviceSetRow = typeof adviceSets.$inferSelect
 export type CategoryRow = typeof adviceCategories.$inferSelect
@@ -242,11 +242,10 @@ export async function setsWithTag(db: Db, tagId: number) {
 }
 
 /** How many live sets carry each tag. */
+/** Live advice sets per tag, as the tag_use_counts triggers keep them (migration 0035): a row per tag, not a count of links. */
 export async function countTagUses(db: Db, tagIds: number[]): Promise<Map<number, number>> {
   if (tagIds.length === 0) return new Map()
-  const rows = await db.select({ tagId: tagLinks.tagId, n: sql<number>`count(*)`.mapWith(Number) }).from(tagLinks)
-    .innerJoin(adviceSets, and(eq(tagLinks.entityType, 'adviceset'), eq(adviceSets.id, tagLinks.entityId)))
-    .where(and(inArray(tagLinks.tagId, tagIds), isNull(adviceSets.deletedAt))).groupBy(tagLinks.tagId)
+  const rows = await db.select({ tagId: tagUseCounts.tagId, n: tagUseCounts.adviceSets }).from(tagUseCounts).where(inArray(tagUseCounts.tagId, tagIds))
   return new Map(rows.map((r) => [r.tagId, r.n]))
 }
 

@@ -63,6 +63,15 @@ export const tagLinks = pgTable('tag_links', {
   index('tag_links_entity_idx').on(t.entityType, t.entityId),
 ])
 
+/**
+ * How many live advice sets carry each tag, for the tags admin (migration 0035): kept by triggers as links come and
+ * go and as sets are deleted, restored or removed, so the page reads one row per tag instead of counting every link.
+ */
+export const tagUseCounts = pgTable('tag_use_counts', {
+  tagId: integer('tag_id').primaryKey().references(() => tags.id, { onDelete: 'cascade' }),
+  adviceSets: integer('advice_sets').notNull(),
+})
+
 /** What a user opened lately (SPEC §7 recentitem). */
 export const recentItems = pgTable('recent_items', {
   id: serial('id').primaryKey(),

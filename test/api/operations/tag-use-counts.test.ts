@@ -1,0 +1,101 @@
+// Issue 29: the tags admin reads how many live sets carry each tag from tag_use_counts, which triggers keep (migration
+// 0035). After every kind of change (links added and removed through the API, a merge, a set deleted, restored or
+// removed, links written before their set, a link moved by hand) the kept counts equal a count of the links, and the
+// page shows them. Links kept before the migration are counted by it.
+import t from 'tap'
+import { and, eq, sql } from 'drizzle-orm'
+import { buildTestApp } from '../../helpers/app.ts'
+import { signedInAgent } from '../../helpers/agent.ts'
+import { adminCast } from '../../helpers/team.ts'
+import { createAdviceSet } from '../../helpers/advice-sets.ts'
+import { databaseBefore } from '../../helpers/upgrade-database.ts'
+import { tags } from '../../../src/db/schema/index.ts'
+import { countTagUses } from '../../../src/db/queries/advice-sets.ts'
+import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
+import type { Db } from '../../../src/db/client.ts'
+
+/** Live sets per tag counted from the links, as the page counted them before 0035 (tags with none left out). */
+async function counted(db: Db): Promise<Record<string, number>> {
+  const rows = rowsOf(await db.execute(sql`select tl.tag_id, count(*)::int as n from tag_links tl
+    join advice_sets s on s.id = tl.entity_id and s.deleted_at is null where tl.entity_type = 'adviceset' group by tl.tag_id`))
+  return Object.fromEntries(rows.map((r) => [String(r.tag_id), Number(r.n)]))
+}
+
+async function kept(db: Db): Promise<Record<string, number>> {
+  const rows = rowsOf(await db.execute(sql`select tag_id, advice_sets as n from tag_use_counts where advice_sets <> 0`))
+  return Object.fromEntries(rows.map((r) => [String(r.tag_id), Number(r.n)]))
+}
+
+t.test('the kept counts follow every change and the tags page shows them', async (t) => {
+  const { app, database } = await buildTestApp(t)
+  const db = database.db
+  const { acme, acmeAdmin } = await adminCast(db)
+  const agent = await signedInAgent(app, acmeAdmin)
+  const same = async (what: string) => t.same(await kept(db), await counted(db), what)
+  const tagOf = async (label: string) => {
+    t.equal((await agent.api('POST', '/api/tags', { label, type: 'label' })).statusCode, 201)
+    return (await db.select().from(tags).where(and(eq(tags.ownerId, acme), eq(tags.label, label))))[0]!.id
+  }
+  const link = async (tagId: number, setId: number, linked = true) =>
+    t.equal((await agent.api('POST', `/api/tags/${tagId}/${linked ? 'link' : 'unlink'}`, { entityType: 'adviceset', entityId: setId })).statusCode, 200)
+
+  const pensions = await tagOf('Pensions tag')
+  const savings = await tagOf('Savings tag')
+  const sets = await Promise.all(['One', 'Two', 'Three'].map((name) => createAdviceSet(db, { ownerId: acme, name })))
+  for (const set of sets) await link(pensions, set.id)
+  await link(savings, sets[0]!.id)
+  await same('links added')
+  t.same(Object.fromEntries(await countTagUses(db, [pensions, savings])), { [pensions]: 3, [savings]: 1 })
+  const page = await agent.get('/admin/tag')
+  t.match(page.body, new RegExp(`Pensions tag[\\s\\S]*?<td>3</td>`), 'the page shows three sets for the tag')
+
+  await link(pensions, sets[2]!.id, false)
+  await same('a link removed')
+  t.equal((await agent.api('DELETE', `/api/adviceset/${sets[1]!.id}`)).statusCode, 200)
+  await same('a set deleted')
+  t.same(Object.fromEntries(await countTagUses(db, [pensions])), { [pensions]: 1 }, 'its tags lose it')
+  await db.execute(sql`update advice_sets set deleted_at = null where id = ${sets[1]!.id}`)
+  await same('the set restored')
+  await db.execute(sql`update advice_sets set name = 'Two again' where id = ${sets[1]!.id}`)
+  await same('an edit that leaves the set live counts nothing')
+
+  t.equal((await agent.api('POST', `/api/tags/${savings}/merge`, { into: pensions })).statusCode, 200)
+  await same('a merge')
+  await db.execute(sql`update tag_links set tag_id = ${savings} where tag_id = ${pensions} and entity_id = ${sets[0]!.id}`)
+  await same('a link moved by hand')
+
+  await db.execute(sql`delete from tag_links where entity_type = 'adviceset' and entity_id = ${sets[1]!.id}`)
+  await db.execute(sql`delete from advice_sets where id = ${sets[1]!.id}`)
+  await same('a set removed after its links')
+  await db.execute(sql`delete from advice_sets where id = ${sets[0]!.id}`)
+  await same('a set removed before its links')
+  await db.execute(sql`delete from tag_links where entity_id = ${sets[0]!.id}`)
+  await same('its links removed after it')
+
+  await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (${pensions}, 'adviceset', 900001)`)
+  await db.execute(sql`insert into advice_sets (id, owner_id, name) values (900001, ${acme}, 'Late')`)
+  await same('links written before their set count once the set is')
+  await db.execute(sql`update advice_sets set deleted_at = now() where id = 900001`)
+  await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (${savings}, 'adviceset', 900001)`)
+  await same('a link to a deleted set does not count')
+  await db.execute(sql`update advice_sets set deleted_at = null where id = 900001`)
+  await same('until the set is restored')
+  t.not(Object.keys(await kept(db)).length, 0, 'something is still counted')
+})
+
+t.test('links kept before 0035 are counted by it', async (t) => {
+  const { database, close } = await databaseBefore('0035_tag_use_counts')
+  t.teardown(close)
+  const db = database.db
+  await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
+  await db.execute(sql`insert into advice_sets (id, owner_id, name) values (1, 'o1', 'Live'), (2, 'o1', 'Live too')`)
+  await db.execute(sql`insert into advice_sets (id, owner_id, name, deleted_at) values (3, 'o1', 'Deleted', now())`)
+  await db.execute(sql`insert into tags (id, owner_id, slug, label) values (51, 'o1', 'a', 'A'), (52, 'o1', 'b', 'B')`)
+  await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (51, 'adviceset', 1), (51, 'adviceset', 2), (51, 'adviceset', 3), (52, 'adviceset', 3)`)
+
+  await database.migrate()
+
+  t.same(Object.fromEntries(await countTagUses(db, [51, 52])), { 51: 2 }, 'two live sets for A; B only on a deleted one')
+  await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (52, 'adviceset', 1)`)
+  t.same(Object.fromEntries(await countTagUses(db, [51, 52])), { 51: 2, 52: 1 }, 'a link made after the upgrade is counted')
+})
