@@ -186,9 +186,16 @@ export async function updateCategory(db: Db, id: number, p: { name?: string; des
 
 export type TagRow = typeof tags.$inferSelect
 
-export async function listTags(db: Db, ownerIds: string[]): Promise<TagRow[]> {
-  return db.select().from(tags).where(and(inArray(tags.ownerId, ownerIds), isNull(tags.deletedAt)))
-    .orderBy(asc(sql`lower(${tags.label})`))
+/** A page of tags (the tags admin): those after `afterId` in the list's order, at most `limit`. */
+export interface TagPageParams { afterId?: number; limit?: number }
+
+/** These owners' live tags by label (then id). */
+export async function listTags(db: Db, ownerIds: string[], page: TagPageParams = {}): Promise<TagRow[]> {
+  const query = db.select().from(tags).where(and(
+    inArray(tags.ownerId, ownerIds), isNull(tags.deletedAt),
+    page.afterId === undefined ? undefined : sql`(lower(${tags.label}), ${tags.id}) > (select lower(t.label), t.id from ${tags} t where t.id = ${page.afterId})`,
+  )).orderBy(asc(sql`lower(${tags.label})`), asc(tags.id))
+  return page.limit === undefined ? query : query.limit(page.limit)
 }
 
 export async function findTag(db: Db, id: number): Promise<TagRow | undefined> {
@@ -261,6 +268,11 @@ export async function deleteTagLinks(db: Db, tagId: number): Promise<void> {
 }
 
 /** Every owner's live tags (provider admins' tags admin). */
-export async function listAllTags(db: Db): Promise<TagRow[]> {
-  return db.select().from(tags).where(isNull(tags.deletedAt)).orderBy(asc(tags.ownerId), asc(sql`lower(${tags.label})`))
+/** Every team's live tags, by team, then label (then id). */
+export async function listAllTags(db: Db, page: TagPageParams = {}): Promise<TagRow[]> {
+  const query = db.select().from(tags).where(and(
+    isNull(tags.deletedAt),
+    page.afterId === undefined ? undefined : sql`(${tags.ownerId}, lower(${tags.label}), ${tags.id}) > (select t.owner_id, lower(t.label), t.id from ${tags} t where t.id = ${page.afterId})`,
+  )).orderBy(asc(tags.ownerId), asc(sql`lower(${tags.label})`), asc(tags.id))
+  return page.limit === undefined ? query : query.limit(page.limit)
 }

@@ -84,19 +84,29 @@ export async function findApiKeyWithHistory(db: Db, id: number): Promise<KeyWith
 }
 
 /** Deleted keys, the most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listDeletedApiKeys(db: Db, ownerId: string | undefined): Promise<KeyWithHistory[]> {
-  const deleted = isNotNull(apiKeys.deletedAt)
-  return db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
-    .where(ownerId === undefined ? deleted : and(deleted, eq(apiKeys.ownerId, ownerId)))
+/** A page of keys (the API keys admin): those after `afterId` in the list's order, at most `limit`. */
+export interface KeyPageParams { afterId?: number; limit?: number }
+
+/** Deleted keys, most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
+export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeyPageParams = {}): Promise<KeyWithHistory[]> {
+  const query = db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+    .where(and(
+      isNotNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),
+      page.afterId === undefined ? undefined : sql`(${apiKeys.deletedAt}, ${apiKeys.id}) < (select k.deleted_at, k.id from ${apiKeys} k where k.id = ${page.afterId})`,
+    ))
     .orderBy(desc(apiKeys.deletedAt), desc(apiKeys.id))
+  return page.limit === undefined ? query : query.limit(page.limit)
 }
 
 /** Live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listLiveApiKeys(db: Db, ownerId: string | undefined): Promise<ListedApiKey[]> {
-  const live = isNull(apiKeys.deletedAt)
-  return db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
-    .where(ownerId === undefined ? live : and(live, eq(apiKeys.ownerId, ownerId)))
+export async function listLiveApiKeys(db: Db, ownerId: string | undefined, page: KeyPageParams = {}): Promise<ListedApiKey[]> {
+  const query = db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+    .where(and(
+      isNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),
+      page.afterId === undefined ? undefined : sql`(${apiKeys.createdAt}, ${apiKeys.id}) < (select k.created_at, k.id from ${apiKeys} k where k.id = ${page.afterId})`,
+    ))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+  return page.limit === undefined ? query : query.limit(page.limit)
 }
 
 export async function updateApiKey(db: Db, id: number, p: Omit<ApiKeySettings, 'environment'>): Promise<void> {

@@ -2,12 +2,13 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, getApiKeyWithHistoryFor, listApiKeysFor, listDeletedApiKeysFor,
+  apiKeyFormChoices, createApiKeyFor, deleteApiKeyFor, getApiKeyFor, getApiKeyWithHistoryFor, apiKeyPage, deletedApiKeyPage,
   MAX_ROTATION_GRACE_HOURS, rotateApiKeyFor, updateApiKeyFor, type ListedApiKey,
 } from '../../services/delivery/api-key-admin.ts'
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { seal, unseal } from '../../services/integrations/secrets.ts'
+import { pageCursor } from '../../services/keyset-page.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
@@ -22,6 +23,8 @@ declare module 'fastify' {
 }
 
 const KeyParams = Type.Object({ keyId: IdString })
+/** The lists' keysets: the live key, and the deleted key, after which each goes on. */
+const KeyListQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })), deletedAfter: Type.Optional(Type.String({ maxLength: 20 })) })
 const REVEAL_MS = 10 * 60 * 1000
 
 /**
@@ -62,10 +65,13 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     request.session.apiKeyReveal = { keyId, sealed: seal(secret, deps.config.sessionSecret, REVEAL_PURPOSE), until: Date.now() + REVEAL_MS, rotated }
   }
 
-  app.get('/admin/apikey', { preHandler: requireUser }, async (request, reply) => {
-    const [keys, deletedKeys] = await Promise.all([listApiKeysFor(deps, actorOf(request)), listDeletedApiKeysFor(deps, actorOf(request))])
+  app.get('/admin/apikey', { preHandler: requireUser, schema: { querystring: KeyListQuery } }, async (request, reply) => {
+    const after = pageCursor(request.query.after, 'after')
+    const deletedAfter = pageCursor(request.query.deletedAfter, 'deletedAfter')
+    const [keys, deletedKeys] = await Promise.all([apiKeyPage(deps, actorOf(request), after), deletedApiKeyPage(deps, actorOf(request), deletedAfter)])
     return reply.page('admin/apikey/index', {
-      title: 'API keys', keys, deletedKeys, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
+      title: 'API keys', keys: keys.shown, keysNextAfter: keys.nextAfter, deletedKeys: deletedKeys.shown, deletedNextAfter: deletedKeys.nextAfter,
+      paged: after !== undefined || deletedAfter !== undefined, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
     })
   })
 

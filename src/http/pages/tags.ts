@@ -5,7 +5,8 @@
 // sets' links move or go; it works without JavaScript.
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { createTag, deletePreview, deleteTag, listTagsForAdmin, mergePreview, mergeTags, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
+import { createTag, deletePreview, deleteTag, mergePreview, mergeTags, tagAdminPage, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
+import { pageCursor } from '../../services/keyset-page.ts'
 import { countOf } from '../format.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireRole } from '../plugins/auth.ts'
@@ -14,11 +15,16 @@ import { keptValues, renderFormError } from './forms.ts'
 
 const TagParams = Type.Object({ id: IdString })
 const MergeQuery = Type.Object({ into: IdString })
+/** The list's keyset: the tag after which the page goes on. */
+const ListQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })) })
 const admins = requireRole('admin')
 
 export const tagPages: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
-  const listPage = async (request: FastifyRequest) => ({ title: 'Tags', tags: await listTagsForAdmin(deps, actorOf(request)), types: TAG_TYPES })
+  const listPage = async (request: FastifyRequest, after?: number) => {
+    const page = await tagAdminPage(deps, actorOf(request), after)
+    return { title: 'Tags', tags: page.shown, nextAfter: page.nextAfter, paged: after !== undefined, types: TAG_TYPES }
+  }
   const editPage = async (request: FastifyRequest, id: number) => {
     const details = await tagDetails(deps, actorOf(request), id)
     return { title: `Tag ${details.tag.label}`, ...details, types: TAG_TYPES, values: { label: details.tag.label, type: details.tag.type, description: details.tag.description } }
@@ -28,7 +34,8 @@ export const tagPages: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(to, 303)
   }
 
-  app.get('/admin/tag', { preHandler: admins }, async (request, reply) => reply.page('admin/tags', await listPage(request)))
+  app.get('/admin/tag', { preHandler: admins, schema: { querystring: ListQuery } }, async (request, reply) =>
+    reply.page('admin/tags', await listPage(request, pageCursor(request.query.after, 'after'))))
 
   app.post('/admin/tag', { preHandler: admins, schema: { body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}

@@ -1,5 +1,6 @@
 // Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { pageCursor } from '../../services/keyset-page.ts'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, timeZoneNames, updateProfile,
@@ -143,13 +144,8 @@ export const userPages: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/user/team', { preHandler: requireUser, schema: { querystring: TeamQuery } }, async (request, reply) => {
-    const cursor = (field: 'after' | 'invitedAfter') => {
-      const raw = request.query[field]
-      if (raw === undefined) return undefined
-      if (!/^[1-9]\d{0,14}$/.test(raw)) throw new ValidationError(field, `${field}: give the id of the last one shown, a whole number (the link under the list has it).`)
-      return Number(raw)
-    }
-    return reply.page('user/team', await teamPage(request, {}, { members: cursor('after'), pending: cursor('invitedAfter') }))
+    const { after, invitedAfter } = request.query
+    return reply.page('user/team', await teamPage(request, {}, { members: pageCursor(after, 'after'), pending: pageCursor(invitedAfter, 'invitedAfter') }))
   })
 
   /**

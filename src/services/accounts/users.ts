@@ -1,5 +1,6 @@
 // Accounts: sign-up, sign-in, passwords (change, reset, invitation set-up), profiles, teams.
 import { randomBytes } from 'node:crypto'
+import { keysetPage } from '../keyset-page.ts'
 import type { Db } from '../../db/client.ts'
 import {
   consumePasswordToken, findOwner, findPublicUser, findUsablePasswordToken, findUserByEmail, findUserById,
@@ -278,9 +279,7 @@ export interface TeamPage {
 /** The actor's team by name: members (active and deactivated) and pending invitations, a page of each. */
 export async function listTeam(deps: Deps, actor: Actor, after: { members?: number; pending?: number } = {}): Promise<TeamPage> {
   const page = async (invited: boolean, afterId: number | undefined) => {
-    const rows = await listUsersOfOwner(deps.db, actor.ownerId, { invited, afterId, limit: TEAM_PAGE_SIZE + 1 })
-    const shown = rows.slice(0, TEAM_PAGE_SIZE)
-    return { shown, nextAfter: rows.length > TEAM_PAGE_SIZE ? shown.at(-1)!.id : null }
+    return keysetPage(await listUsersOfOwner(deps.db, actor.ownerId, { invited, afterId, limit: TEAM_PAGE_SIZE + 1 }), TEAM_PAGE_SIZE)
   }
   const [members, pending] = await Promise.all([page(false, after.members), page(true, after.pending)])
   return {

@@ -1,6 +1,7 @@
 // Managing API keys (DESIGN roles): admins manage their own owner's keys, provider admins every owner's. Other
 // roles are refused (403); another owner's key does not exist for them (404). Every change is audited.
 import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
+import { keysetPage, type KeysetPage } from '../keyset-page.ts'
 import { API_KEY_ENVIRONMENTS } from '../../db/schema/index.ts'
 import {
   findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,
@@ -72,21 +73,25 @@ export async function getApiKeyWithHistoryFor(deps: Deps, actor: Actor, id: numb
   return managed(actor, await findApiKeyWithHistory(deps.db, id))
 }
 
-/** Deleted keys whose usage the actor may read. */
-export async function listDeletedApiKeysFor(deps: Deps, actor: Actor): Promise<KeyWithHistory[]> {
+/** Keys a page of the API keys admin shows, of live and of deleted keys each; the rest follow by "Next keys". */
+export const KEY_PAGE_SIZE = 100
+
+/** Deleted keys whose usage the actor may read, most recently deleted first, a page at a time. */
+export async function deletedApiKeyPage(deps: Deps, actor: Actor, afterId?: number): Promise<KeysetPage<KeyWithHistory>> {
   assertKeyAdmin(actor)
-  return listDeletedApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId)
+  return keysetPage(await listDeletedApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId, { afterId, limit: KEY_PAGE_SIZE + 1 }), KEY_PAGE_SIZE)
 }
 
 function todayUtc(now = new Date()): string {
   return now.toISOString().slice(0, 10)
 }
 
-export async function listApiKeysFor(deps: Deps, actor: Actor): Promise<Array<ListedApiKey & { requestsToday: number }>> {
+/** Live keys newest first, a page at a time, each with its requests today (UTC). */
+export async function apiKeyPage(deps: Deps, actor: Actor, afterId?: number): Promise<KeysetPage<ListedApiKey & { requestsToday: number }>> {
   assertKeyAdmin(actor)
-  const keys = await listLiveApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId)
-  const today = await requestsOnDay(deps.db, keys.map((k) => k.id), todayUtc())
-  return keys.map((k) => ({ ...k, requestsToday: today.get(k.id) ?? 0 }))
+  const page = keysetPage(await listLiveApiKeys(deps.db, isProviderAdmin(actor) ? undefined : actor.ownerId, { afterId, limit: KEY_PAGE_SIZE + 1 }), KEY_PAGE_SIZE)
+  const today = await requestsOnDay(deps.db, page.shown.map((k) => k.id), todayUtc())
+  return { shown: page.shown.map((k) => ({ ...k, requestsToday: today.get(k.id) ?? 0 })), nextAfter: page.nextAfter }
 }
 
 /** Choices for the key form: teams (provider admins only), audiences, and advice sets the team may use. */

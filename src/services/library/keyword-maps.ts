@@ -8,6 +8,7 @@
 // Following a map opens the set's page, or, with a scenario, the debugger of the set with the scenario's answers
 // filled in and run (/adviceset/{id}/rule/debug?scenario={id}): the most useful place for a signed-in author.
 import type { Db } from '../../db/client.ts'
+import { keysetPage } from '../keyset-page.ts'
 import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import {
   findKeywordMap, insertKeywordMap, listKeywordMaps, updateKeywordMap, type KeywordMapListRow, type KeywordMapRow,
@@ -180,8 +181,8 @@ export const KEYWORD_MAP_PAGE_SIZE = 100
 /** A page of the maps by name for the admin page, after the map `afterId`; `nextAfter` when more follow. */
 export async function keywordMapPage(deps: Deps, actor: Actor, opts: { text?: string; afterId?: number }): Promise<{ maps: KeywordMapView[]; nextAfter: number | null }> {
   const rows = await listKeywordMaps(deps.db, { ownerIds: listedOwners(actor), text: opts.text?.trim() || undefined, afterId: opts.afterId, limit: KEYWORD_MAP_PAGE_SIZE + 1 })
-  const maps = rows.slice(0, KEYWORD_MAP_PAGE_SIZE).map((row) => viewOf(actor, row))
-  return { maps, nextAfter: rows.length > KEYWORD_MAP_PAGE_SIZE ? maps.at(-1)!.id : null }
+  const page = keysetPage(rows.map((row) => viewOf(actor, row)), KEYWORD_MAP_PAGE_SIZE)
+  return { maps: page.shown, nextAfter: page.nextAfter }
 }
 
 export async function getKeywordMap(deps: Deps, actor: Actor, id: number, opts: { includeDeleted?: boolean } = {}): Promise<KeywordMapView> {

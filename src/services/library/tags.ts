@@ -3,8 +3,9 @@
 // tags (the slugs the engine reads on rule nodes: assumption, collapse, example, follow-on, and the Needs Work
 // label) keep their slug and type and cannot be deleted or merged away.
 import type { Db } from '../../db/client.ts'
+import { keysetPage, type KeysetPage } from '../keyset-page.ts'
 import {
-  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagRow,
+  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagPageParams, type TagRow,
 } from '../../db/queries/advice-sets.ts'
 import { listOwnedNodes } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -86,9 +87,18 @@ async function ownerNames(db: Db, ownerIds: string[]): Promise<Map<string, strin
   return new Map(await Promise.all(ids.map(async (id) => [id, id === PROVIDER_OWNER_ID ? 'Provider' : (await findOwner(db, id))?.name ?? 'a deleted team'] as const)))
 }
 
-export async function listTagsForAdmin(deps: Deps, actor: Actor): Promise<AdminTag[]> {
+/** Tags a page of the tags admin shows; the rest follow by "Next tags". */
+export const TAG_PAGE_SIZE = 100
+
+/** The tags admin's list: the actor's team's and the provider's tags (provider admins: every team's), a page at a time. */
+export async function tagAdminPage(deps: Deps, actor: Actor, afterId?: number): Promise<KeysetPage<AdminTag>> {
+  return keysetPage(await listTagsForAdmin(deps, actor, { afterId, limit: TAG_PAGE_SIZE + 1 }), TAG_PAGE_SIZE)
+}
+
+/** The tags the actor administers, each with its count of live sets; all of them without a page. */
+export async function listTagsForAdmin(deps: Deps, actor: Actor, page: TagPageParams = {}): Promise<AdminTag[]> {
   assertTagAdmin(actor)
-  const rows = isProviderAdmin(actor) ? await listAllTags(deps.db) : await listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])])
+  const rows = isProviderAdmin(actor) ? await listAllTags(deps.db, page) : await listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])], page)
   const [uses, owners] = await Promise.all([countTagUses(deps.db, rows.map((t) => t.id)), ownerNames(deps.db, rows.map((t) => t.ownerId))])
   return rows.map((t) => ({ ...t, uses: uses.get(t.id) ?? 0, fixed: isFixedTag(t), canManage: canManageTag(actor, t), ownerName: owners.get(t.ownerId)! }))
 }

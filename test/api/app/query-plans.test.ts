@@ -19,7 +19,7 @@ import { openTestDatabase, testDriver } from '../../helpers/database.ts'
 import { Agent } from '../../helpers/agent.ts'
 
 /** Tables whose rows grow with the tenant (decision_records' monthly partitions are named after it). */
-const GROWING = /^(advice_sets|rules|rule_nodes|users|activity|advice_scenarios|advice_scenario_runs|decision_records.*|search_documents|search_terms|api_keys|api_key_usage|keyword_maps|jobs|tag_links|tags|versions|entities|comments|sessions|recent_items|advice_requests|supplements|supplement_links)$/
+const GROWING = /^(advice_sets|rules|rule_nodes|users|activity|advice_scenarios|advice_scenario_runs|decision_records.*|search_documents|search_terms|api_keys|api_key_usage|keyword_maps|jobs|tag_links|tag_use_counts|tags|versions|entities|comments|sessions|recent_items|advice_requests|supplements|supplement_links)$/
 
 interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
 

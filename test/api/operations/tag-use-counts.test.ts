@@ -99,3 +99,33 @@ t.test('links kept before 0035 are counted by it', async (t) => {
   await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (52, 'adviceset', 1)`)
   t.same(Object.fromEntries(await countTagUses(db, [51, 52])), { 51: 2, 52: 1 }, 'a link made after the upgrade is counted')
 })
+
+t.test('the tags admin lists 100 tags a page by label, with a link to the next ones; each once (issue 29)', async (t) => {
+  const { app, database } = await buildTestApp(t)
+  const db = database.db
+  const { acme, acmeAdmin } = await adminCast(db)
+  const agent = await signedInAgent(app, acmeAdmin)
+  await db.execute(sql`insert into tags (owner_id, slug, label) select ${acme}, 'paged-' || g, 'Paged tag ' || lpad(g::text, 3, '0') from generate_series(1, 150) g`)
+  const visible = (await db.execute(sql`select count(*)::int as n from tags where owner_id in (${acme}, 'TF') and deleted_at is null`))
+  const total = Number(rowsOf(visible)[0]!.n)
+  const idsOn = (html: string) => [...html.matchAll(/<tr data-tag-id="(\d+)"/g)].map((m) => Number(m[1]))
+  const seen: number[] = []
+  let url: string | undefined = '/admin/tag'
+  let pages = 0
+  while (url) {
+    const page = await agent.get(url)
+    t.equal(page.statusCode, 200)
+    seen.push(...idsOn(page.body))
+    pages++
+    url = /href="([^"]+)" rel="next" data-next-tags/.exec(page.body)?.[1]
+    if (url) t.equal(idsOn(page.body).length, 100, 'a full page before a next link')
+  }
+  t.equal(pages, Math.ceil(total / 100))
+  t.equal(seen.length, total, 'every tag the team sees')
+  t.equal(new Set(seen).size, total, 'each once')
+  const labels = (await agent.get('/admin/tag')).body.match(/Paged tag \d{3}/g)!
+  t.same(labels, [...labels].sort(), 'by label')
+  const bad = await agent.get('/admin/tag?after=x')
+  t.equal(bad.statusCode, 400)
+  t.match(bad.body, 'after: give the id of the last one shown')
+})
