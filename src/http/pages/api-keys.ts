@@ -8,7 +8,7 @@ import {
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { seal, unseal } from '../../services/integrations/secrets.ts'
-import { pageCursor } from '../../services/keyset-page.ts'
+import { pageCursor } from '../page-cursor.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'

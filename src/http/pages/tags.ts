@@ -6,7 +6,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createTag, deletePreview, deleteTag, mergePreview, mergeTags, tagAdminPage, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
-import { pageCursor } from '../../services/keyset-page.ts'
+import { pageCursor } from '../page-cursor.ts'
 import { countOf } from '../format.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireRole } from '../plugins/auth.ts'

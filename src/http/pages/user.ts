@@ -1,6 +1,6 @@
 // Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { pageCursor } from '../../services/keyset-page.ts'
+import { pageCursor } from '../page-cursor.ts'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, timeZoneNames, updateProfile,

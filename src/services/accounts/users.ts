@@ -1,6 +1,6 @@
 // Accounts: sign-up, sign-in, passwords (change, reset, invitation set-up), profiles, teams.
 import { randomBytes } from 'node:crypto'
-import { keysetPage } from '../keyset-page.ts'
+import { keysetPage } from '../../db/queries/keyset-page.ts'
 import type { Db } from '../../db/client.ts'
 import {
   consumePasswordToken, findOwner, findPublicUser, findUsablePasswordToken, findUserByEmail, findUserById,

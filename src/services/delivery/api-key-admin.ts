@@ -1,7 +1,7 @@
 // Managing API keys (DESIGN roles): admins manage their own owner's keys, provider admins every owner's. Other
 // roles are refused (403); another owner's key does not exist for them (404). Every change is audited.
 import type { ApiKeyEnvironment } from '../../db/schema/index.ts'
-import { keysetPage, type KeysetPage } from '../keyset-page.ts'
+import { keysetPage, type KeysetPage } from '../../db/queries/keyset-page.ts'
 import { API_KEY_ENVIRONMENTS } from '../../db/schema/index.ts'
 import {
   findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,

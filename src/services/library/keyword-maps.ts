@@ -8,7 +8,7 @@
 // Following a map opens the set's page, or, with a scenario, the debugger of the set with the scenario's answers
 // filled in and run (/adviceset/{id}/rule/debug?scenario={id}): the most useful place for a signed-in author.
 import type { Db } from '../../db/client.ts'
-import { keysetPage } from '../keyset-page.ts'
+import { keysetPage } from '../../db/queries/keyset-page.ts'
 import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import {
   findKeywordMap, insertKeywordMap, listKeywordMaps, updateKeywordMap, type KeywordMapListRow, type KeywordMapRow,

@@ -3,7 +3,7 @@
 // tags (the slugs the engine reads on rule nodes: assumption, collapse, example, follow-on, and the Needs Work
 // label) keep their slug and type and cannot be deleted or merged away.
 import type { Db } from '../../db/client.ts'
-import { keysetPage, type KeysetPage } from '../keyset-page.ts'
+import { keysetPage, type KeysetPage } from '../../db/queries/keyset-page.ts'
 import {
   countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagPageParams, type TagRow,
 } from '../../db/queries/advice-sets.ts'

@@ -1,7 +1,6 @@
 // Lists that grow with a team (members, keyword maps, tags, API keys) are shown a page at a time, each page after the
 // last row of the one before (a keyset, so a deep page costs what the first does). The query asks for one row more
 // than a page: if it comes, there is a next page, and the last row shown is where it starts.
-import { ValidationError } from './errors.ts'
 
 export interface KeysetPage<T> {
   shown: T[]
@@ -13,11 +12,4 @@ export interface KeysetPage<T> {
 export function keysetPage<T extends { id: number }>(rows: T[], size: number): KeysetPage<T> {
   const shown = rows.slice(0, size)
   return { shown, nextAfter: rows.length > size ? shown.at(-1)!.id : null }
-}
-
-/** A page's cursor from the query: absent, or the id of a row, named by its field when it is not one. */
-export function pageCursor(raw: string | undefined, field: string): number | undefined {
-  if (raw === undefined) return undefined
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new ValidationError(field, `${field}: give the id of the last one shown, a whole number (the link under the list has it).`)
-  return Number(raw)
 }
