@@ -166,7 +166,8 @@ try {
   const driver = full.database.driver === 'postgres' ? 'PostgreSQL' : 'PGlite'
   const limit = driver === 'PostgreSQL' ? 100 : null
   console.log(`\nserver time over ${FETCHES} fetches each (after ${WARMUP}), ${driver}: full = scale ${SIZES[0][1]}, tenth = scale ${SIZES[1][1]}; fetched in turns\n`)
-  console.log('| page | full p50 | full p95 | tenth p50 | tenth p95 | p95 full/tenth | |\n|---|---|---|---|---|---|---|')
+  // The target is read on p95 (the stricter); p50's ratio is printed beside it, being steadier over 20 fetches.
+  console.log('| page | full p50 | full p95 | tenth p50 | tenth p95 | p95 full/tenth | p50 full/tenth | |\n|---|---|---|---|---|---|---|---|')
   let missed = 0
   for (const f of SCALE_PAGES) {
     const times: Record<string, number[]> = { full: [], tenth: [] }
@@ -183,7 +184,7 @@ try {
       ...(ratio > 1.5 ? ['> 1.5× the tenth'] : []),
     ]
     if (problems.length) missed += 1
-    console.log(`| ${f.name} | ${percentile(a, 0.5).toFixed(1)} ms | ${percentile(a, 0.95).toFixed(1)} ms | ${percentile(b, 0.5).toFixed(1)} ms | ${percentile(b, 0.95).toFixed(1)} ms | ${ratio.toFixed(2)} | ${problems.length ? `MISSED: ${problems.join(', ')}` : 'ok'} |`)
+    console.log(`| ${f.name} | ${percentile(a, 0.5).toFixed(1)} ms | ${percentile(a, 0.95).toFixed(1)} ms | ${percentile(b, 0.5).toFixed(1)} ms | ${percentile(b, 0.95).toFixed(1)} ms | ${ratio.toFixed(2)} | ${(percentile(a, 0.5) / percentile(b, 0.5)).toFixed(2)} | ${problems.length ? `MISSED: ${problems.join(', ')}` : 'ok'} |`)
   }
   console.log(`\n${missed === 0 ? 'every page within its targets' : `${missed} of ${SCALE_PAGES.length} pages missed a target`}; peak RSS while fetching (both tenants' apps in this one process): ${(peakRss / 1048576).toFixed(0)} MB`)
   // The server alone: the tenth's app closed and the heap collected, every page fetched again from the full tenant.
