@@ -248,7 +248,6 @@ export async function setsWithTag(db: Db, tagId: number) {
     .where(and(eq(tagLinks.tagId, tagId), isNull(adviceSets.deletedAt))).orderBy(asc(adviceSets.name))
 }
 
-/** How many live sets carry each tag. */
 /** Live advice sets per tag, as the tag_use_counts triggers keep them (migration 0035): a row per tag, not a count of links. */
 export async function countTagUses(db: Db, tagIds: number[]): Promise<Map<number, number>> {
   if (tagIds.length === 0) return new Map()
@@ -267,8 +266,7 @@ export async function deleteTagLinks(db: Db, tagId: number): Promise<void> {
   await db.delete(tagLinks).where(eq(tagLinks.tagId, tagId))
 }
 
-/** Every owner's live tags (provider admins' tags admin). */
-/** Every team's live tags, by team, then label (then id). */
+/** Every team's live tags (provider admins' tags admin), by team, then label (then id). */
 export async function listAllTags(db: Db, page: TagPageParams = {}): Promise<TagRow[]> {
   const query = db.select().from(tags).where(and(
     isNull(tags.deletedAt),

@@ -71,7 +71,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
     const [keys, deletedKeys] = await Promise.all([apiKeyPage(deps, actorOf(request), after), deletedApiKeyPage(deps, actorOf(request), deletedAfter)])
     return reply.page('admin/apikey/index', {
       title: 'API keys', keys: keys.shown, keysNextAfter: keys.nextAfter, deletedKeys: deletedKeys.shown, deletedNextAfter: deletedKeys.nextAfter,
-      paged: after !== undefined || deletedAfter !== undefined, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
+      paged: after !== undefined, deletedPaged: deletedAfter !== undefined, providerAdmin: isProviderAdmin(actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz),
     })
   })
 

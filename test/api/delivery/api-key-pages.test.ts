@@ -53,3 +53,12 @@ t.test('a bad cursor is refused, naming its field', async (t) => {
     t.match(res.body, `${field}: give the id of the last one shown`)
   }
 })
+
+t.test('each list links back to its own first page', async (t) => {
+  const deletedSecond = await admin.get(`/admin/apikey?deletedAfter=${deleted[50]}`)
+  t.match(deletedSecond.body, 'First deleted keys</a>')
+  t.notMatch(deletedSecond.body, '>First keys</a>', 'the live keys are on their first page')
+  const liveSecond = await admin.get(`/admin/apikey?after=${live[100]}`)
+  t.match(liveSecond.body, '>First keys</a>')
+  t.notMatch(liveSecond.body, 'First deleted keys')
+})
