@@ -53,7 +53,6 @@ export async function scalar(db: Db, text: string): Promise<number> {
   return Number(Object.values(rowsOf(await db.execute(sql.raw(text)))[0]!)[0])
 }
 
-
 /**
  * The search index rebuilt as a bulk load: its GIN indexes are dropped first and made again after, from their own
  * definitions, since building a GIN index whole is far quicker than adding to it row by row (without a pending list,

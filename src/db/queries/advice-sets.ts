@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
+import type { KeysetParams } from './keyset-page.ts'
 import { adviceCategories, adviceScenarios, adviceSets, owners, ruleNodes, rules, tagLinks, tags, tagUseCounts, versions } from '../schema/index.ts'
 
 export type AdviceSetRow = typeof adviceSets.$inferSelect
@@ -186,11 +187,8 @@ export async function updateCategory(db: Db, id: number, p: { name?: string; des
 
 export type TagRow = typeof tags.$inferSelect
 
-/** A page of tags (the tags admin): those after `afterId` in the list's order, at most `limit`. */
-export interface TagPageParams { afterId?: number; limit?: number }
-
 /** These owners' live tags by label (then id). */
-export async function listTags(db: Db, ownerIds: string[], page: TagPageParams = {}): Promise<TagRow[]> {
+export async function listTags(db: Db, ownerIds: string[], page: KeysetParams = {}): Promise<TagRow[]> {
   const query = db.select().from(tags).where(and(
     inArray(tags.ownerId, ownerIds), isNull(tags.deletedAt),
     page.afterId === undefined ? undefined : sql`(lower(${tags.label}), ${tags.id}) > (select lower(t.label), t.id from ${tags} t where t.id = ${page.afterId})`,
@@ -267,7 +265,7 @@ export async function deleteTagLinks(db: Db, tagId: number): Promise<void> {
 }
 
 /** Every team's live tags (provider admins' tags admin), by team, then label (then id). */
-export async function listAllTags(db: Db, page: TagPageParams = {}): Promise<TagRow[]> {
+export async function listAllTags(db: Db, page: KeysetParams = {}): Promise<TagRow[]> {
   const query = db.select().from(tags).where(and(
     isNull(tags.deletedAt),
     page.afterId === undefined ? undefined : sql`(${tags.ownerId}, lower(${tags.label}), ${tags.id}) > (select t.owner_id, lower(t.label), t.id from ${tags} t where t.id = ${page.afterId})`,

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
+import type { KeysetParams } from './keyset-page.ts'
 import { adviceSets, apiKeys, apiKeyUsage, audiences, owners, type ApiKeyEnvironment } from '../schema/index.ts'
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect
@@ -83,12 +84,8 @@ export async function findApiKeyWithHistory(db: Db, id: number): Promise<KeyWith
   return row
 }
 
-/** Deleted keys, the most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
-/** A page of keys (the API keys admin): those after `afterId` in the list's order, at most `limit`. */
-export interface KeyPageParams { afterId?: number; limit?: number }
-
 /** Deleted keys, most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeyPageParams = {}): Promise<KeyWithHistory[]> {
+export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams = {}): Promise<KeyWithHistory[]> {
   const query = db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(
       isNotNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),
@@ -99,7 +96,7 @@ export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, pa
 }
 
 /** Live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listLiveApiKeys(db: Db, ownerId: string | undefined, page: KeyPageParams = {}): Promise<ListedApiKey[]> {
+export async function listLiveApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams = {}): Promise<ListedApiKey[]> {
   const query = db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(
       isNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),

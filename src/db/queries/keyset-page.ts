@@ -2,6 +2,9 @@
 // last row of the one before (a keyset, so a deep page costs what the first does). The query asks for one row more
 // than a page: if it comes, there is a next page, and the last row shown is where it starts.
 
+/** What a paged list query reads: the rows after `afterId` in the list's order, at most `limit` (all without one). */
+export interface KeysetParams { afterId?: number; limit?: number }
+
 export interface KeysetPage<T> {
   shown: T[]
   /** The id of the last row shown when more follow, for the "next" link; null on the last page. */

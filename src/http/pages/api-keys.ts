@@ -8,7 +8,7 @@ import {
 import { LATENCY_BOUNDS_MS, USAGE_DAYS, usageReport } from '../../services/delivery/usage.ts'
 import { isProviderAdmin } from '../../services/context.ts'
 import { seal, unseal } from '../../services/integrations/secrets.ts'
-import { pageCursor } from '../page-cursor.ts'
+import { PageCursorParam, pageCursor } from '../page-cursor.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
@@ -24,7 +24,7 @@ declare module 'fastify' {
 
 const KeyParams = Type.Object({ keyId: IdString })
 /** The lists' keysets: the live key, and the deleted key, after which each goes on. */
-const KeyListQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })), deletedAfter: Type.Optional(Type.String({ maxLength: 20 })) })
+const KeyListQuery = Type.Object({ after: PageCursorParam, deletedAfter: PageCursorParam })
 const REVEAL_MS = 10 * 60 * 1000
 
 /**

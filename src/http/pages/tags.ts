@@ -6,7 +6,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createTag, deletePreview, deleteTag, mergePreview, mergeTags, tagAdminPage, tagDetails, TAG_TYPES, updateTagAdmin } from '../../services/library/tags.ts'
-import { pageCursor } from '../page-cursor.ts'
+import { PageCursorParam, pageCursor } from '../page-cursor.ts'
 import { countOf } from '../format.ts'
 import { itemId } from '../api/ids.ts'
 import { actorOf, requireRole } from '../plugins/auth.ts'
@@ -16,7 +16,7 @@ import { keptValues, renderFormError } from './forms.ts'
 const TagParams = Type.Object({ id: IdString })
 const MergeQuery = Type.Object({ into: IdString })
 /** The list's keyset: the tag after which the page goes on. */
-const ListQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })) })
+const ListQuery = Type.Object({ after: PageCursorParam })
 const admins = requireRole('admin')
 
 export const tagPages: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,6 +1,6 @@
 // Profile, team and invitation pages (SPEC §2 User row) and the provider-wide user admin.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { pageCursor } from '../page-cursor.ts'
+import { PageCursorParam, pageCursor } from '../page-cursor.ts'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
   canEditProfile, editableProfile, getProfile, LINK_TOKEN_TTL_MS, listEveryUser, listOwnersForAdmin, listTeam, ownerName, rolePhrase, timeZoneNames, updateProfile,
@@ -35,7 +35,7 @@ const TOKEN_REVEAL_MS = 10 * 60 * 1000
 const TOKENS_ANCHOR = '/profile#personal-access-tokens'
 const TokenParams = Type.Object({ tokenId: IdString })
 /** The team page's keyset: the member (or invitation) after which the list goes on. */
-const TeamQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 20 })), invitedAfter: Type.Optional(Type.String({ maxLength: 20 })) })
+const TeamQuery = Type.Object({ after: PageCursorParam, invitedAfter: PageCursorParam })
 
 /** Whose profile: `?id=`, or the signed-in user's own. */
 const ProfileQuery = Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) })

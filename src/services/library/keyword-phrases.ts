@@ -1,9 +1,8 @@
 // The keyword maps' phrases as search matches them (words folded once), held per group of owners for as long as none
 // of their maps changes. Search asks on every keystroke; before this it read all of an owner's maps with their targets
 // and split every phrase again (2,000 maps, bench:scale: the type-ahead's p50 went from 74 ms to 60, the library's
-// search page from 26 ms to 7.5). Whether the held phrases are still
-// current is asked of the database each time (keywordMapsStamp), so a map changed through another instance counts at
-// once.
+// search page from 26 ms to 7.5). Whether the held phrases are still current is asked of the database each time
+// (keywordMapsStamp), so a map changed through another instance counts at once.
 import type { Db } from '../../db/client.ts'
 import { keywordMapPhrases, keywordMapsStamp } from '../../db/queries/keyword-maps.ts'
 import { words } from '../../search/text.ts'

@@ -3,9 +3,9 @@
 // tags (the slugs the engine reads on rule nodes: assumption, collapse, example, follow-on, and the Needs Work
 // label) keep their slug and type and cannot be deleted or merged away.
 import type { Db } from '../../db/client.ts'
-import { keysetPage, type KeysetPage } from '../../db/queries/keyset-page.ts'
+import { keysetPage, type KeysetPage, type KeysetParams } from '../../db/queries/keyset-page.ts'
 import {
-  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagPageParams, type TagRow,
+  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagRow,
 } from '../../db/queries/advice-sets.ts'
 import { listOwnedNodes } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -96,7 +96,7 @@ export async function tagAdminPage(deps: Deps, actor: Actor, afterId?: number): 
 }
 
 /** The tags the actor administers, each with its count of live sets; all of them without a page. */
-export async function listTagsForAdmin(deps: Deps, actor: Actor, page: TagPageParams = {}): Promise<AdminTag[]> {
+export async function listTagsForAdmin(deps: Deps, actor: Actor, page: KeysetParams = {}): Promise<AdminTag[]> {
   assertTagAdmin(actor)
   const rows = isProviderAdmin(actor) ? await listAllTags(deps.db, page) : await listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])], page)
   const [uses, owners] = await Promise.all([countTagUses(deps.db, rows.map((t) => t.id)), ownerNames(deps.db, rows.map((t) => t.ownerId))])
