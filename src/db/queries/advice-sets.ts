@@ -49,7 +49,8 @@ function listWhere(p: ListAdviceSetsParams): SQL | undefined {
     p.ownerId !== undefined ? eq(adviceSets.ownerId, p.ownerId) : undefined,
     p.onlyPublic ? eq(adviceSets.isPublic, true) : undefined,
     p.onlyStarter ? eq(adviceSets.isStarter, true) : undefined,
-    p.shared ? or(eq(adviceSets.isPublic, true), eq(adviceSets.isStarter, true)) : undefined,
+    // Written as advice_sets_shared_idx's predicate (no parameters), so the planner can use that index.
+    p.shared ? sql`(${adviceSets.isPublic} or ${adviceSets.isStarter})` : undefined,
     p.text ? or(ilike(adviceSets.name, `%${escapeLike(p.text)}%`), ilike(adviceSets.nameAlt, `%${escapeLike(p.text)}%`)) : undefined,
     p.tagId !== undefined
       ? sql`exists (select 1 from ${tagLinks} where ${tagLinks.tagId} = ${p.tagId} and ${tagLinks.entityType} = 'adviceset' and ${tagLinks.entityId} = ${adviceSets.id})`

@@ -1,0 +1,2 @@
+CREATE INDEX "advice_sets_name_trgm_idx" ON "advice_sets" USING gin ("name" gin_trgm_ops,"name_alt" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "advice_sets_shared_idx" ON "advice_sets" USING btree ("updated_at") WHERE deleted_at is null and (is_public or is_starter);
