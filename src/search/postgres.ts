@@ -61,13 +61,16 @@ export class PostgresSearchIndex implements SearchIndex {
           ...words, prefixTerms: prefixTokens(Object.values(words).join(' ')), updatedAt: d.updatedAt,
         }
       })
-      await this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({
-        target: searchDocuments.objectId,
-        set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'prefixTerms', 'updatedAt']
-          .map((key) => [key, sql.raw(`excluded.${toSnake(key)}`)])),
-      })
       const lexicon = [...new Set(rows.flatMap((r) => `${r.nameTerms} ${r.nameAltTerms} ${r.textTerms}`.split(' ')).filter((w) => w.length >= MIN_WORD_LENGTH_FOR_TYPO - 1))]
-      if (lexicon.length > 0) await this.db.insert(searchTerms).values(lexicon.map((term) => ({ term }))).onConflictDoNothing()
+      // The documents and their words are independent: sent together, one round trip (see services/audit/audit.ts).
+      await Promise.all([
+        this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({
+          target: searchDocuments.objectId,
+          set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'prefixTerms', 'updatedAt']
+            .map((key) => [key, sql.raw(`excluded.${toSnake(key)}`)])),
+        }),
+        lexicon.length > 0 ? this.db.insert(searchTerms).values(lexicon.map((term) => ({ term }))).onConflictDoNothing() : undefined,
+      ])
     }
   }
 

@@ -92,13 +92,10 @@ export class SearchIndexer {
       await this.db.transaction(async (tx) => {
         await lockIndexedEntity(tx, entityType, entityId)
         const mapper = mapperFor(entityType)
-        if (mapper) {
-          const change = await mapper.changeFor(tx, entityId)
-          const target = this.index.inTransaction?.(tx) ?? this.index
-          await target.delete(change.remove)
-          await target.upsert(change.upsert)
-        }
-        await deleteIndexTasks(tx, ids)
+        const change = mapper ? await mapper.changeFor(tx, entityId) : { remove: [], upsert: [] }
+        const target = this.index.inTransaction?.(tx) ?? this.index
+        // Removed and kept documents are disjoint, and the tasks go with them: sent together, one round trip.
+        await Promise.all([target.delete(change.remove), target.upsert(change.upsert), deleteIndexTasks(tx, ids)])
       })
       return true
     } catch (err) {

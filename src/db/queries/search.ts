@@ -6,9 +6,9 @@ import { adviceSets, owners, rules, searchIndexTasks, tagLinks, tags } from '../
 export const INDEX_TASK_CHANNEL = 'search_index_tasks'
 
 /** Inside the transaction of a change: the outbox row, and a notification delivered only if the change commits. */
+/** The task and its NOTIFY, sent together (the notification is delivered at commit, with the task in place). */
 export async function recordIndexTask(tx: Db, entityType: string, entityId: string): Promise<void> {
-  await tx.insert(searchIndexTasks).values({ entityType, entityId })
-  await tx.execute(sql`SELECT pg_notify(${INDEX_TASK_CHANNEL}, '')`)
+  await Promise.all([tx.insert(searchIndexTasks).values({ entityType, entityId }), tx.execute(sql`SELECT pg_notify(${INDEX_TASK_CHANNEL}, '')`)])
 }
 
 export type IndexTaskRow = typeof searchIndexTasks.$inferSelect
