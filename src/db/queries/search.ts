@@ -5,10 +5,13 @@ import { adviceSets, owners, rules, searchIndexTasks, tagLinks, tags } from '../
 /** After commit, PostgreSQL tells every listening app instance that index work is waiting. */
 export const INDEX_TASK_CHANNEL = 'search_index_tasks'
 
-/** Inside the transaction of a change: the outbox row, and a notification delivered only if the change commits. */
-/** The task and its NOTIFY, sent together (the notification is delivered at commit, with the task in place). */
+/**
+ * Inside the transaction of a change: the outbox row, and a notification delivered only if the change commits. One
+ * statement, so one round trip, and the notification is only ever sent with its row.
+ */
 export async function recordIndexTask(tx: Db, entityType: string, entityId: string): Promise<void> {
-  await Promise.all([tx.insert(searchIndexTasks).values({ entityType, entityId }), tx.execute(sql`SELECT pg_notify(${INDEX_TASK_CHANNEL}, '')`)])
+  await tx.execute(sql`WITH task AS (INSERT INTO ${searchIndexTasks} (entity_type, entity_id) VALUES (${entityType}, ${entityId}) RETURNING id)
+    SELECT pg_notify(${INDEX_TASK_CHANNEL}, '') FROM task`)
 }
 
 export type IndexTaskRow = typeof searchIndexTasks.$inferSelect
