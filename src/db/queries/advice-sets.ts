@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import type { KeysetParams } from './keyset-page.ts'
 import { adviceCategories, adviceScenarios, adviceSets, owners, ruleNodes, rules, tagLinks, tags, tagUseCounts, versions } from '../schema/index.ts'
@@ -42,9 +42,13 @@ export interface AdviceSetListRow {
 }
 
 function listWhere(p: ListAdviceSetsParams): SQL | undefined {
+  return and(listFilters(p), visibleTo(p.visibility))
+}
+
+/** The list's conditions besides visibility. */
+function listFilters(p: ListAdviceSetsParams): SQL | undefined {
   return and(
     isNull(adviceSets.deletedAt),
-    visibleTo(p.visibility),
     p.categoryId !== undefined ? eq(adviceSets.categoryId, p.categoryId) : undefined,
     p.ownerId !== undefined ? eq(adviceSets.ownerId, p.ownerId) : undefined,
     p.onlyPublic ? eq(adviceSets.isPublic, true) : undefined,
@@ -77,8 +81,24 @@ export async function listAdviceSetRows(db: Db, p: ListAdviceSetsParams): Promis
  * join and sort every visible set of a big tenant (80 ms at 50,000, bench:scale).
  */
 export async function listAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<{ rows: AdviceSetListRow[]; total: number }> {
-  const [rows, total] = await Promise.all([listAdviceSetRows(db, p), countAdviceSets(db, listWhere(p))])
+  const [rows, total] = await Promise.all([listAdviceSetRows(db, p), countVisibleAdviceSets(db, p)])
   return { rows, total }
+}
+
+/**
+ * The list's total, for a reader who sees part of the library: their own team's sets and the provider's (read from
+ * advice_sets_owner_idx), plus every other team's shared sets (advice_sets_shared_idx), two parts that cannot overlap.
+ * One count of the whole condition read every set of a big tenant: 6.5 ms at 50,000 sets against 2.7 ms (bench:scale).
+ */
+async function countVisibleAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<number> {
+  if (p.visibility.all) return countAdviceSets(db, listFilters(p))
+  const teams = [p.visibility.ownerId, p.visibility.providerOwnerId]
+  const [own, shared] = await Promise.all([
+    countAdviceSets(db, and(listFilters(p), inArray(adviceSets.ownerId, teams))),
+    // Written as advice_sets_shared_idx's predicate (no parameters), so the planner can use that index.
+    countAdviceSets(db, and(listFilters(p), notInArray(adviceSets.ownerId, teams), sql`(${adviceSets.isPublic} or ${adviceSets.isStarter})`)),
+  ])
+  return own + shared
 }
 
 async function countAdviceSets(db: Db, where: SQL | undefined): Promise<number> {

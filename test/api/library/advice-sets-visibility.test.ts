@@ -63,6 +63,8 @@ for (const person of Object.keys(people)) {
         const shouldSee = person === 'provider admin' || kind !== 'private'
         t.equal(ids.has(sets[kind]!.id), shouldSee, `${kind} set ${shouldSee ? 'listed' : 'not listed'}`)
       }
+      // The total is counted apart from the page (own and provider sets, then other teams' shared ones): it agrees.
+      t.equal(res.json().data.total, ids.size, 'the total counts exactly the sets listed')
     })
 
     for (const kind of KINDS) {
