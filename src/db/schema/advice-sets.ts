@@ -78,6 +78,18 @@ export const tagUseCounts = pgTable('tag_use_counts', {
   adviceSets: integer('advice_sets').notNull(),
 })
 
+/**
+ * Each owner's live advice sets, and how many of them are shared (public or starter), for the library's unfiltered
+ * total (migration 0037): kept by a trigger as sets are created, deleted, restored, removed, shared or transferred, so
+ * the total reads one row per owner instead of counting a big tenant's sets. No foreign key: the trigger counts for
+ * whatever owner a set names, and a row may outlive its owner.
+ */
+export const ownerSetCounts = pgTable('owner_set_counts', {
+  ownerId: text('owner_id').primaryKey(),
+  live: integer('live').notNull(),
+  shared: integer('shared').notNull(),
+})
+
 /** What a user opened lately (SPEC §7 recentitem). */
 export const recentItems = pgTable('recent_items', {
   id: serial('id').primaryKey(),
