@@ -43,6 +43,8 @@ interface WriterReport {
   perWriter: number[]
   /** Each write's time (ms) in the loaded phases with writers. */
   latencies: number[]
+  /** The same times by kind of write ('edit a node', 'add a node', …). */
+  latenciesByKind: Record<string, number[]>
 }
 /**
  * When the writers write, by the clock both processes share: during the warm-up, then in every second phase of the
@@ -64,7 +66,7 @@ function phaseAt(schedule: Schedule, now: number): { kind: 'before' } | { kind: 
 // The writers' process: each author signs in as a browser does and edits its rule until the time is up.
 
 async function writersProcess(base: string, writers: Writer[], schedule: Schedule): Promise<WriterReport> {
-  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0), latencies: [] }
+  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0), latencies: [], latenciesByKind: {} }
   await Promise.all(writers.map(async (writer, w) => {
     const agent = new HttpAgent(base)
     await agent.signIn(writer.email, writer.password)
@@ -73,7 +75,11 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
       const t0 = performance.now()
       const res = await send()
       const phase = phaseAt(schedule, Date.now())
-      if (phase.kind === 'phase') report.latencies.push(performance.now() - t0)
+      if (phase.kind === 'phase') {
+        const ms = performance.now() - t0
+        report.latencies.push(ms)
+        ;(report.latenciesByKind[what] ??= []).push(ms)
+      }
       if (res.status >= 300) report.failures.push({ status: res.status, what, body: res.text.slice(0, 200) })
       else { report.writes++; report.perWriter[w]!++ }
       return res.status < 300 ? (res.json() as { data: unknown }).data : null
@@ -194,6 +200,10 @@ try {
   console.log(`Advice API, median of the phases: ${rate(false).toFixed(0)} req/s without writers, ${rate(true).toFixed(0)} with (ratio ${ratio.toFixed(2)}, target ≥ 0.5)`)
   console.log(`writers: ${writerReport.writes.toLocaleString('en')} acknowledged writes (per writer ${writerReport.perWriter.join(', ')}), ${writerReport.failures.length} failed; ` +
     `in the loaded phases ${latencies.length.toLocaleString('en')} writes, ${(latencies.length / ((phases / 2) * PHASE_SECONDS)).toFixed(0)}/s, p50 ${(latencies[Math.floor(latencies.length / 2)] ?? 0).toFixed(0)} ms, p99 ${writersP99.toFixed(0)} ms (target < 200)`)
+  for (const [kind, times] of Object.entries(writerReport.latenciesByKind)) {
+    const sorted = [...times].sort((x, y) => x - y)
+    console.log(`  ${kind}: ${sorted.length.toLocaleString('en')} writes, p50 ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(0)} ms, p99 ${(sorted[Math.floor(sorted.length * 0.99)] ?? 0).toFixed(0)} ms`)
+  }
   for (const failure of writerReport.failures.slice(0, 5)) console.log(`  ${failure.what}: ${failure.status} ${failure.body}`)
   const afterWarmUp = samples.filter((s) => s.at > WARM_UP_SECONDS)
   const firstSample = afterWarmUp[0]!

@@ -102,8 +102,9 @@ const ruleNodeMapper: DocumentMapper = {
   async changeFor(db, entityId) {
     const id = idOf(entityId)
     if (id === null) return { upsert: [], remove: [] }
-    const subtree = await subtreeIds(db, id)
-    return change(subtree.map(nodeObjectId), await nodeDocuments(db, { nodeIds: subtree }))
+    // Sent together: the live nodes are selected by the same subtree in SQL, not by the ids read first.
+    const [subtree, live] = await Promise.all([subtreeIds(db, id), nodeDocuments(db, { subtreeOf: id })])
+    return change(subtree.map(nodeObjectId), live)
   },
   count: countLiveNodes,
   batches: (db, size) => inBatches((after) => nodeSourcesAfter(db, after, size), (nodes: NodeSource[]) => nodes.map(nodeDocument).filter((d) => d !== null)),

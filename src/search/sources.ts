@@ -4,6 +4,7 @@
 import { and, asc, eq, gt, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client.ts'
+import { subtreeQuery } from '../db/queries/rule-nodes.ts'
 import { adviceSetSources, type AdviceSetSource } from '../db/queries/search.ts'
 import { adviceSets, entities, owners, ruleNodes, rules } from '../db/schema/index.ts'
 import { UNNAMED_NODE_TYPES } from './document-builders.ts'
@@ -36,9 +37,11 @@ export interface DictionarySource {
   set: AdviceSetSource | null
 }
 
-/** Which nodes: some by id, the whole subtrees under some, every node of some rules or sets, or calls to some rules. */
+/** Which nodes: some by id, the whole subtree under one, every node of some rules or sets, or calls to some rules. */
 export interface NodeSelection {
   nodeIds?: number[]
+  /** A node and everything under it, deleted or not (liveness is checked after). */
+  subtreeOf?: number
   ruleIds?: number[]
   adviceSetIds?: number[]
   calledRuleIds?: number[]
@@ -55,6 +58,7 @@ const nodeColumns = {
 function nodeSelection(by: NodeSelection): SQL | undefined {
   const parts = [
     by.nodeIds?.length ? inArray(ruleNodes.id, by.nodeIds) : undefined,
+    by.subtreeOf !== undefined ? sql`${ruleNodes.id} in (${subtreeQuery(by.subtreeOf)})` : undefined,
     by.ruleIds?.length ? inArray(ruleNodes.ruleId, by.ruleIds) : undefined,
     by.adviceSetIds?.length ? inArray(rules.adviceSetId, by.adviceSetIds) : undefined,
     by.calledRuleIds?.length ? inArray(ruleNodes.calledRuleId, by.calledRuleIds) : undefined,

@@ -67,19 +67,23 @@ export class SearchIndexer {
     return queued
   }
 
-  /** One walk over the outbox in id order; tasks added meanwhile are reached too, failed ones are not retried here. */
+  /**
+   * One walk over the outbox in id order; failed tasks are not retried here. It ends at the first batch that is not
+   * full, without reading again: a task committed since then sends its own NOTIFY, which queues the next pass (one read
+   * less per write, on a database that every writer waits for).
+   */
   private async pass(includePostponed: boolean): Promise<number> {
     let applied = 0
     let failed = false
     let after = 0
     for (;;) {
       const tasks = (await dueIndexTasks(this.db, TASK_BATCH, includePostponed, after))
-      if (tasks.length === 0) break
-      after = tasks.at(-1)!.id
+      after = tasks.at(-1)?.id ?? after
       for (const group of groupByEntity(tasks)) {
         if (await this.apply(group)) applied += group.length
         else failed = true
       }
+      if (tasks.length < TASK_BATCH) break
     }
     if (failed) await this.scheduleRetry()
     return applied
@@ -90,9 +94,13 @@ export class SearchIndexer {
     const ids = tasks.map((t) => t.id)
     try {
       await this.db.transaction(async (tx) => {
-        await lockIndexedEntity(tx, entityType, entityId)
         const mapper = mapperFor(entityType)
-        const change = mapper ? await mapper.changeFor(tx, entityId) : { remove: [], upsert: [] }
+        // The reads are sent with the lock: a connection runs its statements in order, so they still read the entity
+        // as it is once the lock is held, and the transaction holds the database a round trip less.
+        const [, change] = await Promise.all([
+          lockIndexedEntity(tx, entityType, entityId),
+          mapper ? mapper.changeFor(tx, entityId) : { remove: [], upsert: [] },
+        ])
         const target = this.index.inTransaction?.(tx) ?? this.index
         // Removed and kept documents are disjoint, and the tasks go with them: sent together, one round trip.
         await Promise.all([target.delete(change.remove), target.upsert(change.upsert), deleteIndexTasks(tx, ids)])

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
 import { NEW_KEY } from '../schema/rules.ts'
@@ -107,15 +107,19 @@ export async function renumberNodes(tx: Db, orderedIds: number[]): Promise<void>
 
 /** The node and all its descendants; `deletedAt` given: only those removed by that same delete. */
 export async function subtreeIds(db: Db, rootId: number, opts: { deletedAt?: Date | null } = {}): Promise<number[]> {
+  return rowsOf(await db.execute(subtreeQuery(rootId, opts))).map((r) => Number(r.id))
+}
+
+/** The ids of subtreeIds as a query, to select by inside another statement. */
+export function subtreeQuery(rootId: number, opts: { deletedAt?: Date | null } = {}): SQL {
   const filter = opts.deletedAt === undefined ? sql`true`
     : opts.deletedAt === null ? sql`n.deleted_at is null` : sql`n.deleted_at = ${opts.deletedAt.toISOString()}::timestamptz`
-  const result = await db.execute(sql`
+  return sql`
     with recursive tree(id) as (
       select id from rule_nodes where id = ${rootId}
       union all
       select n.id from rule_nodes n join tree on n.parent_id = tree.id where ${filter}
-    ) select id from tree`)
-  return rowsOf(result).map((r) => Number(r.id))
+    ) select id from tree`
 }
 
 export async function setNodesDeleted(db: Db, ids: number[], deletedAt: Date | null, updatedBy: number | null): Promise<void> {

@@ -187,12 +187,39 @@ async function nodeOfRule(db: Db, ruleId: number, nodeId: number, opts: { includ
 
 /** A live parent in this rule, or null for the roots. */
 async function parentIn(db: Db, ruleId: number, raw: unknown): Promise<number | null> {
+  const id = requestedParentId(raw)
+  await checkParentIn(db, ruleId, id)
+  return id
+}
+
+/** The parent asked for, as an id (null: the roots); not yet checked against the rule. */
+function requestedParentId(raw: unknown): number | null {
   if (raw === undefined || raw === null) return null
   const id = typeof raw === 'number' ? raw : Number(raw)
   if (!Number.isSafeInteger(id) || id < 1) throw new ValidationError('parentId', 'parentId: Invalid item id format.')
-  const parent = await findNode(db, id)
-  if (!parent || parent.ruleId !== ruleId) throw new ValidationError('parentId', 'parentId: no node with this id in this rule.')
   return id
+}
+
+async function checkParentIn(db: Db, ruleId: number, parentId: number | null): Promise<void> {
+  if (parentId === null) return
+  const parent = await findNode(db, parentId)
+  if (!parent || parent.ruleId !== ruleId) throw new ValidationError('parentId', 'parentId: no node with this id in this rule.')
+}
+
+/**
+ * The rule, checked for writing, and its node, read together (one round trip, not two). The rule's refusal comes
+ * first, as it would if they were read in turn: a reader of another team's rule learns nothing of its nodes.
+ */
+async function writableRuleWithNode(db: Db, actor: Actor, ruleId: number, nodeId: number): Promise<{ rule: RuleWithSet; node: RuleNodeRow }> {
+  const [rule, node] = await Promise.allSettled([writableRule(db, actor, ruleId), nodeOfRule(db, ruleId, nodeId)])
+  if (rule.status === 'rejected') throw rule.reason
+  if (node.status === 'rejected') throw node.reason
+  return { rule: rule.value, node: node.value }
+}
+
+/** Whether live siblings, as read in order, already hold the positions 0..n-1 that renumbering would give them. */
+function numberedInOrder(siblings: RuleNodeRow[]): boolean {
+  return siblings.every((node, index) => node.position === index)
 }
 
 function positionOf(raw: unknown): number | undefined {
@@ -228,12 +255,17 @@ export async function createNode(deps: Deps, actor: Actor, ruleId: number, input
 
 /** Inserts a node under `rawParentId` (null: a root) at `position` (default last), audited; the caller holds a transaction. */
 async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content: NodeContent, rawParentId: unknown, position: number | undefined): Promise<RuleNodeRow> {
-  await lockRuleRow(tx, rule.id)
-  const parentId = await parentIn(tx, rule.id, rawParentId)
-  const siblings = (await listChildren(tx, rule.id, parentId)).map((n) => n.id)
+  const parentId = requestedParentId(rawParentId)
+  // The lock and the reads are sent together: a connection runs its statements in order, so the reads still happen
+  // under the lock, and the transaction (which every other writer of the embedded database waits for) is shorter.
+  const [, , siblingRows] = await Promise.all([lockRuleRow(tx, rule.id), checkParentIn(tx, rule.id, parentId), listChildren(tx, rule.id, parentId)])
+  const siblings = siblingRows.map((n) => n.id)
   const node = await insertNode(tx, { ...content, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId })
-  await renumberNodes(tx, placeAt(siblings, node.id, position))
-  const placed = (await findNode(tx, node.id))!
+  const order = placeAt(siblings, node.id, position)
+  // Added last after siblings numbered 0..n-1, the node already has its place.
+  const appended = order.at(-1) === node.id && numberedInOrder(siblingRows)
+  if (!appended) await renumberNodes(tx, order)
+  const placed = appended ? node : (await findNode(tx, node.id))!
   await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
   return placed
 }
@@ -281,14 +313,17 @@ export async function createCallNode(deps: Deps, actor: Actor, ruleId: number, i
 }
 
 export async function updateNodeContent(deps: Deps, actor: Actor, ruleId: number, nodeId: number, input: NodeInput): Promise<RuleNodeRow> {
-  const rule = await writableRule(deps.db, actor, ruleId)
-  const node = await nodeOfRule(deps.db, ruleId, nodeId)
+  const { rule, node } = await writableRuleWithNode(deps.db, actor, ruleId, nodeId)
   const content = await nodeContent(deps.db, actor, rule.set, input, node)
   const changed = (Object.keys(content) as Array<keyof NodeContent>).some((k) => JSON.stringify(content[k]) !== JSON.stringify(node[k]))
   if (!changed) return node
   return deps.db.transaction(async (tx) => {
-    const updated = await updateNodeRow(tx, nodeId, { ...content, updatedBy: actor.userId })
-    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot(updated) })
+    // A snapshot holds neither time nor author, so the node after the update is known before it: the update and its
+    // audit are sent together.
+    const [updated] = await Promise.all([
+      updateNodeRow(tx, nodeId, { ...content, updatedBy: actor.userId }),
+      audit(tx, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot({ ...node, ...content }) }),
+    ])
     return updated
   })
 }
@@ -327,12 +362,12 @@ export async function moveNode(deps: Deps, actor: Actor, ruleId: number, input: 
 export async function deleteNode(deps: Deps, actor: Actor, ruleId: number, nodeId: number): Promise<{ deleted: number }> {
   const rule = await writableRule(deps.db, actor, ruleId)
   return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
-    const node = await nodeOfRule(tx, ruleId, nodeId)
-    const ids = await subtreeIds(tx, nodeId, { deletedAt: null })
-    await setNodesDeleted(tx, ids, new Date(), actor.userId)
-    await renumberNodes(tx, (await listChildren(tx, ruleId, node.parentId)).map((n) => n.id))
-    const deleted = (await findNode(tx, nodeId, { includeDeleted: true }))!
+    // Sent together, read under the lock (statements run in order): see insertPlacedNode.
+    const [, node, ids] = await Promise.all([lockRuleRow(tx, ruleId), nodeOfRule(tx, ruleId, nodeId), subtreeIds(tx, nodeId, { deletedAt: null })])
+    const deletedAt = new Date()
+    const [, siblings] = await Promise.all([setNodesDeleted(tx, ids, deletedAt, actor.userId), listChildren(tx, ruleId, node.parentId)])
+    if (!numberedInOrder(siblings)) await renumberNodes(tx, siblings.map((n) => n.id))
+    const deleted = { ...node, deletedAt }
     await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'delete', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot(deleted, { subtree: ids.length }) })
     return { deleted: ids.length }
   })
