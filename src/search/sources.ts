@@ -5,7 +5,7 @@ import { and, asc, eq, gt, inArray, isNull, notInArray, or, sql, type SQL } from
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client.ts'
 import { subtreeQuery } from '../db/queries/rule-nodes.ts'
-import { adviceSetSources, type AdviceSetSource } from '../db/queries/search.ts'
+import { adviceSetSources, adviceSetSourcesIn, type AdviceSetSource } from '../db/queries/search.ts'
 import { adviceSets, entities, owners, ruleNodes, rules } from '../db/schema/index.ts'
 import { UNNAMED_NODE_TYPES } from './document-builders.ts'
 
@@ -69,7 +69,12 @@ function nodeSelection(by: NodeSelection): SQL | undefined {
 const liveNode = and(isNull(ruleNodes.deletedAt), isNull(rules.deletedAt), isNull(adviceSets.deletedAt))
 
 async function withSets<T extends { adviceSetId: number }>(db: Db, rows: T[]): Promise<Array<Omit<T, 'adviceSetId'> & { set: AdviceSetSource }>> {
-  const sets = new Map((await adviceSetSources(db, [...new Set(rows.map((r) => r.adviceSetId))])).map((s) => [s.id, s]))
+  return joinSets(rows, await adviceSetSources(db, [...new Set(rows.map((r) => r.adviceSetId))]))
+}
+
+/** Each row with its live set; rows of sets not among `sources` are left out. */
+function joinSets<T extends { adviceSetId: number }>(rows: T[], sources: AdviceSetSource[]): Array<Omit<T, 'adviceSetId'> & { set: AdviceSetSource }> {
+  const sets = new Map(sources.map((s) => [s.id, s]))
   return rows.flatMap(({ adviceSetId, ...row }) => {
     const set = sets.get(adviceSetId)
     return set ? [{ ...row, set }] : []
@@ -87,7 +92,13 @@ function nodesQuery(db: Db) {
 export async function nodeSources(db: Db, by: NodeSelection): Promise<NodeSource[]> {
   const selection = nodeSelection(by)
   if (!selection) return []
-  return withSets(db, await nodesQuery(db).where(and(selection, liveNode)))
+  // The sets are read beside the nodes, chosen by the same selection, rather than after them by the ids they hold:
+  // one round trip, within the search index's transaction.
+  const [rows, sets] = await Promise.all([
+    nodesQuery(db).where(and(selection, liveNode)),
+    adviceSetSourcesIn(db, sql`select ${rules.adviceSetId} from ${ruleNodes} join ${rules} on ${rules.id} = ${ruleNodes.ruleId} where ${selection}`),
+  ])
+  return joinSets(rows, sets)
 }
 
 export async function nodeSourcesAfter(db: Db, afterId: number, limit: number): Promise<NodeSource[]> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, owners, rules, searchIndexTasks, tagLinks, tags } from '../schema/index.ts'
 
@@ -84,6 +84,12 @@ export async function adviceSetSources(db: Db, ids: number[]): Promise<AdviceSet
   if (ids.length === 0) return []
   return db.select(sourceColumns).from(adviceSets).innerJoin(owners, eq(owners.id, adviceSets.ownerId))
     .where(and(inArray(adviceSets.id, ids), isNull(adviceSets.deletedAt)))
+}
+
+/** The live sets whose ids `idsQuery` selects. */
+export async function adviceSetSourcesIn(db: Db, idsQuery: SQL): Promise<AdviceSetSource[]> {
+  return db.select(sourceColumns).from(adviceSets).innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .where(and(sql`${adviceSets.id} in (${idsQuery})`, isNull(adviceSets.deletedAt)))
 }
 
 /** Live sets in id order after `afterId`, for rebuilding the index. */
