@@ -28,16 +28,37 @@ export interface IndexChange {
 export interface DocumentMapper {
   /** The entity type as the audit log names it. */
   entityType: string
-  /** The documents showing the entity as it is now; those of whatever is gone or deleted are removed. */
-  changeFor(db: Db, entityId: string): Promise<IndexChange>
+  /**
+   * The documents showing these entities as they are now; those of whatever is gone or deleted are removed. Several
+   * at once, read in as few statements as the type allows: a pass of the indexer applies all its tasks together.
+   */
+  changeFor(db: Db, entityIds: string[]): Promise<IndexChange>
   count(db: Db): Promise<number>
   /** Every live entity's documents, a batch at a time, for a rebuild. */
   batches(db: Db, size: number): AsyncGenerator<SearchDocument[]>
 }
 
-function idOf(entityId: string): number | null {
-  const id = Number(entityId)
-  return Number.isSafeInteger(id) ? id : null
+/** The ids that are numbers; any other names no entity. */
+function idsOf(entityIds: string[]): number[] {
+  return entityIds.map(Number).filter((id) => Number.isSafeInteger(id))
+}
+
+/** For a type whose documents are read entity by entity: each entity's change, read together, made one. */
+function eachOf(changeForOne: (db: Db, id: number) => Promise<IndexChange>): DocumentMapper['changeFor'] {
+  return async (db, entityIds) => mergedChanges(await Promise.all(idsOf(entityIds).map((id) => changeForOne(db, id))))
+}
+
+/**
+ * Several changes as one: a document that two of them cover (a node and its rule) is written once, and documents go
+ * in id order, so that two writers of the same documents lock their rows in the same order.
+ */
+export function mergedChanges(changes: IndexChange[]): IndexChange {
+  const upsert = new Map(changes.flatMap((c) => c.upsert.map((document) => [document.objectID, document] as const)))
+  const remove = new Set(changes.flatMap((c) => c.remove).filter((id) => !upsert.has(id)))
+  return {
+    upsert: [...upsert.values()].sort((a, b) => a.objectID.localeCompare(b.objectID)),
+    remove: [...remove].sort(),
+  }
 }
 
 /** Upserts what is live, removes the rest of `candidates`. */
@@ -63,9 +84,7 @@ async function* inBatches<T extends { id: number }>(read: (after: number) => Pro
 
 const adviceSetMapper: DocumentMapper = {
   entityType: 'adviceset',
-  async changeFor(db, entityId) {
-    const id = idOf(entityId)
-    if (id === null) return { upsert: [], remove: [] }
+  changeFor: eachOf(async (db, id) => {
     const ruleIds = await ruleIdsOfSet(db, id)
     const candidates = [
       adviceSetObjectId(id), ...ruleIds.map(ruleObjectId), ...(await nodeIdsOf(db, { adviceSetIds: [id] })).map(nodeObjectId),
@@ -77,34 +96,33 @@ const adviceSetMapper: DocumentMapper = {
       adviceSetDocument(set), ...(await ruleSources(db, { adviceSetIds: [id] })).map(ruleDocument),
       ...(await nodeDocuments(db, { adviceSetIds: [id] })), ...(await dictionarySources(db, { adviceSetIds: [id] })).map(dictionaryDocument),
     ])
-  },
+  }),
   count: countLiveAdviceSets,
   batches: (db, size) => inBatches((after) => adviceSetSourcesAfter(db, after, size), (sets) => sets.map(adviceSetDocument)),
 }
 
 const ruleMapper: DocumentMapper = {
   entityType: 'rule',
-  async changeFor(db, entityId) {
-    const id = idOf(entityId)
-    if (id === null) return { upsert: [], remove: [] }
+  changeFor: eachOf(async (db, id) => {
     const candidates = [ruleObjectId(id), ...(await nodeIdsOf(db, { ruleIds: [id] })).map(nodeObjectId)]
     const live = [...(await ruleSources(db, { ruleIds: [id] })).map(ruleDocument), ...(await nodeDocuments(db, { ruleIds: [id] }))]
     // Calls to the rule from elsewhere are named after it; a deleted rule leaves them as they were.
     const callers = live.length > 0 ? await nodeDocuments(db, { calledRuleIds: [id] }) : []
     return change(candidates, [...live, ...callers.filter((d) => !live.some((l) => l.objectID === d.objectID))])
-  },
+  }),
   count: countLiveRules,
   batches: (db, size) => inBatches((after) => ruleSourcesAfter(db, after, size), (found) => found.map(ruleDocument)),
 }
 
 const ruleNodeMapper: DocumentMapper = {
   entityType: 'rulenode',
-  async changeFor(db, entityId) {
-    const id = idOf(entityId)
-    if (id === null) return { upsert: [], remove: [] }
-    // Sent together: the live nodes are selected by the same subtree in SQL, not by the ids read first.
-    const [subtree, live] = await Promise.all([subtreeIds(db, id), nodeDocuments(db, { subtreeOf: id })])
-    return change(subtree.map(nodeObjectId), live)
+  async changeFor(db, entityIds) {
+    const ids = idsOf(entityIds)
+    if (ids.length === 0) return { upsert: [], remove: [] }
+    // Two statements for any number of nodes, sent together: the live nodes are selected by the same subtrees in SQL,
+    // not by the ids read first.
+    const [subtrees, live] = await Promise.all([subtreeIds(db, ids), nodeDocuments(db, { subtreesOf: ids })])
+    return change(subtrees.map(nodeObjectId), live)
   },
   count: countLiveNodes,
   batches: (db, size) => inBatches((after) => nodeSourcesAfter(db, after, size), (nodes: NodeSource[]) => nodes.map(nodeDocument).filter((d) => d !== null)),
@@ -112,10 +130,10 @@ const ruleNodeMapper: DocumentMapper = {
 
 const dictionaryMapper: DocumentMapper = {
   entityType: 'entity',
-  async changeFor(db, entityId) {
-    const id = idOf(entityId)
-    if (id === null) return { upsert: [], remove: [] }
-    return change([dictionaryObjectId(id)], (await dictionarySources(db, { ids: [id] })).map(dictionaryDocument))
+  async changeFor(db, entityIds) {
+    const ids = idsOf(entityIds)
+    if (ids.length === 0) return { upsert: [], remove: [] }
+    return change(ids.map(dictionaryObjectId), (await dictionarySources(db, { ids })).map(dictionaryDocument))
   },
   count: countLiveDictionaryEntries,
   batches: (db, size) => inBatches((after) => dictionarySourcesAfter(db, after, size), (entries) => entries.map(dictionaryDocument)),
@@ -124,10 +142,10 @@ const dictionaryMapper: DocumentMapper = {
 /** Media and visualizations ('supplement' is the audit name of services/files/supplements.ts). */
 const supplementMapper: DocumentMapper = {
   entityType: 'supplement',
-  async changeFor(db, entityId) {
-    const id = idOf(entityId)
-    if (id === null) return { upsert: [], remove: [] }
-    return change([supplementObjectId(id)], (await supplementSearchRows(db, { ids: [id] })).map(supplementDocument))
+  async changeFor(db, entityIds) {
+    const ids = idsOf(entityIds)
+    if (ids.length === 0) return { upsert: [], remove: [] }
+    return change(ids.map(supplementObjectId), (await supplementSearchRows(db, { ids })).map(supplementDocument))
   },
   count: countLiveSupplements,
   batches: (db, size) => inBatches((after) => supplementSearchRows(db, { afterId: after, limit: size }), (rows) => rows.map(supplementDocument)),

@@ -61,7 +61,8 @@ export class PostgresSearchIndex implements SearchIndex {
           ...words, prefixTerms: prefixTokens(Object.values(words).join(' ')), updatedAt: d.updatedAt,
         }
       })
-      const lexicon = [...new Set(rows.flatMap((r) => `${r.nameTerms} ${r.nameAltTerms} ${r.textTerms}`.split(' ')).filter((w) => w.length >= MIN_WORD_LENGTH_FOR_TYPO - 1))]
+      // In one order, as the documents are (sync.ts): two writers adding the same new words wait on each other in turn.
+      const lexicon = [...new Set(rows.flatMap((r) => `${r.nameTerms} ${r.nameAltTerms} ${r.textTerms}`.split(' ')).filter((w) => w.length >= MIN_WORD_LENGTH_FOR_TYPO - 1))].sort()
       // The documents and their words are independent: sent together, one round trip (see services/audit/audit.ts).
       await Promise.all([
         this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({

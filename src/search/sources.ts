@@ -37,11 +37,11 @@ export interface DictionarySource {
   set: AdviceSetSource | null
 }
 
-/** Which nodes: some by id, the whole subtree under one, every node of some rules or sets, or calls to some rules. */
+/** Which nodes: some by id, the whole subtrees under some, every node of some rules or sets, or calls to some rules. */
 export interface NodeSelection {
   nodeIds?: number[]
-  /** A node and everything under it, deleted or not (liveness is checked after). */
-  subtreeOf?: number
+  /** Nodes and everything under them, deleted or not (liveness is checked after). */
+  subtreesOf?: number[]
   ruleIds?: number[]
   adviceSetIds?: number[]
   calledRuleIds?: number[]
@@ -58,7 +58,7 @@ const nodeColumns = {
 function nodeSelection(by: NodeSelection): SQL | undefined {
   const parts = [
     by.nodeIds?.length ? inArray(ruleNodes.id, by.nodeIds) : undefined,
-    by.subtreeOf !== undefined ? sql`${ruleNodes.id} in (${subtreeQuery(by.subtreeOf)})` : undefined,
+    by.subtreesOf?.length ? sql`${ruleNodes.id} in (${subtreeQuery(by.subtreesOf)})` : undefined,
     by.ruleIds?.length ? inArray(ruleNodes.ruleId, by.ruleIds) : undefined,
     by.adviceSetIds?.length ? inArray(rules.adviceSetId, by.adviceSetIds) : undefined,
     by.calledRuleIds?.length ? inArray(ruleNodes.calledRuleId, by.calledRuleIds) : undefined,

@@ -5,9 +5,9 @@
 import type { Db } from '../db/client.ts'
 import { listenOn, type Unlisten } from '../db/notifications.ts'
 import {
-  deleteIndexTasks, dueIndexTasks, INDEX_TASK_CHANNEL, lockIndexedEntity, nextIndexTaskDue, postponeIndexTasks, type IndexTaskRow,
+  deleteIndexTasks, dueIndexTasks, INDEX_TASK_CHANNEL, lockIndexedEntities, nextIndexTaskDue, postponeIndexTasks, type IndexTaskRow,
 } from '../db/queries/search.ts'
-import { mapperFor } from './documents.ts'
+import { mapperFor, mergedChanges } from './documents.ts'
 import type { SearchIndex } from './types.ts'
 
 const TASK_BATCH = 200
@@ -79,9 +79,14 @@ export class SearchIndexer {
     for (;;) {
       const tasks = (await dueIndexTasks(this.db, TASK_BATCH, includePostponed, after))
       after = tasks.at(-1)?.id ?? after
-      for (const group of groupByEntity(tasks)) {
-        if (await this.apply(group)) applied += group.length
-        else failed = true
+      const groups = groupByEntity(tasks)
+      // All together when they can be; when that fails, each on its own, so that only the failing entity waits.
+      if (groups.length > 1 && await this.apply(groups, false)) applied += tasks.length
+      else {
+        for (const group of groups) {
+          if (await this.apply([group], true)) applied += group.length
+          else failed = true
+        }
       }
       if (tasks.length < TASK_BATCH) break
     }
@@ -89,24 +94,39 @@ export class SearchIndexer {
     return applied
   }
 
-  private async apply(tasks: IndexTaskRow[]): Promise<boolean> {
-    const { entityType, entityId } = tasks[0]!
-    const ids = tasks.map((t) => t.id)
+  /**
+   * Applies the tasks of some entities in one transaction, in a fixed number of round trips and statements however
+   * many there are: each type's locks with its reads, then all the documents with the tasks' deletion. Writes arriving
+   * while a pass runs share the next one, so under a stream of writes each pays a part of it (bench:soak).
+   * `postponeOnFailure`: a failure postpones the tasks (for a single entity); otherwise the caller tries again.
+   */
+  private async apply(groups: IndexTaskRow[][], postponeOnFailure: boolean): Promise<boolean> {
+    const ids = groups.flatMap((group) => group.map((t) => t.id))
+    const byType = new Map<string, string[]>()
+    for (const { entityType, entityId } of groups.map((group) => group[0]!)) byType.set(entityType, [...(byType.get(entityType) ?? []), entityId])
+    // Locks taken in one order (type, then id) in every pass: two instances never wait on each other in a cycle.
+    const types = [...byType.keys()].sort().map((entityType) => ({ entityType, entityIds: byType.get(entityType)!.sort() }))
     try {
       await this.db.transaction(async (tx) => {
-        const mapper = mapperFor(entityType)
-        // The reads are sent with the lock: a connection runs its statements in order, so they still read the entity
-        // as it is once the lock is held, and the transaction holds the database a round trip less.
-        const [, change] = await Promise.all([
-          lockIndexedEntity(tx, entityType, entityId),
-          mapper ? mapper.changeFor(tx, entityId) : { remove: [], upsert: [] },
-        ])
+        // The reads are sent with the locks: a connection runs its statements in order, so each entity is still read
+        // as it is once its lock is held, and the transaction holds the database for fewer round trips.
+        const changes = await Promise.all(types.map(async ({ entityType, entityIds }) => {
+          const mapper = mapperFor(entityType)
+          const [, change] = await Promise.all([
+            lockIndexedEntities(tx, entityType, entityIds),
+            mapper ? mapper.changeFor(tx, entityIds) : { remove: [], upsert: [] },
+          ])
+          return change
+        }))
+        const { remove, upsert } = mergedChanges(changes)
         const target = this.index.inTransaction?.(tx) ?? this.index
         // Removed and kept documents are disjoint, and the tasks go with them: sent together, one round trip.
-        await Promise.all([target.delete(change.remove), target.upsert(change.upsert), deleteIndexTasks(tx, ids)])
+        await Promise.all([target.delete(remove), target.upsert(upsert), deleteIndexTasks(tx, ids)])
       })
       return true
     } catch (err) {
+      if (!postponeOnFailure) return false
+      const { entityType, entityId } = groups[0]![0]!
       this.log.warn({ err, entityType, entityId }, 'search index update failed; retrying later')
       await postponeIndexTasks(this.db, ids, err instanceof Error ? err.message : String(err))
       return false

@@ -23,7 +23,12 @@ export interface InsertActivityParams {
 }
 
 export async function insertActivity(db: Db, p: InsertActivityParams): Promise<void> {
-  await db.insert(activity).values({ ...p, before: p.before ?? null, after: p.after ?? null })
+  await activityInsert(db, p)
+}
+
+/** insertActivity's statement, not yet sent: a part of a change's one statement (audited-change.ts). */
+export function activityInsert(db: Db, p: InsertActivityParams) {
+  return db.insert(activity).values({ ...p, before: p.before ?? null, after: p.after ?? null })
 }
 
 export interface ListActivityParams {

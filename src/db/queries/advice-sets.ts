@@ -185,9 +185,16 @@ function setIdsOf(db: Db, of: SetContent) {
  * waited for: that transaction marks the set itself, so "Updated" is at most its length early, and a lock taken at the
  * end of a transaction never waits on, nor deadlocks with, one that took the set first.
  */
-export async function markAdviceSetUpdated(db: Db, p: { of: SetContent; by: number | null; at: Date }): Promise<void> {
+export async function markAdviceSetUpdated(db: Db, p: SetUpdatedMark): Promise<void> {
+  await adviceSetUpdatedMark(db, p)
+}
+
+export interface SetUpdatedMark { of: SetContent; by: number | null; at: Date }
+
+/** markAdviceSetUpdated's statement, not yet sent: a part of a change's one statement (audited-change.ts). */
+export function adviceSetUpdatedMark(db: Db, p: SetUpdatedMark) {
   const free = db.select({ id: adviceSets.id }).from(adviceSets).where(inArray(adviceSets.id, setIdsOf(db, p.of))).for('update', { skipLocked: true })
-  await db.update(adviceSets).set({ updatedAt: p.at, ...(p.by !== null ? { updatedBy: p.by } : {}) }).where(inArray(adviceSets.id, free))
+  return db.update(adviceSets).set({ updatedAt: p.at, ...(p.by !== null ? { updatedBy: p.by } : {}) }).where(inArray(adviceSets.id, free))
 }
 
 export async function countAdviceSetsInCategory(db: Db, categoryId: number) {

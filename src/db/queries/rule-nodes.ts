@@ -40,7 +40,13 @@ export async function lockRuleRow(tx: Db, ruleId: number): Promise<void> {
 }
 
 /** `key` left out: a new one (a new node, a copy); given: the node a version held comes back (publishing/restore-trees.ts). */
-export type NodeInsert = NodeContent & Partial<Pick<RuleNodeRow, 'key'>> & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
+export type NodeInsert = NodeContent & Partial<Pick<RuleNodeRow, 'key' | 'id'>> & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
+
+/** An id for a node about to be inserted, so that what depends on it can be sent with the insert. */
+export async function nextNodeId(db: Db): Promise<number> {
+  const [row] = rowsOf(await db.execute(sql`select nextval(pg_get_serial_sequence('rule_nodes', 'id'))::int as id`))
+  return Number(row!.id)
+}
 
 export async function insertNode(db: Db, p: NodeInsert): Promise<RuleNodeRow> {
   const [row] = await db.insert(ruleNodes).values({ ...p, updatedBy: p.createdBy }).returning()
@@ -92,9 +98,16 @@ export async function insertNodes(db: Db, rows: NodeInsert[]): Promise<number[]>
   return ids
 }
 
-export async function updateNode(db: Db, id: number, p: Partial<NodeContent & Pick<RuleNodeRow, 'ruleId' | 'parentId' | 'position' | 'deletedAt'>> & { updatedBy: number | null }): Promise<RuleNodeRow> {
-  const [row] = await db.update(ruleNodes).set({ ...p, updatedAt: new Date() }).where(eq(ruleNodes.id, id)).returning()
+type NodeChange = Partial<NodeContent & Pick<RuleNodeRow, 'ruleId' | 'parentId' | 'position' | 'deletedAt'>> & { updatedBy: number | null }
+
+export async function updateNode(db: Db, id: number, p: NodeChange): Promise<RuleNodeRow> {
+  const [row] = await nodeUpdate(db, id, p, new Date()).returning()
   return row!
+}
+
+/** updateNode's statement, not yet sent, updated at `at`: a part of a change's one statement (audited-change.ts). */
+export function nodeUpdate(db: Db, id: number, p: NodeChange, at: Date) {
+  return db.update(ruleNodes).set({ ...p, updatedAt: at }).where(eq(ruleNodes.id, id))
 }
 
 /** Positions 0..n-1 in list order for live siblings; two steps for the same reason as renumberRules. */
@@ -105,18 +118,22 @@ export async function renumberNodes(tx: Db, orderedIds: number[]): Promise<void>
   await tx.execute(sql`update rule_nodes set position = -1 - position where id in (${sql.join(orderedIds.map((id) => sql`${id}`), sql`, `)})`)
 }
 
-/** The node and all its descendants; `deletedAt` given: only those removed by that same delete. */
-export async function subtreeIds(db: Db, rootId: number, opts: { deletedAt?: Date | null } = {}): Promise<number[]> {
-  return rowsOf(await db.execute(subtreeQuery(rootId, opts))).map((r) => Number(r.id))
+/**
+ * The node (or nodes) and all descendants; `deletedAt` given: only those removed by that same delete. Roots of which
+ * one is under another give the nodes below both twice.
+ */
+export async function subtreeIds(db: Db, roots: number | number[], opts: { deletedAt?: Date | null } = {}): Promise<number[]> {
+  return rowsOf(await db.execute(subtreeQuery(roots, opts))).map((r) => Number(r.id))
 }
 
 /** The ids of subtreeIds as a query, to select by inside another statement. */
-export function subtreeQuery(rootId: number, opts: { deletedAt?: Date | null } = {}): SQL {
+export function subtreeQuery(roots: number | number[], opts: { deletedAt?: Date | null } = {}): SQL {
   const filter = opts.deletedAt === undefined ? sql`true`
     : opts.deletedAt === null ? sql`n.deleted_at is null` : sql`n.deleted_at = ${opts.deletedAt.toISOString()}::timestamptz`
+  const rootIds = sql.join([roots].flat().map((id) => sql`${id}`), sql`, `)
   return sql`
     with recursive tree(id) as (
-      select id from rule_nodes where id = ${rootId}
+      select id from rule_nodes where id in (${rootIds})
       union all
       select n.id from rule_nodes n join tree on n.parent_id = tree.id where ${filter}
     ) select id from tree`

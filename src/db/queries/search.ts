@@ -10,8 +10,17 @@ export const INDEX_TASK_CHANNEL = 'search_index_tasks'
  * statement, so one round trip, and the notification is only ever sent with its row.
  */
 export async function recordIndexTask(tx: Db, entityType: string, entityId: string): Promise<void> {
-  await tx.execute(sql`WITH task AS (INSERT INTO ${searchIndexTasks} (entity_type, entity_id) VALUES (${entityType}, ${entityId}) RETURNING id)
-    SELECT pg_notify(${INDEX_TASK_CHANNEL}, '') FROM task`)
+  await tx.execute(sql`WITH task AS (${indexTaskInsert(entityType, entityId)}) ${indexTaskNotify(sql`task`)}`)
+}
+
+/** The task's insert, returning its id: a WITH clause of recordIndexTask, or of a change's one statement. */
+export function indexTaskInsert(entityType: string, entityId: string): SQL {
+  return sql`INSERT INTO ${searchIndexTasks} (entity_type, entity_id) VALUES (${entityType}, ${entityId}) RETURNING id`
+}
+
+/** The NOTIFY for the tasks a WITH clause named `tasks` inserted, sent only if the statement commits. */
+export function indexTaskNotify(tasks: SQL): SQL {
+  return sql`SELECT pg_notify(${INDEX_TASK_CHANNEL}, '') FROM ${tasks}`
 }
 
 export type IndexTaskRow = typeof searchIndexTasks.$inferSelect
@@ -23,9 +32,13 @@ export async function dueIndexTasks(db: Db, limit: number, includePostponed: boo
     .orderBy(asc(searchIndexTasks.id)).limit(limit)
 }
 
-/** Serializes index work on one entity across app instances, so an older state never overwrites a newer one. */
-export async function lockIndexedEntity(tx: Db, entityType: string, entityId: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`search:${entityType}:${entityId}`}))`)
+/**
+ * Serializes index work on entities across app instances, so an older state never overwrites a newer one. The locks
+ * are taken in the order given (a select list is evaluated left to right): callers give one order everywhere.
+ */
+export async function lockIndexedEntities(tx: Db, entityType: string, entityIds: string[]): Promise<void> {
+  if (entityIds.length === 0) return
+  await tx.execute(sql`SELECT ${sql.join(entityIds.map((id) => sql`pg_advisory_xact_lock(hashtext(${`search:${entityType}:${id}`}))`), sql`, `)}`)
 }
 
 /** In slices: a statement takes at most 65,535 parameters. */

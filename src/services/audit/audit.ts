@@ -2,7 +2,9 @@
 // searchable entities also leave a search index task in that transaction, applied after commit (src/search/sync.ts).
 // Changes to an advice set's content (its rules, their nodes, its scenarios, versions and supplement links) also mark
 // the set updated, so its "Updated" and the library's sort by it follow them.
+import type { SQLWrapper } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import { changeWithAudit, type AuditRows } from '../../db/queries/audited-change.ts'
 import { insertActivity } from '../../db/queries/activity.ts'
 import { markAdviceSetUpdated, type SetContent } from '../../db/queries/advice-sets.ts'
 import { recordIndexTask } from '../../db/queries/search.ts'
@@ -40,11 +42,28 @@ function setContentOf(entry: AuditEntry): SetContent | null {
 
 /** `actor` null means the server acted on its own (seeding, expiry jobs). */
 export async function audit(tx: Db, actor: Actor | null, entry: AuditEntry): Promise<void> {
-  const content = setContentOf(entry)
+  const rows = auditRowsOf(actor, entry)
   // Sent together, not one after another: each is independent of the others, and a transaction's round trips are
   // what other writers wait for on the embedded database, which runs one transaction at a time (bench:soak).
   await Promise.all([
-    insertActivity(tx, {
+    insertActivity(tx, rows.activity),
+    rows.indexTask ? recordIndexTask(tx, rows.indexTask.entityType, rows.indexTask.entityId) : undefined,
+    rows.setUpdated ? markAdviceSetUpdated(tx, rows.setUpdated) : undefined,
+  ])
+}
+
+/**
+ * A change of one statement (an UPDATE whose after-state is known before it is sent) made with its audit, as one
+ * statement and without a transaction (db/queries/audited-change.ts). Returns how many rows the change changed.
+ */
+export async function auditedChange(db: Db, actor: Actor | null, entry: AuditEntry, change: SQLWrapper): Promise<number> {
+  return changeWithAudit(db, change, auditRowsOf(actor, entry))
+}
+
+function auditRowsOf(actor: Actor | null, entry: AuditEntry): AuditRows {
+  const content = setContentOf(entry)
+  return {
+    activity: {
       ownerId: entry.ownerId,
       actorId: actor?.userId ?? null,
       impersonatorId: actor?.impersonatorId ?? null,
@@ -54,8 +73,8 @@ export async function audit(tx: Db, actor: Actor | null, entry: AuditEntry): Pro
       entityId: String(entry.entityId),
       before: entry.before ?? null,
       after: entry.after ?? null,
-    }),
-    isSearchable(entry.entityType) ? recordIndexTask(tx, entry.entityType, String(entry.entityId)) : undefined,
-    content ? markAdviceSetUpdated(tx, { of: content, by: actor?.userId ?? null, at: new Date() }) : undefined,
-  ])
+    },
+    indexTask: isSearchable(entry.entityType) ? { entityType: entry.entityType, entityId: String(entry.entityId) } : null,
+    setUpdated: content ? { of: content, by: actor?.userId ?? null, at: new Date() } : null,
+  }
 }

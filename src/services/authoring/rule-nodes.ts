@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client.ts'
 import {
   copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
-  updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
+  nextNodeId, nodeUpdate, updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
 } from '../../db/queries/rule-nodes.ts'
 import { findRule, type RuleWithSet } from '../../db/queries/rules.ts'
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../engine/index.ts'
 import type { NodeSource } from '../../db/schema/index.ts'
 import { dictionaryFor, treesOf } from './advice-set-model.ts'
-import { audit } from '../audit/audit.ts'
+import { audit, auditedChange, type AuditEntry } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import { optionalText, requireText } from '../validate.ts'
@@ -167,7 +167,10 @@ function parseSources(raw: unknown): NodeSource[] {
 }
 
 /** What the activity log keeps of a node; `parentId` is what deletedUnder looks for. */
-export function nodeSnapshot(node: RuleNodeRow, extra: Record<string, unknown> = {}) {
+/** What an activity entry records of a node. */
+type SnapshotNode = Pick<RuleNodeRow, 'id' | 'ruleId' | 'parentId' | 'position' | 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question' | 'calledRuleId' | 'apiId' | 'tags' | 'sources' | 'deletedAt'>
+
+export function nodeSnapshot(node: SnapshotNode, extra: Record<string, unknown> = {}) {
   return {
     id: node.id, name: nodeLabel(node), ruleId: node.ruleId, parentId: node.parentId, position: node.position, type: node.type,
     expression: node.expression, variable: node.variable, headline: node.headline, text: node.text, question: node.question,
@@ -175,7 +178,7 @@ export function nodeSnapshot(node: RuleNodeRow, extra: Record<string, unknown> =
   }
 }
 
-function nodeLabel(node: RuleNodeRow): string {
+function nodeLabel(node: SnapshotNode): string {
   return (node.headline || node.expression || node.question || node.variable || node.type).slice(0, 120)
 }
 
@@ -258,16 +261,27 @@ async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content
   const parentId = requestedParentId(rawParentId)
   // The lock and the reads are sent together: a connection runs its statements in order, so the reads still happen
   // under the lock, and the transaction (which every other writer of the embedded database waits for) is shorter.
-  const [, , siblingRows] = await Promise.all([lockRuleRow(tx, rule.id), checkParentIn(tx, rule.id, parentId), listChildren(tx, rule.id, parentId)])
+  const [, , siblingRows, id] = await Promise.all([
+    lockRuleRow(tx, rule.id), checkParentIn(tx, rule.id, parentId), listChildren(tx, rule.id, parentId), nextNodeId(tx),
+  ])
   const siblings = siblingRows.map((n) => n.id)
-  const node = await insertNode(tx, { ...content, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId })
-  const order = placeAt(siblings, node.id, position)
-  // Added last after siblings numbered 0..n-1, the node already has its place.
-  const appended = order.at(-1) === node.id && numberedInOrder(siblingRows)
-  if (!appended) await renumberNodes(tx, order)
-  const placed = appended ? node : (await findNode(tx, node.id))!
-  await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(placed) })
+  const row = { ...content, id, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId }
+  const order = placeAt(siblings, id, position)
+  // Added last after siblings numbered 0..n-1, the node already has its place: what is inserted is what the audit
+  // records, and the two are sent together.
+  if (order.at(-1) === id && numberedInOrder(siblingRows)) {
+    const [node] = await Promise.all([insertNode(tx, row), audit(tx, actor, createdEntry(rule, { ...row, deletedAt: null }))])
+    return node
+  }
+  await insertNode(tx, row)
+  await renumberNodes(tx, order)
+  const placed = (await findNode(tx, id))!
+  await audit(tx, actor, createdEntry(rule, placed))
   return placed
+}
+
+function createdEntry(rule: RuleWithSet, node: SnapshotNode): AuditEntry {
+  return { ownerId: rule.set.ownerId, action: 'create', entityType: ENTITY_RULE_NODE, entityId: node.id, after: nodeSnapshot(node) }
 }
 
 /** A node to create with the nodes to create under it, in order. */
@@ -317,15 +331,11 @@ export async function updateNodeContent(deps: Deps, actor: Actor, ruleId: number
   const content = await nodeContent(deps.db, actor, rule.set, input, node)
   const changed = (Object.keys(content) as Array<keyof NodeContent>).some((k) => JSON.stringify(content[k]) !== JSON.stringify(node[k]))
   if (!changed) return node
-  return deps.db.transaction(async (tx) => {
-    // A snapshot holds neither time nor author, so the node after the update is known before it: the update and its
-    // audit are sent together.
-    const [updated] = await Promise.all([
-      updateNodeRow(tx, nodeId, { ...content, updatedBy: actor.userId }),
-      audit(tx, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot({ ...node, ...content }) }),
-    ])
-    return updated
-  })
+  // The node after the update is known before it is made, so the update and its audit are one statement.
+  const updated: RuleNodeRow = { ...node, ...content, updatedBy: actor.userId, updatedAt: new Date() }
+  await auditedChange(deps.db, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot(updated) },
+    nodeUpdate(deps.db, nodeId, { ...content, updatedBy: actor.userId }, updated.updatedAt))
+  return updated
 }
 
 /** Re-parents and/or reorders a node within its rule. */
@@ -365,10 +375,13 @@ export async function deleteNode(deps: Deps, actor: Actor, ruleId: number, nodeI
     // Sent together, read under the lock (statements run in order): see insertPlacedNode.
     const [, node, ids] = await Promise.all([lockRuleRow(tx, ruleId), nodeOfRule(tx, ruleId, nodeId), subtreeIds(tx, nodeId, { deletedAt: null })])
     const deletedAt = new Date()
-    const [, siblings] = await Promise.all([setNodesDeleted(tx, ids, deletedAt, actor.userId), listChildren(tx, ruleId, node.parentId)])
+    // The audit records what is known now (the node, its subtree, the time): it goes with the delete.
+    const [, siblings] = await Promise.all([
+      setNodesDeleted(tx, ids, deletedAt, actor.userId),
+      listChildren(tx, ruleId, node.parentId),
+      audit(tx, actor, { ownerId: rule.set.ownerId, action: 'delete', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot({ ...node, deletedAt }, { subtree: ids.length }) }),
+    ])
     if (!numberedInOrder(siblings)) await renumberNodes(tx, siblings.map((n) => n.id))
-    const deleted = { ...node, deletedAt }
-    await audit(tx, actor, { ownerId: rule.set.ownerId, action: 'delete', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot(deleted, { subtree: ids.length }) })
     return { deleted: ids.length }
   })
 }

@@ -141,6 +141,46 @@ t.test('an index that fails loses nothing: the task waits with backoff and is ap
   t.equal(await countIndexTasks(db), 0)
 })
 
+/** Behaves as `inner`, refusing any upsert with a document whose name has `poison`, and recording the upserts. */
+function recordingIndex(inner: SearchIndex, upserts: string[][], poison: string): SearchIndex {
+  return {
+    kind: inner.kind,
+    search: (q) => inner.search(q),
+    delete: (ids) => inner.delete(ids),
+    clear: () => inner.clear(),
+    stats: () => inner.stats(),
+    upsert: async (docs: SearchDocument[]) => {
+      upserts.push(docs.map((d) => d.name))
+      if (docs.some((d) => d.name.includes(poison))) throw new Error(`refused ${poison}`)
+      return inner.upsert(docs)
+    },
+    inTransaction: (tx) => recordingIndex(inner.inTransaction!(tx), upserts, poison),
+  }
+}
+
+t.test('the tasks of several entities are applied together; one that fails makes only its own tasks wait', async (t) => {
+  await indexer.stop()
+  t.teardown(() => indexer.start())
+  const upserts: string[][] = []
+  const worker = new SearchIndexer(db, recordingIndex(index, upserts, 'Poisoned'), silent)
+  const names = ['Wombat one', 'Wombat two', 'Wombat three']
+  for (const name of names) await createAdviceSet(app.deps, actor, { name })
+  t.equal(await worker.flush(), 3, 'all three applied')
+  t.same(upserts.map((docs) => [...docs].sort()), [[...names].sort()], 'in one upsert: one transaction for the pass')
+  t.equal(await countIndexTasks(db), 0)
+
+  upserts.length = 0
+  const poisoned = await createAdviceSet(app.deps, actor, { name: 'Poisoned wombat' })
+  const fine = await createAdviceSet(app.deps, actor, { name: 'Wombat four' })
+  t.equal(await worker.flush(), 1, 'the other entity is applied')
+  t.equal(upserts.length, 3, 'together first, then each on its own')
+  const left = await database.db.execute(sql`SELECT entity_id, last_error FROM search_index_tasks`).then((r) => (Array.isArray(r) ? r : (r as unknown as { rows: unknown[] }).rows) as Array<{ entity_id: string; last_error: string }>)
+  t.same(left, [{ entity_id: String(poisoned.id), last_error: 'refused Poisoned' }], 'only the failing entity\'s task waits, with its error')
+  t.ok((await indexed('wombat')).includes(`adviceset-${fine.id}`), 'the other is found')
+  await worker.stop()
+  await database.db.execute(sql`DELETE FROM search_index_tasks`)
+})
+
 t.test('support deletes a search-index object', async (t) => {
   const set = await createAdviceSetRow(db, { ownerId: ownerA, name: 'Numbat leftovers' })
   await index.upsert([{
