@@ -76,7 +76,7 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
       const res = await send()
       const phase = phaseAt(schedule, Date.now())
       if (phase.kind === 'phase') {
-        const ms = performance.now() - t0
+        const ms = Math.round((performance.now() - t0) * 10) / 10
         report.latencies.push(ms)
         ;(report.latenciesByKind[what] ??= []).push(ms)
       }
@@ -105,8 +105,9 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
 }
 
 if (process.argv[2] === '--writers') {
-  console.log(JSON.stringify(await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], JSON.parse(process.argv[5]!) as Schedule)))
-  process.exit(0)
+  const report = await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], JSON.parse(process.argv[5]!) as Schedule)
+  // Exit once the report is written: a pipe takes 64 KB at a time, and a long run's report is larger.
+  process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0))
 }
 
 // ---------------------------------------------------------------------------------------------------------------

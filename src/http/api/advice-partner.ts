@@ -15,7 +15,7 @@ import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
 import { servedFor } from '../../services/delivery/advice-api.ts'
 import { externalApiRuntime } from '../../services/integrations/api-runtime.ts'
-import { TurnShare } from './turn-share.ts'
+import { PARTNER_REQUESTS_PER_SERVER_TURN, TurnShare } from './turn-share.ts'
 import { embeddedServerOf } from '../../db/client.ts'
 import { adviceApi } from './advice.ts'
 import { adviceEmbedApi } from './advice-embed.ts'
@@ -117,7 +117,7 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
   // A callback hook: on the embedded database a key this instance has just seen (nearly every partner request) is
   // admitted without a promise. Each request waits for its share of a turn of the event loop first (turn-share.ts).
   const served = embeddedServerOf(app.deps.db)
-  const turns = new TurnShare(served ? () => served.transactionsOpen() > 0 : undefined)
+  const turns = served ? new TurnShare(() => served.transactionsOpen() > 0) : new TurnShare(undefined, PARTNER_REQUESTS_PER_SERVER_TURN)
   function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     turns.enter(() => checkKey(request, reply, done))
   }

@@ -30,9 +30,8 @@ async function search(query: string, params: Record<string, unknown> = {}) {
   return res.json().results[0] as { nbHits: number; hits: Array<{ objectID: string; name: string; name_alt: string; tags: string[]; _highlightResult: { name: { value: string } } }> }
 }
 
-/** The index as it is, without applying pending tasks first (the API search applies them). */
-/** Fails `failures.left` upserts, then behaves as `inner`, also inside the indexer's transactions. */
-function flakyIndex(inner: SearchIndex, failures: { left: number }): SearchIndex {
+/** `inner` with its upserts seen first by `before` (which may throw), also inside the indexer's transactions. */
+function watchedIndex(inner: SearchIndex, before: (docs: SearchDocument[]) => void): SearchIndex {
   return {
     kind: inner.kind,
     search: (q) => inner.search(q),
@@ -40,13 +39,19 @@ function flakyIndex(inner: SearchIndex, failures: { left: number }): SearchIndex
     clear: () => inner.clear(),
     stats: () => inner.stats(),
     upsert: async (docs: SearchDocument[]) => {
-      if (failures.left-- > 0) throw new Error('index unavailable')
+      before(docs)
       return inner.upsert(docs)
     },
-    inTransaction: (tx) => flakyIndex(inner.inTransaction!(tx), failures),
+    inTransaction: (tx) => watchedIndex(inner.inTransaction!(tx), before),
   }
 }
 
+/** Fails `failures.left` upserts, then behaves as `inner`. */
+function flakyIndex(inner: SearchIndex, failures: { left: number }): SearchIndex {
+  return watchedIndex(inner, () => { if (failures.left-- > 0) throw new Error('index unavailable') })
+}
+
+/** The index as it is, without applying pending tasks first (the API search applies them). */
 async function indexed(query: string): Promise<string[]> {
   const result = await index.search({ text: query, filter: [], facets: [], page: 0, hitsPerPage: 15, highlightPreTag: '', highlightPostTag: '' })
   return result.hits.map((h) => h.objectID)
@@ -143,19 +148,10 @@ t.test('an index that fails loses nothing: the task waits with backoff and is ap
 
 /** Behaves as `inner`, refusing any upsert with a document whose name has `poison`, and recording the upserts. */
 function recordingIndex(inner: SearchIndex, upserts: string[][], poison: string): SearchIndex {
-  return {
-    kind: inner.kind,
-    search: (q) => inner.search(q),
-    delete: (ids) => inner.delete(ids),
-    clear: () => inner.clear(),
-    stats: () => inner.stats(),
-    upsert: async (docs: SearchDocument[]) => {
-      upserts.push(docs.map((d) => d.name))
-      if (docs.some((d) => d.name.includes(poison))) throw new Error(`refused ${poison}`)
-      return inner.upsert(docs)
-    },
-    inTransaction: (tx) => recordingIndex(inner.inTransaction!(tx), upserts, poison),
-  }
+  return watchedIndex(inner, (docs) => {
+    upserts.push(docs.map((d) => d.name))
+    if (docs.some((d) => d.name.includes(poison))) throw new Error(`refused ${poison}`)
+  })
 }
 
 t.test('the tasks of several entities are applied together; one that fails makes only its own tasks wait', async (t) => {
