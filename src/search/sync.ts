@@ -1,4 +1,4 @@
-// Keeps the index in step with the database. Writes leave outbox rows (search_index_tasks) in their own transaction;
+// Keeps the index in step with the database. Writes leave outbox rows (search_index_tasks) with their own change;
 // this applies them after commit — woken by PostgreSQL's NOTIFY, which is delivered only once the write commits —
 // and deletes a row only once its change is in the index. Failures wait with exponential backoff; whatever is left
 // when the process dies is applied by repair() at the next start.

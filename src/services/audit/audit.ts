@@ -1,5 +1,6 @@
-// The one audit mechanism: every change writes one activity row inside the transaction of the change. Changes to
-// searchable entities also leave a search index task in that transaction, applied after commit (src/search/sync.ts).
+// The one audit mechanism: every change writes one activity row inside the transaction of the change (or, for a change
+// of one statement, as part of that statement: auditedChange). Changes to searchable entities also leave a search
+// index task with it, applied after commit (src/search/sync.ts).
 // Changes to an advice set's content (its rules, their nodes, its scenarios, versions and supplement links) also mark
 // the set updated, so its "Updated" and the library's sort by it follow them.
 import type { SQLWrapper } from 'drizzle-orm'
