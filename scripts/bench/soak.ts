@@ -41,9 +41,7 @@ interface WriterReport {
   writes: number
   failures: Array<{ status: number; what: string; body: string }>
   perWriter: number[]
-  /** Each write's time (ms) in the loaded phases with writers. */
-  latencies: number[]
-  /** The same times by kind of write ('edit a node', 'add a node', …). */
+  /** Each write's time (ms) in the loaded phases with writers, by kind of write ('edit a node', 'add a node', …). */
   latenciesByKind: Record<string, number[]>
 }
 /**
@@ -66,7 +64,7 @@ function phaseAt(schedule: Schedule, now: number): { kind: 'before' } | { kind: 
 // The writers' process: each author signs in as a browser does and edits its rule until the time is up.
 
 async function writersProcess(base: string, writers: Writer[], schedule: Schedule): Promise<WriterReport> {
-  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0), latencies: [], latenciesByKind: {} }
+  const report: WriterReport = { writes: 0, failures: [], perWriter: writers.map(() => 0), latenciesByKind: {} }
   await Promise.all(writers.map(async (writer, w) => {
     const agent = new HttpAgent(base)
     await agent.signIn(writer.email, writer.password)
@@ -77,7 +75,6 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
       const phase = phaseAt(schedule, Date.now())
       if (phase.kind === 'phase') {
         const ms = Math.round((performance.now() - t0) * 10) / 10
-        report.latencies.push(ms)
         ;(report.latenciesByKind[what] ??= []).push(ms)
       }
       if (res.status >= 300) report.failures.push({ status: res.status, what, body: res.text.slice(0, 200) })
@@ -196,7 +193,7 @@ try {
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
   const rate = (writersOn: boolean) => median(results.filter((r) => r.writers === writersOn).map((r) => r.advice.requests.average))
   const ratio = rate(true) / rate(false)
-  const latencies = [...writerReport.latencies].sort((x, y) => x - y)
+  const latencies = Object.values(writerReport.latenciesByKind).flat().sort((x, y) => x - y)
   const writersP99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0
   console.log(`Advice API, median of the phases: ${rate(false).toFixed(0)} req/s without writers, ${rate(true).toFixed(0)} with (ratio ${ratio.toFixed(2)}, target ≥ 0.5)`)
   console.log(`writers: ${writerReport.writes.toLocaleString('en')} acknowledged writes (per writer ${writerReport.perWriter.join(', ')}), ${writerReport.failures.length} failed; ` +
