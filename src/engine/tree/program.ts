@@ -1,15 +1,20 @@
 // The rule trees laid out for the runner as flat instruction lists, so a whole run is one loop without
 // recursion per node. Nodes come in pre-order (which is run order); every node knows the index just past its
 // subtree, where a false condition jumps. A condition with a plan (condition-plan.ts) is laid out as one
-// instruction per comparison, checked inline. The top-level program is all top-level rules one after another.
+// instruction per comparison, checked inline. The top-level program is all top-level rules one after another,
+// with a range table (range-table.ts) in front of each run of rules that reads like a decision table.
 import type { CompiledNode, CompiledRule } from './compiled.ts'
 import * as kinds from './compiled.ts'
+import { rangeTableOf, tableRuleCount } from './range-table.ts'
+import type { RangeTable } from './range-table.ts'
 
 /**
  * Node instructions use the node kinds (0–9). A planned condition has no node instruction of its own: it is its
  * comparison instructions, OP_ATOM + the plan's op (condition-plan.ts PLAN_*).
  */
 export const OP_ATOM = 16
+/** The head of a run of rules indexed by a range table: untraced runs enter only the rules a value can pass. */
+export const OP_TABLE = 10
 
 export interface Program {
   readonly ops: number[]
@@ -27,6 +32,8 @@ export interface Program {
   /** Range comparison: its low bound at 2 × index, its high bound at 2 × index + 1. */
   readonly bounds: number[]
   readonly constants: Array<number | string | boolean | null>
+  /** OP_TABLE: its table. */
+  readonly tables: Array<RangeTable | null>
 }
 
 interface Draft {
@@ -37,10 +44,11 @@ interface Draft {
   slots: number[]
   bounds: number[]
   constants: Array<number | string | boolean | null>
+  tables: Array<RangeTable | null>
 }
 
 function emptyDraft(): Draft {
-  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], bounds: [], constants: [] }
+  return { ops: [], nodes: [], ends: [], nexts: [], slots: [], bounds: [], constants: [], tables: [] }
 }
 
 function push(draft: Draft, op: number, node: CompiledNode): number {
@@ -51,6 +59,7 @@ function push(draft: Draft, op: number, node: CompiledNode): number {
   draft.slots.push(-1)
   draft.bounds.push(0, 0)
   draft.constants.push(null)
+  draft.tables.push(null)
   return draft.ops.length - 1
 }
 
@@ -96,6 +105,7 @@ function finish(draft: Draft): Program {
     slots: draft.slots,
     bounds: draft.bounds,
     constants: draft.constants,
+    tables: draft.tables,
   }
 }
 
@@ -108,14 +118,66 @@ export function ruleProgram(nodes: readonly CompiledNode[]): Program {
 
 /**
  * The program of a whole run: every top-level rule in order. Returns where each rule ends too, which is where
- * the run resumes when a rule fails.
+ * the run resumes when a rule fails. `tables: false` lays out the same rules without range tables (tests compare).
  */
-export function mainProgram(rules: readonly CompiledRule[]): { program: Program; ruleEnds: Map<string, number> } {
+export function mainProgram(rules: readonly CompiledRule[], options: { tables?: boolean } = {}): { program: Program; ruleEnds: Map<string, number> } {
   const draft = emptyDraft()
   const ruleEnds = new Map<string, number>()
+  for (let i = 0; i < rules.length; ) {
+    const count = options.tables === false ? 0 : tableRuleCount(rules, i)
+    const table = count > 0 ? addTable(draft, rules.slice(i, i + count), ruleEnds) : false
+    if (table) {
+      i += count
+      continue
+    }
+    addRule(draft, rules[i]!.nodes)
+    ruleEnds.set(rules[i]!.id, draft.ops.length)
+    i++
+  }
+  return { program: finish(draft), ruleEnds }
+}
+
+/**
+ * Lays out `rules` behind an OP_TABLE instruction, or nothing (false) when their table would not pay: too big,
+ * or most rules pass for most values.
+ */
+function addTable(draft: Draft, rules: readonly CompiledRule[], ruleEnds: Map<string, number>): boolean {
+  const plans = rules.map((rule) => rule.nodes[0]!.plan!)
+  const head = draft.ops.length
+  // Each rule's first instruction is its first check; the table instruction comes first, so each starts one later.
+  const starts: number[] = []
+  const stops: number[] = []
+  let at = head + 1
+  for (const rule of rules) {
+    // A rule entered is one whose band holds: it starts just past its band's check.
+    starts.push(at + 1)
+    at += ruleLength(rule.nodes)
+    stops.push(at)
+  }
+  const table = rangeTableOf(
+    plans[0]!.slots[0]!,
+    plans.map((plan) => plan.lows[0]!),
+    plans.map((plan) => plan.highs[0]!),
+    starts,
+    stops,
+  )
+  if (table === null) return false
+  const index = push(draft, OP_TABLE, rules[0]!.nodes[0]!)
+  draft.tables[index] = table
   for (const rule of rules) {
     addRule(draft, rule.nodes)
     ruleEnds.set(rule.id, draft.ops.length)
   }
-  return { program: finish(draft), ruleEnds }
+  draft.ends[index] = draft.ops.length
+  return true
+}
+
+/** How many instructions addNode lays out for `nodes`. */
+function ruleLength(nodes: readonly CompiledNode[]): number {
+  let length = 0
+  for (const node of nodes) {
+    const plan = node.error === null && node.kind === kinds.KIND_CONDITION ? node.plan : null
+    length += (plan ? plan.slots.length : 1) + ruleLength(node.children)
+  }
+  return length
 }

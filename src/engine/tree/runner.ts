@@ -15,6 +15,7 @@ import * as programs from './program.ts'
 import { ruleProgram } from './program.ts'
 import type { Program } from './program.ts'
 import * as plans from './condition-plan.ts'
+import { pieceIn } from './range-table.ts'
 import { coerceAnswer } from './inputs.ts'
 import { isApiFailure, type ApiPort, type EvaluateOptions } from './options.ts'
 import { FormulaMemo } from './formula-memo.ts'
@@ -37,6 +38,7 @@ const OPCODES = Object.freeze({
   api: kinds.KIND_API,
   broken: kinds.KIND_BROKEN,
   atom: programs.OP_ATOM,
+  table: programs.OP_TABLE,
 })
 const CONTEXT_SLOT = slots.CONTEXT_SLOT
 const EXAMPLE_NUMBER_SLOT = slots.EXAMPLE_NUMBER_SLOT
@@ -88,10 +90,9 @@ const OP_EQ_TEXT = programs.OP_ATOM + plans.PLAN_EQ_TEXT
  * each one's jump; returns at the first instruction it does not decide. A plain function of the program's arrays:
  * as a method of Run the same loop measured twice as slow (bench:engine).
  */
-function runChecks(ops: number[], ends: number[], slots: number[], bounds: number[], constants: Array<number | string | boolean | null>, values: Array<Value | undefined>, start: number): number {
-  const count = ops.length
+function runChecks(ops: number[], ends: number[], slots: number[], bounds: number[], constants: Array<number | string | boolean | null>, values: Array<Value | undefined>, start: number, stop: number): number {
   let pc = start
-  while (pc < count) {
+  while (pc < stop) {
     const op = ops[pc]!
     if (op === OP_RANGE) {
       const a = values[slots[pc]!]
@@ -364,16 +365,66 @@ export class Run implements SlotScope {
     const tracer = this.tracer
     // Conditions the trace does not record take the fast path below, as in an untraced run.
     const traceOnly = this.traceOnly
-    const { condition, input, assign, formula, advice, call, exit, api, broken, atom } = OPCODES
+    const { condition, input, assign, formula, advice, call, exit, api, broken, atom, table } = OPCODES
     let pc = start
+    // Inside a range table: its rules to enter are entries `entry` up to `lastEntry` of `starts`/`stops`, and the
+    // rule being run ends at `stop`, where the run goes on to the next rule entered (count outside tables).
+    let starts: Int32Array | null = null
+    let stops: Int32Array | null = null
+    let entry = 0
+    let lastEntry = 0
+    let tableEnd = 0
+    let stop = count
     while (pc < count) {
+      if (pc === stop) {
+        if (++entry < lastEntry) {
+          pc = starts![entry]!
+          stop = stops![entry]!
+        } else {
+          pc = tableEnd
+          stop = count
+          continue
+        }
+      }
       // Untraced runs decide chains of planned checks in one tight loop, the hottest code of a run. It stops at
       // what it cannot decide on its own: a value not read yet (read below), another kind of check or value.
       if (tracer === null && ops[pc]! >= atom) {
-        pc = runChecks(ops, ends, slots, bounds, constants, values, pc)
-        if (pc >= count) break
+        pc = runChecks(ops, ends, slots, bounds, constants, values, pc, stop)
+        if (pc === stop) continue
       }
       const op = ops[pc]!
+      if (op === table) {
+        const index = program.tables[pc]!
+        // Traced runs check every rule, so the trace shows each band's outcome.
+        if (tracer !== null) {
+          pc++
+          continue
+        }
+        let a = values[index.slot]
+        if (a === undefined) {
+          // Read as the first rule's band would read it, so a missing or bad answer fails that rule as it would.
+          this.currentNode = nodes[pc]!
+          a = this.fromInputs(index.slot)
+        }
+        if (typeof a !== 'number') {
+          pc++
+          continue
+        }
+        const piece = pieceIn(index, a)
+        entry = index.firsts[piece]!
+        lastEntry = index.firsts[piece + 1]!
+        tableEnd = index.end
+        // NaN passes no band.
+        if (entry === lastEntry || a !== a) {
+          pc = tableEnd
+          continue
+        }
+        starts = index.starts
+        stops = index.stops
+        pc = starts[entry]!
+        stop = stops[entry]!
+        continue
+      }
       if (op >= atom) {
         if (tracer !== null && (traceOnly === undefined || traceOnly.has(nodes[pc]!.id))) {
           pc = this.tracedCondition(tracer, program, pc)
