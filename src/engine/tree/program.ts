@@ -125,8 +125,8 @@ export function mainProgram(rules: readonly CompiledRule[], options: { tables?: 
   const ruleEnds = new Map<string, number>()
   for (let i = 0; i < rules.length; ) {
     const count = options.tables === false ? 0 : tableRuleCount(rules, i)
-    const table = count > 0 ? addTable(draft, rules.slice(i, i + count), ruleEnds) : false
-    if (table) {
+    if (count > 0) {
+      addTable(draft, rules.slice(i, i + count), ruleEnds)
       i += count
       continue
     }
@@ -137,39 +137,24 @@ export function mainProgram(rules: readonly CompiledRule[], options: { tables?: 
   return { program: finish(draft), ruleEnds }
 }
 
-/**
- * Lays out `rules` behind an OP_TABLE instruction, or nothing (false) when their table would not pay: too big,
- * or most rules pass for most values.
- */
-function addTable(draft: Draft, rules: readonly CompiledRule[], ruleEnds: Map<string, number>): boolean {
-  const plans = rules.map((rule) => rule.nodes[0]!.plan!)
-  const head = draft.ops.length
-  // Each rule's first instruction is its first check; the table instruction comes first, so each starts one later.
+/** Lays out `rules` behind an OP_TABLE instruction with their range table. */
+function addTable(draft: Draft, rules: readonly CompiledRule[], ruleEnds: Map<string, number>): void {
+  // The table instruction comes first, so each rule starts one later than it would without it.
   const starts: number[] = []
   const stops: number[] = []
-  let at = head + 1
+  let at = draft.ops.length + 1
   for (const rule of rules) {
-    // A rule entered is one whose band holds: it starts just past its band's check.
-    starts.push(at + 1)
+    starts.push(at)
     at += ruleLength(rule.nodes)
     stops.push(at)
   }
-  const table = rangeTableOf(
-    plans[0]!.slots[0]!,
-    plans.map((plan) => plan.lows[0]!),
-    plans.map((plan) => plan.highs[0]!),
-    starts,
-    stops,
-  )
-  if (table === null) return false
   const index = push(draft, OP_TABLE, rules[0]!.nodes[0]!)
-  draft.tables[index] = table
+  draft.tables[index] = rangeTableOf(rules, { starts, stops })
   for (const rule of rules) {
     addRule(draft, rule.nodes)
     ruleEnds.set(rule.id, draft.ops.length)
   }
   draft.ends[index] = draft.ops.length
-  return true
 }
 
 /** How many instructions addNode lays out for `nodes`. */

@@ -1,28 +1,26 @@
-// Many advice sets read like a decision table: rule after rule that each starts with a number band on the same
-// variable ({{Age}} >= 30 && {{Age}} < 40 && …) and only gives advice. Run in order, every rule checks its band,
-// and most bands fail. A range table indexes such a run of rules by that first band: the number line is cut where
-// any band starts or ends, and each piece lists the rules (in order) whose band holds there. An untraced run reads
-// the value once, finds its piece by binary search and enters only those rules. A rule whose band fails does
-// nothing at all (no step, no value read, no error), and these rules write no variable, so the outcome is the
-// same as checking every band.
+// Many advice sets read like a decision table: rule after rule that each start with a number band on the same
+// variable ({{Age}} >= 30 && {{Age}} < 40 && …), often a second band on another one ({{Income}} > 20000), and only
+// give advice. Run in order, every rule checks its bands, and most fail. A range table indexes such a run of rules
+// by those bands (its columns): each column's number line is cut where any band starts or ends, and each piece has
+// a bit per rule whose band holds there. An untraced run reads the values, finds their pieces, and enters only the
+// rules whose bits are set in both. A rule whose band fails does nothing at all (no step, no value read, no
+// error), and these rules write no variable, so the outcome is the same as checking every band.
+//
+// The second column is read when the first rule entered would read it (its first band held), so a missing or bad
+// answer fails that rule, as it would; a value of another kind leaves the second band to be checked rule by rule.
 import type { CompiledNode, CompiledRule } from './compiled.ts'
 import * as kinds from './compiled.ts'
+import type { ConditionPlan } from './condition-plan.ts'
 import { nextDown, PLAN_RANGE } from './condition-plan.ts'
 import { RESERVED_SLOTS } from './slots.ts'
 
-export interface RangeTable {
-  /** The variable every band reads. */
+export interface RangeColumn {
+  /** The variable the column's bands read. */
   readonly slot: number
   /** Where the rules a value passes change, ascending: piece j holds the values v with edges[j-1] <= v < edges[j]. */
   readonly edges: Float64Array
-  /** Piece j's rules are entries firsts[j] up to firsts[j + 1] of starts and stops. */
-  readonly firsts: Int32Array
-  /** Each entry's rule: its first instruction. */
-  readonly starts: Int32Array
-  /** Each entry's rule: the instruction just past it. */
-  readonly stops: Int32Array
-  /** Just past the table's last rule. */
-  readonly end: number
+  /** Piece j's rules: bit r % 32 of masks[j × words + r / 32] is set when rule r's band holds in it. */
+  readonly masks: Int32Array
   /**
    * When the edges span at most DENSE_SPAN: the piece of each whole number from `denseFrom` on, so whole numbers
    * (ages, years, counts) find their piece without a search.
@@ -31,23 +29,48 @@ export interface RangeTable {
   readonly denseFrom: number
 }
 
+export interface RangeTable {
+  readonly first: RangeColumn
+  /** Present when every rule's second check is a band on another variable. */
+  readonly second: RangeColumn | null
+  /** 32-bit words per piece. */
+  readonly words: number
+  /** Rule r entered through the first column only: its instruction just past its first band. */
+  readonly pastFirst: Int32Array
+  /** Rule r entered through both columns: its instruction just past its second band. */
+  readonly pastBoth: Int32Array
+  /** Rule r: the instruction just past it. */
+  readonly stops: Int32Array
+  /** Every rule's bit set, one piece's worth: what a table without a second column ands the first one with. */
+  readonly everyRule: Int32Array
+  /** Just past the table's last rule. */
+  readonly end: number
+}
+
 /** Fewer rules than this gain too little from a table to pay its lookup. */
 export const MIN_TABLE_RULES = 4
-/** A table whose pieces list more than this many rules per rule is left out (nested wide bands). */
-const MAX_ENTRIES_PER_RULE = 32
-/** The widest range of whole numbers a table keeps pieces for, one slot each. */
+/** A longer run of rules gets several tables, so a table's masks stay small (pieces × rules / 32 words). */
+export const MAX_TABLE_RULES = 512
+/** The widest range of whole numbers a column keeps pieces for, one slot each. */
 const DENSE_SPAN = 4096
-/** A table pays only when pieces list, on average, at most this share of its rules. */
-const MAX_AVERAGE_SHARE = 0.75
 
-/** A rule a table may index: one planned condition starting with a band, and beneath it only conditions and advice. */
-function bandOf(rule: CompiledRule): number | null {
+/** The plan of a rule a table may index: one planned condition starting with a band, beneath it only conditions and advice. */
+function bandedPlan(rule: CompiledRule): ConditionPlan | null {
   if (rule.nodes.length !== 1) return null
   const node = rule.nodes[0]!
   const plan = node.error === null && node.kind === kinds.KIND_CONDITION ? node.plan : null
-  if (plan === null || plan.ops[0] !== PLAN_RANGE || plan.slots[0]! < RESERVED_SLOTS) return null
-  if (Number.isNaN(plan.lows[0]!) || Number.isNaN(plan.highs[0]!)) return null
-  return node.children.every(onlyDecides) ? plan.slots[0]! : null
+  if (plan === null || !isBand(plan, 0)) return null
+  return node.children.every(onlyDecides) ? plan : null
+}
+
+function isBand(plan: ConditionPlan, check: number): boolean {
+  return (
+    check < plan.ops.length &&
+    plan.ops[check] === PLAN_RANGE &&
+    plan.slots[check]! >= RESERVED_SLOTS &&
+    !Number.isNaN(plan.lows[check]!) &&
+    !Number.isNaN(plan.highs[check]!)
+  )
 }
 
 /** Conditions and advice only: nothing that writes a variable, asks, calls or leaves the rule. */
@@ -58,13 +81,41 @@ function onlyDecides(node: CompiledNode): boolean {
   return node.children.every(onlyDecides)
 }
 
-/** How many rules from `start` a table can index (all on one variable), or 0 when too few do. */
+/** How many rules from `start` a table can index (all on one variable, at most MAX_TABLE_RULES), or 0 when too few. */
 export function tableRuleCount(rules: readonly CompiledRule[], start: number): number {
-  const slot = bandOf(rules[start]!)
-  if (slot === null) return 0
+  const slot = bandedPlan(rules[start]!)?.slots[0]
+  if (slot === undefined) return 0
   let end = start + 1
-  while (end < rules.length && bandOf(rules[end]!) === slot) end++
+  while (end < rules.length && end - start < MAX_TABLE_RULES && bandedPlan(rules[end]!)?.slots[0] === slot) end++
   return end - start >= MIN_TABLE_RULES ? end - start : 0
+}
+
+/** Where each rule of a table is laid out: its first instruction and the one just past it. */
+export interface RuleLayout {
+  readonly starts: readonly number[]
+  readonly stops: readonly number[]
+}
+
+/**
+ * The table of `rules` laid out as `layout` says. Bands are bounded on at least one side, so values beyond the
+ * outermost bounds skip every rule, and values between skip those whose bands they miss.
+ */
+export function rangeTableOf(rules: readonly CompiledRule[], layout: RuleLayout): RangeTable {
+  const plans = rules.map((rule) => bandedPlan(rule)!)
+  const words = Math.ceil(plans.length / 32)
+  const first = columnOf(plans, 0, words)
+  const secondSlot = plans[0]!.slots[1]
+  const hasSecond = secondSlot !== first.slot && plans.every((plan) => isBand(plan, 1) && plan.slots[1] === secondSlot)
+  return {
+    first,
+    second: hasSecond ? columnOf(plans, 1, words) : null,
+    words,
+    pastFirst: Int32Array.from(layout.starts, (start) => start + 1),
+    pastBoth: Int32Array.from(layout.starts, (start) => start + 2),
+    stops: Int32Array.from(layout.stops),
+    everyRule: new Int32Array(words).fill(-1),
+    end: layout.stops[layout.stops.length - 1]!,
+  }
 }
 
 /** The smallest double above `x` (x finite or -Infinity). */
@@ -73,51 +124,49 @@ function nextUp(x: number): number {
 }
 
 /**
- * The table of rules whose bands are [lows[i], highs[i]], laid out at starts[i] up to stops[i]; null when it would
- * not pay. A rule's membership changes only at its low bound and just above its high bound, so every value of a
- * piece passes the same bands as the piece's first value.
+ * The column of each plan's check number `check`. A rule's band holds from its low bound up to just above its high
+ * bound, so every value of a piece passes the same bands as the piece's first value.
  */
-export function rangeTableOf(slot: number, lows: number[], highs: number[], starts: number[], stops: number[]): RangeTable | null {
+function columnOf(plans: readonly ConditionPlan[], check: number, words: number): RangeColumn {
+  const lows = plans.map((plan) => plan.lows[check]!)
+  const highs = plans.map((plan) => plan.highs[check]!)
   const cuts = new Set<number>()
   for (let i = 0; i < lows.length; i++) {
     if (lows[i]! !== -Infinity) cuts.add(lows[i]!)
     if (highs[i]! !== Infinity) cuts.add(nextUp(highs[i]!))
   }
   const edges = Float64Array.from([...cuts].sort((a, b) => a - b))
-  const firsts = [0]
-  const entries: number[] = []
+  const masks = new Int32Array((edges.length + 1) * words)
   for (let piece = 0; piece <= edges.length; piece++) {
     const value = piece === 0 ? -Infinity : edges[piece - 1]!
-    for (let i = 0; i < lows.length; i++) if (value >= lows[i]! && value <= highs[i]!) entries.push(i)
-    if (entries.length > MAX_ENTRIES_PER_RULE * lows.length) return null
-    firsts.push(entries.length)
+    for (let i = 0; i < lows.length; i++) {
+      if (value >= lows[i]! && value <= highs[i]!) {
+        masks[piece * words + (i >>> 5)]! |= 1 << (i & 31)
+      }
+    }
   }
-  if (entries.length > MAX_AVERAGE_SHARE * lows.length * (edges.length + 1)) return null
   // Whole numbers below the first edge's ceiling lie in piece 0, above the last edge's floor in the last one.
   const denseFrom = edges.length > 0 ? Math.ceil(edges[0]!) : 0
   const denseTo = edges.length > 0 ? Math.floor(edges[edges.length - 1]!) : -1
-  const dense = denseTo - denseFrom <= DENSE_SPAN && denseTo >= denseFrom
+  const dense = denseTo >= denseFrom && denseTo - denseFrom <= DENSE_SPAN
   return {
-    slot,
+    slot: plans[0]!.slots[check]!,
     edges,
-    firsts: Int32Array.from(firsts),
-    starts: Int32Array.from(entries, (i) => starts[i]!),
-    stops: Int32Array.from(entries, (i) => stops[i]!),
-    end: stops[stops.length - 1]!,
+    masks,
     dense: dense ? Int32Array.from({ length: denseTo - denseFrom + 1 }, (_, i) => pieceOf(edges, denseFrom + i)) : null,
     denseFrom,
   }
 }
 
-/** The piece a number falls in (NaN falls in none: the caller checks it first). */
-export function pieceIn(table: RangeTable, value: number): number {
-  const dense = table.dense
+/** The piece a number falls in (NaN falls in piece 0 and passes no band: the caller checks it first). */
+export function pieceIn(column: RangeColumn, value: number): number {
+  const dense = column.dense
   if (dense !== null && Math.floor(value) === value) {
-    const offset = value - table.denseFrom
+    const offset = value - column.denseFrom
     if (offset < 0) return 0
-    return offset < dense.length ? dense[offset]! : table.edges.length
+    return offset < dense.length ? dense[offset]! : column.edges.length
   }
-  return pieceOf(table.edges, value)
+  return pieceOf(column.edges, value)
 }
 
 function pieceOf(edges: Float64Array, value: number): number {
@@ -129,4 +178,9 @@ function pieceOf(edges: Float64Array, value: number): number {
     else high = middle
   }
   return low
+}
+
+/** The lowest rule whose bit is set in `word` (not 0), word `index` of a piece. */
+export function lowestRule(word: number, index: number): number {
+  return (index << 5) + 31 - Math.clz32(word & -word)
 }

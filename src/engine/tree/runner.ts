@@ -15,7 +15,7 @@ import * as programs from './program.ts'
 import { ruleProgram } from './program.ts'
 import type { Program } from './program.ts'
 import * as plans from './condition-plan.ts'
-import { pieceIn } from './range-table.ts'
+import { lowestRule, pieceIn } from './range-table.ts'
 import { coerceAnswer } from './inputs.ts'
 import { isApiFailure, type ApiPort, type EvaluateOptions } from './options.ts'
 import { FormulaMemo } from './formula-memo.ts'
@@ -144,6 +144,7 @@ const DEFAULT_MAX_STEPS = 100_000
 const DEFAULT_MAX_CALL_DEPTH = 32
 const NO_SOURCES: Value[] = Object.freeze([]) as unknown as Value[]
 const NO_TAGS: ReadonlyArray<ResolvedTag | undefined> = Object.freeze([])
+const NO_MASKS: Int32Array = new Int32Array(0)
 
 export class Run implements SlotScope {
   private readonly values: Array<Value | undefined>
@@ -367,24 +368,32 @@ export class Run implements SlotScope {
     const traceOnly = this.traceOnly
     const { condition, input, assign, formula, advice, call, exit, api, broken, atom, table } = OPCODES
     let pc = start
-    // Inside a range table: its rules to enter are entries `entry` up to `lastEntry` of `starts`/`stops`, and the
-    // rule being run ends at `stop`, where the run goes on to the next rule entered (count outside tables).
-    let starts: Int32Array | null = null
-    let stops: Int32Array | null = null
-    let entry = 0
-    let lastEntry = 0
+    // Inside a range table (range-table.ts): the rules still to enter are the bits of words `word` (the rest of
+    // word `wordIndex`) and `wordIndex + 1` up to `words` of the pieces at firstMasks[firstAt…] and
+    // secondMasks[secondAt…] anded; the rule being run ends at `stop`, where the next one is entered.
+    let firstMasks = NO_MASKS
+    let secondMasks = NO_MASKS
+    let firstAt = 0
+    let secondAt = 0
+    let entries = NO_MASKS
+    let stops = NO_MASKS
+    let word = 0
+    let wordIndex = 0
+    let words = 0
     let tableEnd = 0
     let stop = count
     while (pc < count) {
       if (pc === stop) {
-        if (++entry < lastEntry) {
-          pc = starts![entry]!
-          stop = stops![entry]!
-        } else {
+        while (word === 0 && ++wordIndex < words) word = firstMasks[firstAt + wordIndex]! & secondMasks[secondAt + wordIndex]!
+        if (word === 0) {
           pc = tableEnd
           stop = count
           continue
         }
+        const rule = lowestRule(word, wordIndex)
+        word &= word - 1
+        pc = entries[rule]!
+        stop = stops[rule]!
       }
       // Untraced runs decide chains of planned checks in one tight loop, the hottest code of a run. It stops at
       // what it cannot decide on its own: a value not read yet (read below), another kind of check or value.
@@ -400,29 +409,54 @@ export class Run implements SlotScope {
           pc++
           continue
         }
-        let a = values[index.slot]
+        const first = index.first
+        let a = values[first.slot]
         if (a === undefined) {
           // Read as the first rule's band would read it, so a missing or bad answer fails that rule as it would.
           this.currentNode = nodes[pc]!
-          a = this.fromInputs(index.slot)
+          a = this.fromInputs(first.slot)
         }
         if (typeof a !== 'number') {
           pc++
           continue
         }
-        const piece = pieceIn(index, a)
-        entry = index.firsts[piece]!
-        lastEntry = index.firsts[piece + 1]!
-        tableEnd = index.end
+        words = index.words
+        firstMasks = first.masks
+        firstAt = pieceIn(first, a) * words
+        let lowest = 0
+        while (lowest < words && firstMasks[firstAt + lowest] === 0) lowest++
         // NaN passes no band.
-        if (entry === lastEntry || a !== a) {
-          pc = tableEnd
+        if (lowest === words || a !== a) {
+          pc = index.end
           continue
         }
-        starts = index.starts
+        secondMasks = index.everyRule
+        secondAt = 0
+        entries = index.pastFirst
+        const second = index.second
+        if (second !== null) {
+          let b = values[second.slot]
+          if (b === undefined) {
+            // Read when the first rule entered reads it, just past its first band.
+            this.currentNode = nodes[index.pastFirst[lowestRule(firstMasks[firstAt + lowest]!, lowest)]!]!
+            b = this.fromInputs(second.slot)
+          }
+          if (typeof b === 'number') {
+            if (b !== b) {
+              pc = index.end
+              continue
+            }
+            secondMasks = second.masks
+            secondAt = pieceIn(second, b) * words
+            entries = index.pastBoth
+          }
+        }
         stops = index.stops
-        pc = starts[entry]!
-        stop = stops[entry]!
+        tableEnd = index.end
+        word = 0
+        wordIndex = -1
+        // The loop's head enters the first rule.
+        stop = pc
         continue
       }
       if (op >= atom) {

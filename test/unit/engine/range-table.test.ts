@@ -5,7 +5,8 @@ import fc from 'fast-check'
 import { compileAdviceSet, evaluate } from '../../../src/engine/tree/index.ts'
 import type { CompiledAdviceSet } from '../../../src/engine/tree/index.ts'
 import { mainProgram, OP_TABLE } from '../../../src/engine/tree/program.ts'
-import { pieceIn, rangeTableOf } from '../../../src/engine/tree/range-table.ts'
+import { lowestRule, pieceIn } from '../../../src/engine/tree/range-table.ts'
+import type { RangeColumn, RangeTable } from '../../../src/engine/tree/range-table.ts'
 import { nextDown } from '../../../src/engine/tree/condition-plan.ts'
 import type { NodeModel, RuleModel } from '../../../src/engine/model.ts'
 import { advice, adviceSet, always, assign, condition, rule, variable } from '../../fixtures/engine/build.ts'
@@ -48,11 +49,16 @@ const leaf = (id: string) =>
     { weight: 1, arbitrary: fc.constant(assign(`${id}s`, '{{A}} = 25', advice(id, 'x'))) },
   )
 
-/** Mostly a rule a table may index; one time in six, one that stops a table: it writes A, or starts on B. */
-const generatedRule = (i: number): fc.Arbitrary<RuleModel> =>
+const secondBand = fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '=='), number).map(([op, n]) => `{{B}} ${op} ${n}`)
+
+/**
+ * Mostly a rule a table may index (with a second band on B when `second`); one time in six, one that stops a
+ * table: it writes A, or starts on B.
+ */
+const generatedRule = (i: number, second: boolean): fc.Arbitrary<RuleModel> =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.tuple(band, fc.array(atom, { maxLength: 2 }), fc.array(leaf(`a${i}`), { minLength: 1, maxLength: 2 })).map(([first, more, leaves]) =>
-      rule(`r${i}`, `R${i}`, condition(`c${i}`, [first, ...more].join(' && '), ...leaves.map((node, k) => renamed(node, `${k}`)))),
+    { weight: 5, arbitrary: fc.tuple(band, second ? secondBand.map((b) => [b]) : fc.constant([]), fc.array(atom, { maxLength: 2 }), fc.array(leaf(`a${i}`), { minLength: 1, maxLength: 2 })).map(
+      ([first, bands, more, leaves]) => rule(`r${i}`, `R${i}`, condition(`c${i}`, [first, ...bands, ...more].join(' && '), ...leaves.map((node, k) => renamed(node, `${k}`)))),
     ) },
     { weight: 1, arbitrary: fc.constantFrom(
       rule(`r${i}`, `R${i}`, assign(`s${i}`, '{{A}} = {{A}} + 20')),
@@ -69,9 +75,10 @@ const rawValue = fc.oneof(number, fc.constantFrom(17.25, -0, 1e308, 'x', '', tru
 
 t.test('a run with range tables gives what checking every rule gives, traced or not', async (t) => {
   let withTables = 0
+  let withSecond = 0
   fc.assert(
     fc.property(
-      fc.integer({ min: 4, max: 9 }).chain((count) => fc.tuple(...Array.from({ length: count }, (_, i) => generatedRule(i)))),
+      fc.tuple(fc.integer({ min: 4, max: 9 }), fc.boolean()).chain(([count, second]) => fc.tuple(...Array.from({ length: count }, (_, i) => generatedRule(i, second)))),
       fc.option(rawValue, { nil: undefined }),
       fc.option(rawValue, { nil: undefined }),
       fc.boolean(),
@@ -85,6 +92,7 @@ t.test('a run with range tables gives what checking every rule gives, traced or 
         if (b !== undefined) inputs.B = b
         const compiled = compileAdviceSet(model)
         if (tablesIn(compiled) > 0) withTables++
+        if (compiled.program.tables.some((table) => table?.second)) withSecond++
         const reference = outcome(evaluate(withoutTables(compileAdviceSet(model)), inputs, { render: false }))
         return (
           outcome(evaluate(compiled, inputs, { render: false })) === reference &&
@@ -95,7 +103,8 @@ t.test('a run with range tables gives what checking every rule gives, traced or 
     ),
     { numRuns: 600 },
   )
-  t.ok(withTables > 100, `most generated sets have a table (${withTables} of 600)`)
+  t.ok(withTables > 100, `many generated sets have a table (${withTables} of 600)`)
+  t.ok(withSecond > 50, `some have a second column (${withSecond} of 600)`)
 })
 
 t.test("the engine bench's decision table gets one table and the same advice for every input", async (t) => {
@@ -109,28 +118,47 @@ t.test("the engine bench's decision table gets one table and the same advice for
   t.same(differing, [])
 })
 
-t.test('pieces: each value enters exactly the rules whose band holds', async (t) => {
-  // Bands [18, 30], [25, 40), [50, ∞), (-∞, 20) laid out at 10, 20, 30, 40.
-  const lows = [18, 25, 50, -Infinity]
-  const highs = [30, nextDown(40), Infinity, nextDown(20)]
-  const table = rangeTableOf(7, lows, highs, [10, 20, 30, 40], [20, 30, 40, 50])!
-  t.ok(table.dense, 'edges within a few thousand get a lookup for whole numbers')
-  const entered = (value: number) => {
-    const piece = pieceIn(table, value)
-    return Array.from(table.starts.subarray(table.firsts[piece]!, table.firsts[piece + 1]!))
+/** The table in front of the compiled set's rules (there must be exactly one). */
+function onlyTable(compiled: CompiledAdviceSet): RangeTable {
+  const tables = compiled.program.tables.filter((table) => table !== null)
+  if (tables.length !== 1) throw new Error(`expected one table, found ${tables.length}`)
+  return tables[0]!
+}
+
+/** The rules (by index) whose bits a column's piece for `value` has. */
+function rulesIn(table: RangeTable, column: RangeColumn, value: number): number[] {
+  const at = pieceIn(column, value) * table.words
+  const rules: number[] = []
+  for (let word = 0; word < table.words; word++) {
+    for (let bits = column.masks[at + word]!; bits !== 0; bits &= bits - 1) rules.push(lowestRule(bits, word))
   }
+  return rules
+}
+
+t.test('pieces: each value enters exactly the rules whose bands hold', async (t) => {
+  const sources = ['{{A}} >= 18 && {{A}} <= 30', '{{A}} >= 25 && {{A}} < 40', '{{A}} >= 50', '{{A}} < 20']
+  const bands: Array<[number, number]> = [[18, 30], [25, nextDown(40)], [50, Infinity], [-Infinity, nextDown(20)]]
+  const table = onlyTable(compileAdviceSet(adviceSet(sources.map((source, i) => rule(`r${i}`, `R${i}`, condition(`c${i}`, source, advice(`a${i}`, 'x')))), [variable('A')])))
+  t.ok(table.first.dense, 'edges within a few thousand get a lookup for whole numbers')
+  t.equal(table.second, null, 'not every rule has a second band')
   for (const value of [-Infinity, -5, 17.5, 18, 19.99, 20, 24.5, 25, 30, 30.5, 39.999, 40, 49, 50, 1e300, Infinity]) {
-    const expected = [10, 20, 30, 40].filter((_, i) => value >= lows[i]! && value <= highs[i]!)
-    t.same(entered(value), expected, `value ${value}`)
+    const expected = bands.flatMap(([low, high], i) => (value >= low && value <= high ? [i] : []))
+    t.same(rulesIn(table, table.first, value), expected, `value ${value}`)
   }
-  t.equal(table.end, 50)
-  const four = { starts: [1, 2, 3, 4], stops: [2, 3, 4, 5] }
-  t.equal(rangeTableOf(7, [-Infinity, -Infinity, -Infinity, -Infinity], [Infinity, Infinity, Infinity, Infinity], four.starts, four.stops), null, 'bands every value passes do not pay')
-  const nested = Array.from({ length: 200 }, (_, i) => i)
-  t.equal(rangeTableOf(7, nested, nested.map((i) => 400 - i), nested, nested.map((i) => i + 1)), null, 'nested bands would list too many rules')
-  const wide = rangeTableOf(7, [0, 1e6, 2e6, 3e6], [10, 1e6 + 10, 2e6 + 10, 3e6 + 10], four.starts, four.stops)!
-  t.equal(wide.dense, null, 'edges millions apart are searched')
-  t.same(Array.from(wide.starts.subarray(wide.firsts[pieceIn(wide, 2e6 + 5)]!, wide.firsts[pieceIn(wide, 2e6 + 5) + 1]!)), [3])
+})
+
+t.test('a second column: every rule has a second band, on another variable', async (t) => {
+  const rules = Array.from({ length: 40 }, (_, i) => rule(`r${i}`, `R${i}`, condition(`c${i}`, `{{A}} >= ${i} && {{A}} < ${i + 5} && {{B}} > ${i * 1e6} && {{A}} != 3`, advice(`a${i}`, 'x'))))
+  const compiled = compileAdviceSet(adviceSet(rules, [variable('A'), variable('B')]))
+  const table = onlyTable(compiled)
+  t.equal(table.words, 2, '40 rules take two words a piece')
+  t.equal(table.first.slot, compiled.variableIndex.get('A'))
+  t.equal(table.second?.slot, compiled.variableIndex.get('B'))
+  t.equal(table.second?.dense, null, 'edges millions apart are searched')
+  t.same(rulesIn(table, table.first, 36), [32, 33, 34, 35, 36])
+  t.same(rulesIn(table, table.second!, 34.5e6), Array.from({ length: 35 }, (_, i) => i))
+  t.same(evaluate(compiled, { A: 36, B: 34.5e6 }, { render: false }).advice.map((item) => item.nodeId), ['a32', 'a33', 'a34'])
+  t.same(evaluate(compiled, { A: 3, B: 5 }, { render: false }).advice.map((item) => item.nodeId), [], 'the check after both bands still runs')
 })
 
 t.test('a table reads its variable as the first rule would: a bad answer fails each rule in turn', async (t) => {
