@@ -1,10 +1,11 @@
 // Many advice sets read like a decision table: rule after rule that each start with a number band on the same
-// variable ({{Age}} >= 30 && {{Age}} < 40 && …), often a second band on another one ({{Income}} > 20000), and only
-// give advice. Run in order, every rule checks its bands, and most fail. A range table indexes such a run of rules
-// by those bands (its columns): each column's number line is cut where any band starts or ends, and each piece has
-// a bit per rule whose band holds there. An untraced run reads the values, finds their pieces, and enters only the
-// rules whose bits are set in both. A rule whose band fails does nothing at all (no step, no value read, no
-// error), and these rules write no variable, so the outcome is the same as checking every band.
+// variable ({{Age}} >= 30 && {{Age}} < 40 && …), often a second band on another one ({{Income}} > 20000), and then
+// give advice or add to a score. Run in order, every rule checks its bands, and most fail. A range table indexes
+// such a run of rules by those bands (its columns): each column's number line is cut where any band starts or ends,
+// and each piece has a bit per rule whose band holds there. An untraced run reads the values, finds their pieces,
+// and enters only the rules whose bits are set in both. A rule whose band fails does nothing at all (no step, no
+// value read, no error), and these rules never write the banded variables, so the outcome is the same as checking
+// every band.
 //
 // The second column is read when the first rule entered would read it (its first band held), so a missing or bad
 // answer fails that rule, as it would; a value of another kind leaves the second band to be checked rule by rule.
@@ -54,13 +55,16 @@ export const MAX_TABLE_RULES = 512
 /** The widest range of whole numbers a column keeps pieces for, one slot each. */
 const DENSE_SPAN = 4096
 
-/** The plan of a rule a table may index: one planned condition starting with a band, beneath it only conditions and advice. */
+/**
+ * The plan of a rule a table may index: one planned condition starting with a band, and beneath it nothing that
+ * could change the band's variable or leave the rule other than at its end (see keepsTo).
+ */
 function bandedPlan(rule: CompiledRule): ConditionPlan | null {
   if (rule.nodes.length !== 1) return null
   const node = rule.nodes[0]!
   const plan = node.error === null && node.kind === kinds.KIND_CONDITION ? node.plan : null
   if (plan === null || !isBand(plan, 0)) return null
-  return node.children.every(onlyDecides) ? plan : null
+  return node.children.every((child) => keepsTo(child, plan.slots[0]!)) ? plan : null
 }
 
 function isBand(plan: ConditionPlan, check: number): boolean {
@@ -73,12 +77,20 @@ function isBand(plan: ConditionPlan, check: number): boolean {
   )
 }
 
-/** Conditions and advice only: nothing that writes a variable, asks, calls or leaves the rule. */
-function onlyDecides(node: CompiledNode): boolean {
+/**
+ * Conditions, advice, rule exits (which go on just past the rule) and assignments to other variables: nothing that
+ * writes `slot`, asks, calls another rule or an API. Scores added up rule by rule do not stop a table.
+ */
+function keepsTo(node: CompiledNode, slot: number): boolean {
   if (node.error !== null) return false
   const kind = node.kind
-  if (kind !== kinds.KIND_CONDITION && kind !== kinds.KIND_ALWAYS && kind !== kinds.KIND_ADVICE) return false
-  return node.children.every(onlyDecides)
+  const allowed =
+    kind === kinds.KIND_CONDITION ||
+    kind === kinds.KIND_ALWAYS ||
+    kind === kinds.KIND_ADVICE ||
+    kind === kinds.KIND_EXIT ||
+    (kind === kinds.KIND_ASSIGN && node.slot !== slot)
+  return allowed && node.children.every((child) => keepsTo(child, slot))
 }
 
 /** How many rules from `start` a table can index (all on one variable, at most MAX_TABLE_RULES), or 0 when too few. */
@@ -105,7 +117,10 @@ export function rangeTableOf(rules: readonly CompiledRule[], layout: RuleLayout)
   const words = Math.ceil(plans.length / 32)
   const first = columnOf(plans, 0, words)
   const secondSlot = plans[0]!.slots[1]
-  const hasSecond = secondSlot !== first.slot && plans.every((plan) => isBand(plan, 1) && plan.slots[1] === secondSlot)
+  const hasSecond =
+    secondSlot !== first.slot &&
+    plans.every((plan) => isBand(plan, 1) && plan.slots[1] === secondSlot) &&
+    rules.every((rule) => rule.nodes[0]!.children.every((child) => keepsTo(child, secondSlot!)))
   return {
     first,
     second: hasSecond ? columnOf(plans, 1, words) : null,
