@@ -3,6 +3,7 @@ import { BoundedMemo } from '../format/bounded-memo.ts'
 import { escapeHtml, unescapeAttribute } from './escape.ts'
 import { markdown } from './markdown.ts'
 import { splitAtPlaceholders, withPlaceholders } from './placeholders.ts'
+import { HtmlChip } from './resolved.ts'
 import type { ResolvedTag, TagValues } from './resolved.ts'
 import { sanitizeRendered } from './sanitize.ts'
 import { fillUrl, IMAGE_SCHEMES, isSafeUrl, LINK_SCHEMES } from './urls.ts'
@@ -130,7 +131,7 @@ export function fillHtml(template: HtmlTemplate, values: TagValues, backlinks: b
       }
       // A run resolves each variable once and shows it in many texts, so its chip is kept on the resolved tag.
       let made = resolved.htmlChip
-      if (made === undefined || made.open !== markup.open) made = resolved.htmlChip = { open: markup.open, plain: `${markup.open}${escapeHtml(resolved.formatted)}</span>` }
+      if (made === undefined || made.open !== markup.open) made = resolved.htmlChip = new HtmlChip(markup.open, `${markup.open}${escapeHtml(resolved.formatted)}</span>`)
       html += (segment & 1) === 1 && backlinks ? (made.linked ??= linkedChip(made.plain, resolved, questionHref)) : made.plain
       continue
     }
