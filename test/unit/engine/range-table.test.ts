@@ -160,6 +160,8 @@ t.test('a second column: every rule has a second band, on another variable', asy
   t.equal(table.second?.slot, compiled.variableIndex.get('B'))
   t.equal(table.second?.dense, null, 'edges millions apart are searched')
   t.same(rulesIn(table, table.first, 36), [32, 33, 34, 35, 36])
+  t.same(rulesIn(table, table.first, 33), [29, 30, 31, 32, 33], 'bit 31 and the next word')
+  t.same(evaluate(compiled, { A: 33, B: 34.5e6 }, { render: false }).advice.map((item) => item.nodeId), ['a29', 'a30', 'a31', 'a32', 'a33'])
   t.same(rulesIn(table, table.second!, 34.5e6), Array.from({ length: 35 }, (_, i) => i))
   t.same(evaluate(compiled, { A: 36, B: 34.5e6 }, { render: false }).advice.map((item) => item.nodeId), ['a32', 'a33', 'a34'])
   t.same(evaluate(compiled, { A: 3, B: 5 }, { render: false }).advice.map((item) => item.nodeId), [], 'the check after both bands still runs')
