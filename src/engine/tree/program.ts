@@ -137,32 +137,17 @@ export function mainProgram(rules: readonly CompiledRule[], options: { tables?: 
   return { program: finish(draft), ruleEnds }
 }
 
-/** Lays out `rules` behind an OP_TABLE instruction with their range table. */
+/** Lays out `rules` behind an OP_TABLE instruction with their range table, made once their places are known. */
 function addTable(draft: Draft, rules: readonly CompiledRule[], ruleEnds: Map<string, number>): void {
-  // The table instruction comes first, so each rule starts one later than it would without it.
+  const index = push(draft, OP_TABLE, rules[0]!.nodes[0]!)
   const starts: number[] = []
   const stops: number[] = []
-  let at = draft.ops.length + 1
   for (const rule of rules) {
-    starts.push(at)
-    at += ruleLength(rule.nodes)
-    stops.push(at)
-  }
-  const index = push(draft, OP_TABLE, rules[0]!.nodes[0]!)
-  draft.tables[index] = rangeTableOf(rules, { starts, stops })
-  for (const rule of rules) {
+    starts.push(draft.ops.length)
     addRule(draft, rule.nodes)
+    stops.push(draft.ops.length)
     ruleEnds.set(rule.id, draft.ops.length)
   }
+  draft.tables[index] = rangeTableOf(rules, { starts, stops })
   draft.ends[index] = draft.ops.length
-}
-
-/** How many instructions addNode lays out for `nodes`. */
-function ruleLength(nodes: readonly CompiledNode[]): number {
-  let length = 0
-  for (const node of nodes) {
-    const plan = node.error === null && node.kind === kinds.KIND_CONDITION ? node.plan : null
-    length += (plan ? plan.slots.length : 1) + ruleLength(node.children)
-  }
-  return length
 }

@@ -109,11 +109,11 @@ export interface RuleLayout {
 }
 
 /**
- * The table of `rules` laid out as `layout` says. Bands are bounded on at least one side, so values beyond the
- * outermost bounds skip every rule, and values between skip those whose bands they miss.
+ * The table of `rules` (a run tableRuleCount accepted) laid out as `layout` says. Bands are bounded on at least one
+ * side, so values beyond the outermost bounds skip every rule, and values between skip those whose bands they miss.
  */
 export function rangeTableOf(rules: readonly CompiledRule[], layout: RuleLayout): RangeTable {
-  const plans = rules.map((rule) => bandedPlan(rule)!)
+  const plans = rules.map((rule) => rule.nodes[0]!.plan!)
   const words = Math.ceil(plans.length / 32)
   const first = columnOf(plans, 0, words)
   const secondSlot = plans[0]!.slots[1]
