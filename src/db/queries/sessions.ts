@@ -1,10 +1,16 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { sessions } from '../schema/index.ts'
+import { sessions, users } from '../schema/index.ts'
+import type { UserRow } from './users.ts'
 
-export async function findSession(db: Db, sid: string, now: Date) {
-  const [row] = await db.select().from(sessions).where(eq(sessions.sid, sid)).limit(1)
-  return row && row.expiresAt > now ? row : undefined
+/**
+ * A live session and the user it was last saved for, in one statement: every signed-in request reads both, and on a
+ * loaded server each round trip waits its turn (bench:soak).
+ */
+export async function findSessionWithUser(db: Db, sid: string, now: Date): Promise<{ data: Record<string, unknown>; user: UserRow | null } | undefined> {
+  const [row] = await db.select({ data: sessions.data, expiresAt: sessions.expiresAt, user: users }).from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.sid, sid)).limit(1)
+  return row && row.expiresAt > now ? { data: row.data, user: row.user } : undefined
 }
 
 export async function upsertSession(db: Db, p: { sid: string; userId: number | null; data: Record<string, unknown>; expiresAt: Date }) {

@@ -29,7 +29,8 @@ export default fp(async function authPlugin(app, opts: { deps: Deps }) {
   app.addHook('onRequest', async (request) => {
     const userId = request.session?.userId
     if (typeof userId !== 'number') return
-    const user = await getCurrentUser(opts.deps, userId)
+    // Read with the session when it was last saved for this user (plugins/session.ts); else on its own.
+    const user = request.sessionUser?.id === userId ? request.sessionUser : await getCurrentUser(opts.deps, userId)
     // Deactivating a member deletes their sessions; this also ends one that was being written at that moment.
     if (!user || !canSignIn(user)) { delete request.session.userId; delete request.session.impersonatorId; return }
     request.user = user

@@ -5,7 +5,8 @@ import session from '@fastify/session'
 import csrf from '@fastify/csrf-protection'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../../db/client.ts'
-import { createSessionStore } from '../../services/accounts/session-store.ts'
+import { createSessionStore, SessionUsers } from '../../services/accounts/session-store.ts'
+import type { UserRow } from '../../db/queries/users.ts'
 
 export interface Flash {
   type: 'info' | 'success' | 'warning' | 'error'
@@ -29,6 +30,10 @@ declare module 'fastify' {
   interface FastifyReply {
     flash(message: Flash): void
   }
+  interface FastifyRequest {
+    /** The user the session was read with (one statement); the auth hook checks it is the session's user. */
+    sessionUser: UserRow | null
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -36,16 +41,25 @@ const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
 
 export default fp(async function sessionPlugin(app, opts: { db: Db; secret: string; secure: boolean }) {
   await app.register(cookie)
+  const sessionUsers = new SessionUsers()
   await app.register(session, {
     secret: opts.secret,
     cookieName: 'sid',
-    store: createSessionStore(opts.db),
+    store: createSessionStore(opts.db, sessionUsers),
     saveUninitialized: false,
     // Not rolling: a rolling session writes to the store on every request. The auth plugin extends it daily instead.
     rolling: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: opts.secure, path: '/', maxAge: SESSION_TTL_MS },
   })
   await app.register(csrf, { sessionPlugin: '@fastify/session' })
+
+  // Right after the session's own hook, which read the session (and its user) from the store.
+  app.decorateRequest('sessionUser', null)
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done) => {
+    const sid = request.session?.sessionId
+    if (sid !== undefined) request.sessionUser = sessionUsers.take(sid) ?? null
+    done()
+  })
 
   // In preHandler, not onRequest: form bodies carry the token and are parsed only by then.
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done) => {
