@@ -6,7 +6,7 @@ import csrf from '@fastify/csrf-protection'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../../db/client.ts'
 import { createSessionStore, SessionUsers } from '../../services/accounts/session-store.ts'
-import type { UserRow } from '../../db/queries/users.ts'
+import type { UserRow } from '../../services/accounts/users.ts'
 
 export interface Flash {
   type: 'info' | 'success' | 'warning' | 'error'
