@@ -27,9 +27,12 @@ export interface BuildManifest {
 
 // Each file is written beside its final name and renamed into place, and loader.js goes last, so a server
 // started while a build runs (parallel test files) never serves a half-written or dangling file.
+// The temporary name is the process's and the write's own: two builds in one process (servers started together by one
+// test file) wrote the same temporary file, and the second rename found it gone.
+let writes = 0
 async function writeAtomically(filePath: string, contents: Uint8Array | string): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true })
-  const temporary = `${filePath}.${process.pid}.tmp`
+  const temporary = `${filePath}.${process.pid}-${++writes}.tmp`
   await writeFile(temporary, contents)
   await rename(temporary, filePath)
 }
@@ -113,10 +116,18 @@ function newestSourceTime(): number {
     : [statSync(source).mtimeMs]))
 }
 
+const buildsUnderWay = new Map<string, Promise<BuildManifest>>()
+
 /** Rebuilds when the bundles are missing or older than any island source (after an edit or a pull). */
 export async function buildIslandsIfStale(outdir = BUILD_DIR): Promise<boolean> {
   const manifest = path.join(outdir, 'manifest.json')
   if (existsSync(manifest) && statSync(manifest).mtimeMs >= newestSourceTime()) return false
-  await buildIslands(outdir)
+  // Servers started together in one process share the build under way instead of each making its own.
+  let building = buildsUnderWay.get(outdir)
+  if (building === undefined) {
+    building = buildIslands(outdir).finally(() => buildsUnderWay.delete(outdir))
+    buildsUnderWay.set(outdir, building)
+  }
+  await building
   return true
 }
