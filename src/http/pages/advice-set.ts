@@ -58,10 +58,12 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
   const actor = actorOf(request)
   const set = await getAdviceSet(app.deps, actor, id)
   const formatDate = dateFormatter(request.user!.preferences.tz)
+  const createdBy = userName(app, actor, set.createdBy)
   const [allTags, createdByName, updatedByName, owners, rules, scenarios, supplements] = await Promise.all([
     set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
-    userName(app, actor, set.createdBy),
-    userName(app, actor, set.updatedBy),
+    createdBy,
+    // Most sets were last changed by whoever made them: one read serves both.
+    set.updatedBy === set.createdBy ? createdBy : userName(app, actor, set.updatedBy),
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
     setRuleList(app.deps, set.id),
     scenarioCounts(app.deps, actor, set.id),
