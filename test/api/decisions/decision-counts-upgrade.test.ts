@@ -1,35 +1,36 @@
 // Issue 29: records kept before migration 0033 are counted by it, so the set page's chart of the last 30 days shows
 // them after the upgrade as before; records written after it are counted as they come. Migration 0038 replaces the
 // triggers' functions (their rows taken in key order): the counts kept before it stay, and go on following the records.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { sql } from 'drizzle-orm'
 import { decisionAdviceCounts, decisionCountsPerDay } from '../../../src/db/queries/decisions.ts'
 import { databaseBefore } from '../../helpers/upgrade-database.ts'
-import type { Db } from '../../../src/db/client.ts'
 
 const today = new Date()
 const yesterday = new Date(today.getTime() - 86_400_000)
 const from = new Date(today.getTime() - 30 * 86_400_000)
 const day = (at: Date) => at.toISOString().slice(0, 10)
 
-function recordWriter(db: Db) {
-  return (n: number, at: Date, advice: string) => db.execute(sql`insert into decision_records (id, received_at, owner_id, advice_set_id, version_id,
-    version_number, api_key_id, environment, endpoint, content_type, inputs, status, advice_node_ids, outcome, engine_micros)
-    values (${`01a21977-0000-7000-8000-${String(n).padStart(12, '0')}`}, ${at.toISOString()}::timestamptz, 'o1', 7, 1, 1, 1, 'production', 'api', 'json',
-      '{}'::json, 'complete', ${advice}::text[], '{}'::json, 5)`)
-}
-
-t.test('records kept before 0033 are in the counts after it', async (t) => {
-  const { database, close } = await databaseBefore('0033_decision_counts')
+/** A database as it was before `tag`, with owner o1, and a writer of set 7's records: (number, when, advice ids). */
+async function before(t: Test, tag: string) {
+  const { database, close } = await databaseBefore(tag)
   t.teardown(close)
   const db = database.db
   await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
-  const insert = recordWriter(db)
+  const insert = (n: number, at: Date, advice: string) => db.execute(sql`insert into decision_records (id, received_at, owner_id, advice_set_id, version_id,
+    version_number, api_key_id, environment, endpoint, content_type, inputs, status, advice_node_ids, outcome, engine_micros)
+    values (${`01a21977-0000-7000-8000-${String(n).padStart(12, '0')}`}, ${at.toISOString()}::timestamptz, 'o1', 7, 1, 1, 1, 'production', 'api', 'json',
+      '{}'::json, 'complete', ${advice}::text[], '{}'::json, 5)`)
+  return { db, insert, migrate: () => database.migrate() }
+}
+
+t.test('records kept before 0033 are in the counts after it', async (t) => {
+  const { db, insert, migrate } = await before(t, '0033_decision_counts')
   await insert(1, yesterday, '{n1,n2}')
   await insert(2, today, '{n1}')
   await insert(3, today, '{}')
 
-  await database.migrate()
+  await migrate()
 
   t.same((await decisionCountsPerDay(db, 7, from)).sort((a, b) => a.day.localeCompare(b.day)), [{ day: day(yesterday), count: 1 }, { day: day(today), count: 2 }], 'answers per day')
   t.same(await decisionAdviceCounts(db, 7, from), [{ nodeId: 'n1', count: 2 }, { nodeId: 'n2', count: 1 }], 'advice given')
@@ -39,15 +40,11 @@ t.test('records kept before 0033 are in the counts after it', async (t) => {
 })
 
 t.test('counts kept before 0038 stay, and follow records written and deleted after it', async (t) => {
-  const { database, close } = await databaseBefore('0038_decision_counts_lock_order')
-  t.teardown(close)
-  const db = database.db
-  await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
-  const insert = recordWriter(db)
+  const { db, insert, migrate } = await before(t, '0038_decision_counts_lock_order')
   await insert(1, yesterday, '{n1,n2}')
   await insert(2, today, '{n1}')
 
-  await database.migrate()
+  await migrate()
 
   t.same(await decisionAdviceCounts(db, 7, from), [{ nodeId: 'n1', count: 2 }, { nodeId: 'n2', count: 1 }], 'the counts kept before')
   await insert(3, today, '{n2,n3}')
