@@ -101,6 +101,25 @@ t.test('links kept before 0035 are counted by it', async (t) => {
   t.same(Object.fromEntries(await countTagUses(db, [51, 52])), { 51: 2, 52: 1 }, 'a link made after the upgrade is counted')
 })
 
+t.test('counts kept before 0039 stay, and follow saves and deletions after it', async (t) => {
+  const { database, close } = await databaseBefore('0039_tag_use_counts_lock_order')
+  t.teardown(close)
+  const db = database.db
+  await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
+  await db.execute(sql`insert into advice_sets (id, owner_id, name) values (1, 'o1', 'Live'), (2, 'o1', 'Live too')`)
+  await db.execute(sql`insert into tags (id, owner_id, slug, label) values (51, 'o1', 'a', 'A'), (52, 'o1', 'b', 'B'), (53, 'o1', 'c', 'C')`)
+  await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (51, 'adviceset', 1), (51, 'adviceset', 2), (52, 'adviceset', 2)`)
+
+  await database.migrate()
+
+  t.same(Object.fromEntries(await countTagUses(db, [51, 52, 53])), { 51: 2, 52: 1 }, 'the counts kept before')
+  await db.transaction((tx) => setTagLinks(tx, 'adviceset', 1, [53, 52]))
+  t.same(Object.fromEntries(await countTagUses(db, [51, 52, 53])), { 51: 1, 52: 2, 53: 1 }, 'a save after the upgrade moves them')
+  await db.execute(sql`update advice_sets set deleted_at = now() where id = 2`)
+  t.same(Object.fromEntries(await countTagUses(db, [51, 52, 53])), { 51: 0, 52: 1, 53: 1 }, 'a deleted set no longer counts')
+  t.same(await kept(db), await counted(db), 'the kept counts are the links’ own')
+})
+
 t.test('the tags admin lists 100 tags a page by label, with a link to the next ones; each once (issue 29)', async (t) => {
   const { app, database } = await buildTestApp(t)
   const db = database.db
