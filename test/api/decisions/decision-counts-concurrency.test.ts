@@ -10,6 +10,7 @@ import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { ensureMonthPartition } from '../../../src/db/queries/decisions.ts'
 import { monthStart } from '../../../src/services/decisions/maintenance.ts'
 import { openTestDatabase, testDriver } from '../../helpers/database.ts'
+import { databaseMessage } from '../../helpers/concurrency.ts'
 
 const WRITERS = 5
 const STATEMENTS = 40
@@ -42,7 +43,7 @@ t.test('records written and deleted on many connections at once keep the counts,
     for (let i = 0; i < STATEMENTS; i++) await deleteSome()
   })()
   const settled = await Promise.allSettled([...writers, eraser])
-  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [String((s.reason as Error).message)] : []))
+  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [databaseMessage(s.reason)] : []))
   t.same(failures, [], 'every statement committed')
 
   const kept = rowsOf(await db.execute(sql`select advice_set_id || ' ' || day || ' ' || node_id || ' ' || count as line from decision_counts order by 1`))

@@ -11,14 +11,11 @@ import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { openTestDatabase, testDriver } from '../../helpers/database.ts'
 import { createOwner } from '../../helpers/factories.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
+import { databaseMessage, shuffled } from '../../helpers/concurrency.ts'
 
 const INSTANCES = 4
 const FLUSHES = 40
 const PER_FLUSH = 20
-
-function shuffled<T>(items: T[]): T[] {
-  return items.map((item) => [Math.random(), item] as const).sort((a, b) => a[0] - b[0]).map(([, item]) => item)
-}
 
 t.test('instances flushing usage and interview counts at once lose nothing', {
   skip: testDriver() === 'postgres' ? false : 'the embedded database has one connection',
@@ -40,8 +37,8 @@ t.test('instances flushing usage and interview counts at once lose nothing', {
         keyId, day, adviceSetId: 1 + (keyId % 3), requests: 1, errors: 0, latencyBuckets: [1, 0, 0], lastUsedAt: new Date().toISOString(),
       }))
       const events = shuffled(questions).slice(0, PER_FLUSH).map((question) => ({ adviceSetId: 1, day, event: 'answered', question, count: 1 }))
-      await Promise.all([addUsage(db, usage), addInterviewEventCounts(db, events)].map((flush) => flush.catch((err: Error) => {
-        failures.push(String((err.cause as Error | undefined)?.message ?? err.message))
+      await Promise.all([addUsage(db, usage), addInterviewEventCounts(db, events)].map((flush) => flush.catch((err: unknown) => {
+        failures.push(databaseMessage(err))
       })))
     }
   }))

@@ -2,7 +2,7 @@
 // 0035). After every kind of change (links added and removed through the API, a merge, a set deleted, restored or
 // removed, links written before their set, a link moved by hand) the kept counts equal a count of the links, and the
 // page shows them. Links kept before the migration are counted by it.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
@@ -14,6 +14,7 @@ import { countTagUses, setTagLinks } from '../../../src/db/queries/advice-sets.t
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { openDatabase, type Db } from '../../../src/db/client.ts'
 import { openTestDatabase, testDriver } from '../../helpers/database.ts'
+import { databaseMessage, shuffled } from '../../helpers/concurrency.ts'
 
 /** Live sets per tag counted from the links, as the page counted them before 0035 (tags with none left out). */
 async function counted(db: Db): Promise<Record<string, number>> {
@@ -84,17 +85,23 @@ t.test('the kept counts follow every change and the tags page shows them', async
   t.not(Object.keys(await kept(db)).length, 0, 'something is still counted')
 })
 
-t.test('links kept before 0035 are counted by it', async (t) => {
-  const { database, close } = await databaseBefore('0035_tag_use_counts')
+/** A database as it was before migration `tag`, with owner o1 and its live sets 1 and 2. */
+async function setsBefore(t: Test, tag: string) {
+  const { database, close } = await databaseBefore(tag)
   t.teardown(close)
   const db = database.db
   await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
   await db.execute(sql`insert into advice_sets (id, owner_id, name) values (1, 'o1', 'Live'), (2, 'o1', 'Live too')`)
+  return { db, migrate: () => database.migrate() }
+}
+
+t.test('links kept before 0035 are counted by it', async (t) => {
+  const { db, migrate } = await setsBefore(t, '0035_tag_use_counts')
   await db.execute(sql`insert into advice_sets (id, owner_id, name, deleted_at) values (3, 'o1', 'Deleted', now())`)
   await db.execute(sql`insert into tags (id, owner_id, slug, label) values (51, 'o1', 'a', 'A'), (52, 'o1', 'b', 'B')`)
   await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (51, 'adviceset', 1), (51, 'adviceset', 2), (51, 'adviceset', 3), (52, 'adviceset', 3)`)
 
-  await database.migrate()
+  await migrate()
 
   t.same(Object.fromEntries(await countTagUses(db, [51, 52])), { 51: 2 }, 'two live sets for A; B only on a deleted one')
   await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (52, 'adviceset', 1)`)
@@ -102,15 +109,11 @@ t.test('links kept before 0035 are counted by it', async (t) => {
 })
 
 t.test('counts kept before 0039 stay, and follow saves and deletions after it', async (t) => {
-  const { database, close } = await databaseBefore('0039_tag_use_counts_lock_order')
-  t.teardown(close)
-  const db = database.db
-  await db.execute(sql`insert into owners (id, name) values ('o1', 'Team one')`)
-  await db.execute(sql`insert into advice_sets (id, owner_id, name) values (1, 'o1', 'Live'), (2, 'o1', 'Live too')`)
+  const { db, migrate } = await setsBefore(t, '0039_tag_use_counts_lock_order')
   await db.execute(sql`insert into tags (id, owner_id, slug, label) values (51, 'o1', 'a', 'A'), (52, 'o1', 'b', 'B'), (53, 'o1', 'c', 'C')`)
   await db.execute(sql`insert into tag_links (tag_id, entity_type, entity_id) values (51, 'adviceset', 1), (51, 'adviceset', 2), (52, 'adviceset', 2)`)
 
-  await database.migrate()
+  await migrate()
 
   t.same(Object.fromEntries(await countTagUses(db, [51, 52, 53])), { 51: 2, 52: 1 }, 'the counts kept before')
   await db.transaction((tx) => setTagLinks(tx, 'adviceset', 1, [53, 52]))
@@ -164,16 +167,15 @@ t.test('saving sets’ tags and deleting sets on six connections at once keeps t
   const setIds = rowsOf(await db.execute(sql`insert into advice_sets (owner_id, name) select 'o', 's' || i from generate_series(1, 60) i returning id`)).map((r) => Number(r.id))
   const connections = await Promise.all(Array.from({ length: 6 }, () => openDatabase({ kind: 'postgres', url: database.url! })))
   t.teardown(() => Promise.all(connections.map((c) => c.close())))
-  const pick = <T>(items: T[], n: number) => items.map((item) => [Math.random(), item] as const).sort((a, b) => a[0] - b[0]).slice(0, n).map(([, item]) => item)
 
   const failures: string[] = []
   await Promise.all(connections.map(async ({ db }) => {
     for (let i = 0; i < 60; i++) {
-      const [setId] = pick(setIds, 1)
+      const [setId] = shuffled(setIds)
       const saved = i % 10 === 9
         ? db.execute(sql`update advice_sets set deleted_at = case when deleted_at is null then now() end where id = ${setId}`)
-        : db.transaction((tx) => setTagLinks(tx, 'adviceset', setId!, pick(tagIds, 12)))
-      await saved.catch((err: Error) => failures.push(String((err.cause as Error | undefined)?.message ?? err.message)))
+        : db.transaction((tx) => setTagLinks(tx, 'adviceset', setId!, shuffled(tagIds).slice(0, 12)))
+      await saved.catch((err: unknown) => failures.push(databaseMessage(err)))
     }
   }))
   t.same(failures, [], 'every save committed')

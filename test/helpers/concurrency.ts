@@ -1,0 +1,12 @@
+// For tests that run writers side by side on several connections (PostgreSQL deadlock tests).
+
+/** The items in a random order: each writer takes its rows in an order of its own, as instances and people do. */
+export function shuffled<T>(items: readonly T[]): T[] {
+  return items.map((item) => [Math.random(), item] as const).sort((a, b) => a[0] - b[0]).map(([, item]) => item)
+}
+
+/** What the database said: drizzle wraps the driver's error ("deadlock detected") as the cause of its own. */
+export function databaseMessage(err: unknown): string {
+  const error = err as Error
+  return String((error.cause as Error | undefined)?.message ?? error.message)
+}
