@@ -96,13 +96,25 @@ export function compileHtml(text: string, links: boolean): HtmlTemplate {
   return { tags, segments: mergeStrings(segments), chips: tags.map(chipMarkup) }
 }
 
+/**
+ * Each run of adjacent strings becomes one flat string: joined, not added up, as `+` would leave a tree of string
+ * pieces that every render then references and every serialisation of a response walks.
+ */
 function mergeStrings(segments: HtmlSegment[]): HtmlSegment[] {
   const merged: HtmlSegment[] = []
-  for (const segment of segments) {
-    const previous = merged[merged.length - 1]
-    if (typeof segment === 'string' && typeof previous === 'string') merged[merged.length - 1] = previous + segment
-    else merged.push(segment)
+  let run: string[] = []
+  const endRun = (): void => {
+    if (run.length > 0) merged.push(run.join(''))
+    run = []
   }
+  for (const segment of segments) {
+    if (typeof segment === 'string') run.push(segment)
+    else {
+      endRun()
+      merged.push(segment)
+    }
+  }
+  endRun()
   return merged
 }
 

@@ -10,6 +10,8 @@ export interface BoundText {
   readonly prepared: PreparedText
   /** Per tag occurrence (prepared.tags): a variable slot (≥ 0), a formula (FORMULA_REF - index), or NO_REF. */
   readonly refs: readonly number[]
+  /** prepared.firstOf, kept here too: a render reads it for every tag, and need not step through `prepared`. */
+  readonly firstOf: readonly number[]
   /** The html content type's template, kept here once compiled: the common render reads it in one step. */
   html?: HtmlTemplate
 }
@@ -28,5 +30,6 @@ export function bindText(text: string, compiled: CompiledAdviceSet): BoundText {
     }
     return compiled.variableIndex.get(tag.name) ?? NO_REF
   })
-  return { prepared, refs }
+  // html is declared now, though kept on the first html render: a field added later lives out of the object.
+  return { prepared, refs, firstOf: prepared.firstOf, html: undefined }
 }

@@ -340,6 +340,9 @@ function compileAdvice(node: CompiledNode, model: NodeModel): CompiledNode['advi
     headline: model.headline ?? '',
     text: model.text ?? '',
     mayRepeat: false,
+    // Declared now, though set on the first full-response run: a field added later lives out of the object.
+    boundHeadline: undefined,
+    boundText: undefined,
     decisionItem: Object.freeze({
       nodeId: node.id,
       ruleId: node.ruleId,

@@ -801,7 +801,7 @@ export class Run implements SlotScope {
     for (let i = 0; i < refs.length; i++) {
       const ref = refs[i]!
       const resolved = ref >= 0 ? this.resolveVariable(ref) : ref === NO_REF ? undefined : this.resolveFormula(FORMULA_REF - ref)
-      if (resolved === undefined && text.prepared.firstOf[i]! < 0) this.reportMissingTag(text.prepared.tags[i]!, node)
+      if (resolved === undefined && text.firstOf[i]! < 0) this.reportMissingTag(text.prepared.tags[i]!, node)
       values[i] = resolved
     }
     // Html, the Advice API's usual type, skips the generic dispatch: its template is kept on the text.
@@ -820,7 +820,7 @@ export class Run implements SlotScope {
   private checkBound(text: BoundText, node: CompiledNode): void {
     const refs = text.refs
     for (let i = 0; i < refs.length; i++) {
-      if (text.prepared.firstOf[i]! >= 0) continue
+      if (text.firstOf[i]! >= 0) continue
       const ref = refs[i]!
       const value = ref >= 0 ? this.valueOrMissing(false, ref) : ref === NO_REF ? undefined : this.valueOrMissing(true, FORMULA_REF - ref)
       if (value === undefined) this.reportMissingTag(text.prepared.tags[i]!, node)
