@@ -13,7 +13,8 @@ import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
 import { FormBody, IdString } from '../schemas.ts'
-import { keptValues, renderFormError } from './forms.ts'
+import { chosenSetIds, SET_CHOICES_LIMIT } from '../../services/library/set-choices.ts'
+import { findSetsIn, keptValues, renderFormError } from './forms.ts'
 
 declare module 'fastify' {
   interface Session {
@@ -55,9 +56,11 @@ function valuesOf(key: ListedApiKey): Record<string, unknown> {
 export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
   const deps = app.deps
 
-  const formPage = async (request: FastifyRequest, extra: Record<string, unknown>) => ({
-    title: extra.key ? 'Edit API key' : 'New API key', choices: await apiKeyFormChoices(deps, actorOf(request)),
-    providerAdmin: isProviderAdmin(actorOf(request)), maxGraceHours: MAX_ROTATION_GRACE_HOURS, now: new Date(),
+  /** The form with `values`; its set choices hold the sets they name, and those found by `find` (findSets). */
+  const formPage = async (request: FastifyRequest, extra: { values: Record<string, unknown>; find?: string } & Record<string, unknown>) => ({
+    title: extra.key ? 'Edit API key' : 'New API key',
+    choices: await apiKeyFormChoices(deps, actorOf(request), { chosen: chosenSetIds(extra.values.allowedAdviceSetIds), find: extra.find }),
+    setChoicesLimit: SET_CHOICES_LIMIT, providerAdmin: isProviderAdmin(actorOf(request)), maxGraceHours: MAX_ROTATION_GRACE_HOURS, now: new Date(),
     formatDate: dateFormatter(request.user!.preferences.tz), ...extra,
   })
 
@@ -80,6 +83,8 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/admin/apikey/new', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
+    const find = findSetsIn(body)
+    if (find !== null) return reply.page('admin/apikey/form', await formPage(request, { values: keptValues(body), find }))
     try {
       const { key, secret } = await createApiKeyFor(deps, actorOf(request), body)
       reveal(request, key.id, secret, false)
@@ -113,6 +118,8 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/admin/apikey/:keyId/edit', { preHandler: requireUser, schema: { params: KeyParams, body: FormBody } }, async (request, reply) => {
     const body = request.body ?? {}
     const key = await getApiKeyFor(deps, actorOf(request), keyIdOf(request.params))
+    const find = findSetsIn(body)
+    if (find !== null) return reply.page('admin/apikey/form', await formPage(request, { key, values: { ...valuesOf(key), ...keptValues(body) }, find }))
     try {
       const saved = await updateApiKeyFor(deps, actorOf(request), key.id, body)
       reply.flash({ type: 'info', text: `API key "${saved.name}" saved.` })

@@ -13,6 +13,15 @@ export function keptValues(body: unknown): Record<string, unknown> {
 }
 
 /**
+ * A form's Find button beside its advice-set list (views/partials/_set-finder.eta): the text to look for, or null
+ * when the form was sent to be saved. The form then comes back with what was typed, and nothing is saved.
+ */
+export function findSetsIn(body: Record<string, unknown>): string | null {
+  if (body.findSets === undefined) return null
+  return typeof body.setFilter === 'string' ? body.setFilter : ''
+}
+
+/**
  * Renders `template` with each field's message at its field when the error is about input fields; anything else is
  * rethrown to the error handler. The view's fields mark themselves invalid (views/partials/_field.eta), and the
  * first of them takes the focus, so the person lands on what to correct rather than at the Save button.

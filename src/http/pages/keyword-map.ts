@@ -12,7 +12,8 @@ import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
-import { keptValues, renderFormError } from './forms.ts'
+import { findSetsIn, keptValues, renderFormError } from './forms.ts'
+import { chosenSetIds, SET_CHOICES_LIMIT } from '../../services/library/set-choices.ts'
 
 const MapParams = Type.Object({ keywordMapId: IdString })
 const IndexQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })), deleted: Type.Optional(IdString), after: Type.Optional(IdString) })
@@ -31,19 +32,26 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
   const mapIdOf = (params: { keywordMapId: string }) => itemId(params.keywordMapId, 'keywordMapId')
 
   /** The list page's data: the maps (matching `q`), the new map's form, and the map just deleted (for Undo). */
-  async function indexData(request: FastifyRequest, extra: { q?: string; deleted?: number; after?: number } = {}) {
+  async function indexData(request: FastifyRequest, extra: { q?: string; deleted?: number; after?: number; values?: Record<string, unknown>; find?: string } = {}) {
     const actor = actorOf(request)
-    const [{ maps, nextAfter }, choices] = await Promise.all([keywordMapPage(deps, actor, { text: extra.q, afterId: extra.after }), keywordMapChoices(deps, actor)])
+    const [{ maps, nextAfter }, choices] = await Promise.all([
+      keywordMapPage(deps, actor, { text: extra.q, afterId: extra.after }),
+      keywordMapChoices(deps, actor, { chosen: chosenSetIds(extra.values?.adviceSetId), find: extra.find }),
+    ])
     const deleted = extra.deleted === undefined ? null : await getKeywordMap(deps, actor, extra.deleted, { includeDeleted: true }).catch(() => null)
     return {
       title: 'Keyword maps', maps, choices, q: extra.q ?? '', paged: extra.after !== undefined,
-      nextPage: nextAfter === null ? null : `/admin/keywordMap?${new URLSearchParams({ ...(extra.q ? { q: extra.q } : {}), after: String(nextAfter) }).toString()}`, values: { name: '', phrases: '', adviceSetId: '', scenarioId: '' },
+      nextPage: nextAfter === null ? null : `/admin/keywordMap?${new URLSearchParams({ ...(extra.q ? { q: extra.q } : {}), after: String(nextAfter) }).toString()}`,
+      values: extra.values ?? { name: '', phrases: '', adviceSetId: '', scenarioId: '' }, setChoicesLimit: SET_CHOICES_LIMIT,
       deleted: deleted?.deleted ? deleted : null, providerAdmin: isProviderAdmin(actor), formatDate: dateFormatter(request.user!.preferences.tz),
     }
   }
 
-  async function editData(request: FastifyRequest, map: KeywordMapView, values = valuesOf(map)) {
-    return { title: `Keyword map ${map.name}`, map, values, choices: await keywordMapChoices(deps, actorOf(request)), formatDate: dateFormatter(request.user!.preferences.tz) }
+  async function editData(request: FastifyRequest, map: KeywordMapView, values: Record<string, unknown> = valuesOf(map), find?: string) {
+    return {
+      title: `Keyword map ${map.name}`, map, values, choices: await keywordMapChoices(deps, actorOf(request), { chosen: chosenSetIds(values.adviceSetId), find }),
+      setChoicesLimit: SET_CHOICES_LIMIT, formatDate: dateFormatter(request.user!.preferences.tz),
+    }
   }
 
   app.get('/admin/keywordMap', { preHandler: requireUser, schema: { querystring: IndexQuery } }, async (request, reply) => {
@@ -57,12 +65,14 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/admin/keywordMap', { preHandler: requireUser, schema: { body: FormBody } }, async (request, reply) => {
     assertAdmin(request)
     const body = request.body ?? {}
+    const find = findSetsIn(body)
+    if (find !== null) return reply.page('admin/keywordmap/index', await indexData(request, { values: keptValues(body), find }))
     try {
       const map = await createKeywordMap(deps, actorOf(request), body)
       reply.flash({ type: 'info', text: `Keyword map “${map.name}” saved. Searching for one of its phrases now shows its target first.` })
       return reply.redirect('/admin/keywordMap', 303)
     } catch (error) {
-      return renderFormError(reply, error, 'admin/keywordmap/index', { ...(await indexData(request)), values: keptValues(body) })
+      return renderFormError(reply, error, 'admin/keywordmap/index', await indexData(request, { values: keptValues(body) }))
     }
   })
 
@@ -75,6 +85,8 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
     assertAdmin(request)
     const body = request.body ?? {}
     const map = await getKeywordMap(deps, actorOf(request), mapIdOf(request.params))
+    const find = findSetsIn(body)
+    if (find !== null) return reply.page('admin/keywordmap/edit', await editData(request, map, { ...valuesOf(map), ...keptValues(body) }, find))
     try {
       const saved = await updateKeywordMapFor(deps, actorOf(request), map.id, {
         name: body.name, phrases: body.phrases, adviceSetId: body.adviceSetId, scenarioId: body.scenarioId ?? '',

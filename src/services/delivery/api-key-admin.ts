@@ -7,7 +7,8 @@ import {
   findLiveApiKey, listAudiencesForKeys, listLiveApiKeys, replaceApiKeySecret, requestsOnDay, softDeleteApiKey,
   updateApiKey, findApiKeyWithHistory, listDeletedApiKeys, type KeyWithHistory, type ListedApiKey,
 } from '../../db/queries/api-keys.ts'
-import { findAdviceSetsByIds, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
+import { findAdviceSetsByIds } from '../../db/queries/advice-sets.ts'
+import { setChoices } from '../library/set-choices.ts'
 import { findAudience } from '../../db/queries/audiences.ts'
 import { findOwner, listOwners } from '../../db/queries/users.ts'
 import { audit } from '../audit/audit.ts'
@@ -94,18 +95,17 @@ export async function apiKeyPage(deps: Deps, actor: Actor, afterId?: number): Pr
   return { shown: page.shown.map((k) => ({ ...k, requestsToday: today.get(k.id) ?? 0 })), nextAfter: page.nextAfter }
 }
 
-/** Choices for the key form: teams (provider admins only), audiences, and advice sets the team may use. */
-export async function apiKeyFormChoices(deps: Deps, actor: Actor) {
+/**
+ * Choices for the key form: teams (provider admins only), audiences, and the advice sets the team may use, listed by
+ * name or narrowed by `find`, always with the sets the form has chosen (setChoices).
+ */
+export async function apiKeyFormChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string }) {
   assertKeyAdmin(actor)
   const provider = isProviderAdmin(actor)
-  const rows = await listAdviceSetRows(deps.db, {
-    visibility: setVisibility(actor), sort: 'name', offset: 0, limit: 500,
-  })
-  return {
-    owners: provider ? await listOwners(deps.db) : null,
-    audiences: await listAudiencesForKeys(deps.db, provider ? undefined : actor.ownerId),
-    adviceSets: rows.map((r) => ({ id: r.id, name: r.name, ownerId: r.ownerId })),
-  }
+  const [sets, owners, audiences] = await Promise.all([
+    setChoices(deps, actor, p), provider ? listOwners(deps.db) : null, listAudiencesForKeys(deps.db, provider ? undefined : actor.ownerId),
+  ])
+  return { owners, audiences, adviceSets: sets.sets.map((r) => ({ id: r.id, name: r.name, ownerId: r.ownerId })), moreSets: sets.more, findSets: sets.find }
 }
 
 async function keyOwner(deps: Deps, actor: Actor, raw: unknown): Promise<string> {

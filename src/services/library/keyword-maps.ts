@@ -9,24 +9,23 @@
 // filled in and run (/adviceset/{id}/rule/debug?scenario={id}): the most useful place for a signed-in author.
 import type { Db } from '../../db/client.ts'
 import { keysetPage } from '../../db/queries/keyset-page.ts'
-import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import {
   findKeywordMap, insertKeywordMap, listKeywordMaps, updateKeywordMap, type KeywordMapListRow, type KeywordMapRow,
 } from '../../db/queries/keyword-maps.ts'
 import { findScenario, findScenarioNamesOfSets } from '../../db/queries/scenarios.ts'
 import { audit } from '../audit/audit.ts'
-import { canAdministerOwned, canReadSet, setVisibility } from '../accounts/visibility.ts'
+import { canAdministerOwned, canReadSet } from '../accounts/visibility.ts'
 import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { registerScenarioUse } from '../scenarios/uses.ts'
+import { setChoices } from './set-choices.ts'
 import { checkFields, requireText } from '../validate.ts'
 
 export const ENTITY_KEYWORD_MAP = 'keywordmap'
 export const MAX_PHRASES = 50
 export const MAX_PHRASE_LENGTH = 200
 const LIST_LIMIT = 1000
-/** Advice sets offered as targets on the form, by name. */
-const CHOICES_LIMIT = 500
 
 export interface KeywordMapInput {
   name?: unknown
@@ -206,10 +205,13 @@ export async function keywordMapsOfScenario(deps: Deps, actor: Actor, scenarioId
   return rows.map((row) => viewOf(actor, row))
 }
 
-/** The choices of the map form: the sets the team may point at, and the live scenarios of its own sets. */
-export async function keywordMapChoices(deps: Deps, actor: Actor) {
+/**
+ * The choices of the map form: the sets the team may point at (listed by name or narrowed by `find`, always with the
+ * set chosen: setChoices), and the live scenarios of its own sets among them.
+ */
+export async function keywordMapChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string } = { chosen: [] }) {
   assertManager(actor)
-  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: CHOICES_LIMIT })
+  const { sets: rows, more, find } = await setChoices(deps, actor, p)
   const own = rows.filter((s) => s.ownerId === actor.ownerId)
   const scenariosBySet = new Map<number, Array<{ id: number; name: string }>>()
   for (const sc of await findScenarioNamesOfSets(deps.db, own.map((s) => s.id))) {
@@ -220,6 +222,8 @@ export async function keywordMapChoices(deps: Deps, actor: Actor) {
   return {
     adviceSets: rows.map((s) => ({ id: s.id, name: s.name, ownerName: s.ownerName, own: s.ownerId === actor.ownerId })),
     scenarios: own.map((s) => ({ adviceSetId: s.id, adviceSetName: s.name, scenarios: scenariosBySet.get(s.id) ?? [] })),
+    moreSets: more,
+    findSets: find,
   }
 }
 
