@@ -209,7 +209,7 @@ export async function keywordMapsOfScenario(deps: Deps, actor: Actor, scenarioId
  * The choices of the map form: the sets the team may point at (listed by name or narrowed by `find`, always with the
  * set chosen: setChoices), and the live scenarios of its own sets among them.
  */
-export async function keywordMapChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string } = { chosen: [] }) {
+export async function keywordMapChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string }) {
   assertManager(actor)
   const { sets: rows, more, find } = await setChoices(deps, actor, p)
   const own = rows.filter((s) => s.ownerId === actor.ownerId)
