@@ -4,7 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { PGlite } from '@electric-sql/pglite'
 import type postgres from 'postgres'
 import * as schema from './schema/index.ts'
-import { startEmbeddedCheckpoints } from './embedded-checkpoints.ts'
+import { startEmbeddedUpkeep } from './embedded-checkpoints.ts'
 import { adoptDrizzleParsers } from './pglite-parsers.ts'
 import { createPglite } from './pglite-client.ts'
 import { EMBEDDED_SOCKET_PORT, startEmbeddedServer, type EmbeddedServer } from './embedded-server/host.ts'
@@ -144,7 +144,7 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   const client = await createPglite(target)
-  const stopCheckpoints = startEmbeddedCheckpoints(client)
+  const stopUpkeep = startEmbeddedUpkeep(client)
   const jobClient = adoptDrizzleParsers(client)
   const db = drizzle(client, { schema }) as unknown as Db
   embeddedClients.set(db, client)
@@ -154,7 +154,7 @@ async function openPglite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
     driver: 'pglite',
     migrate: async () => { await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }) },
     close: async () => {
-      stopCheckpoints()
+      stopUpkeep()
       await client.close()
     },
     dump: async () => {

@@ -1,9 +1,9 @@
-// The worker thread that owns the embedded database: PGlite, its checkpoints, and the bridge that serves it on a
+// The worker thread that owns the embedded database: PGlite, its upkeep (checkpoints and vacuum), and the bridge that serves it on a
 // local socket (bridge.ts). Any error PGlite throws leaves it unusable, so the thread then ends with it and the host
 // (host.ts) reports the crash.
 import { parentPort, workerData } from 'node:worker_threads'
 import { createPglite } from '../pglite-client.ts'
-import { startEmbeddedCheckpoints } from '../embedded-checkpoints.ts'
+import { startEmbeddedUpkeep } from '../embedded-checkpoints.ts'
 import { copyDecisionRecords } from '../queries/decision-copy.ts'
 import { serveOverSocket } from './bridge.ts'
 import type { WorkerMessage, WorkerOptions } from './messages.ts'
@@ -17,7 +17,7 @@ const bridge = await serveOverSocket(client, options.socketPath, (err) => {
   tell({ type: 'failed', message: err instanceof Error ? err.stack ?? err.message : String(err) })
   process.exit(1)
 })
-const stopCheckpoints = startEmbeddedCheckpoints(client, bridge.whenIdle)
+const stopUpkeep = startEmbeddedUpkeep(client, bridge.whenIdle)
 port.on('message', (message: WorkerMessage) => {
   if (message.type === 'decisions') {
     // Between the connection's transactions, or the COPY would join (and wait on) whichever is open.
@@ -27,7 +27,7 @@ port.on('message', (message: WorkerMessage) => {
     )
   }
   if (message.type === 'close') {
-    stopCheckpoints()
+    stopUpkeep()
     void bridge.close().then(() => client.close()).then(() => port.close())
   }
 })

@@ -1,0 +1,59 @@
+// The embedded database vacuums and analyses its tables as autovacuum would on a server (src/db/embedded-vacuum.ts):
+// PGlite runs no autovacuum, so dead row versions and their index entries stayed for good, and the planner had no
+// statistics.
+import t from 'tap'
+import { PGlite } from '@electric-sql/pglite'
+import { vacuumIfDue } from '../../../src/db/embedded-vacuum.ts'
+
+interface Stats { n_dead_tup: number; vacuum_count: number; analyze_count: number; reltuples: number }
+
+async function stats(client: PGlite, table: string): Promise<Stats> {
+  await client.query('select pg_stat_force_next_flush()')
+  const { rows } = await client.query<Stats>(`select s.n_dead_tup::int, s.vacuum_count::int, s.analyze_count::int, c.reltuples::int
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = $1`, [table])
+  return rows[0]!
+}
+
+t.test('a table with many dead rows is vacuumed and analysed, then left alone', async (t) => {
+  const client = new PGlite()
+  t.teardown(() => client.close())
+  await client.exec('create table counters (id int primary key, n int); insert into counters select g, 0 from generate_series(1, 2000) g')
+  t.same(await vacuumIfDue(client), { table: 'public.counters', vacuumed: true }, 'new rows: vacuumed for the visibility map, and analysed')
+  t.equal((await stats(client, 'counters')).reltuples, 2000, 'the planner knows its size')
+  t.equal(await vacuumIfDue(client), null, 'nothing due after')
+
+  // Every row updated three times: 6,000 dead versions, against a threshold of 50 + 20 % of 2,000.
+  for (let i = 0; i < 3; i++) await client.exec('update counters set n = n + 1')
+  const before = await stats(client, 'counters')
+  t.same(await vacuumIfDue(client), { table: 'public.counters', vacuumed: true })
+  const after = await stats(client, 'counters')
+  t.ok(before.n_dead_tup > 450, `${before.n_dead_tup} dead rows before, past the threshold of 450`)
+  t.equal(after.n_dead_tup, 0, 'none after')
+  t.equal(after.vacuum_count, before.vacuum_count + 1)
+  t.equal(after.analyze_count, before.analyze_count + 1)
+})
+
+t.test('a table changed a little past the analysis threshold is analysed only', async (t) => {
+  const client = new PGlite()
+  t.teardown(() => client.close())
+  await client.exec('create table notes (id int primary key, body text); insert into notes select g, $$x$$ from generate_series(1, 5000) g')
+  t.same(await vacuumIfDue(client), { table: 'public.notes', vacuumed: true })
+  // 600 changed rows: past 50 + 10 % of 5,000 for analysis, under 50 + 20 % for vacuum.
+  await client.exec('update notes set body = $$y$$ where id <= 600')
+  const before = await stats(client, 'notes')
+  t.same(await vacuumIfDue(client), { table: 'public.notes', vacuumed: false })
+  const after = await stats(client, 'notes')
+  t.equal(after.analyze_count, before.analyze_count + 1, 'analysed')
+  t.equal(after.vacuum_count, before.vacuum_count, 'not vacuumed')
+  t.equal(await vacuumIfDue(client), null)
+})
+
+t.test('the most changed table goes first; a table name that needs quoting is quoted', async (t) => {
+  const client = new PGlite()
+  t.teardown(() => client.close())
+  await client.exec(`create table "Odd ""name""" (id int); create table small (id int);
+    insert into "Odd ""name""" select generate_series(1, 3000); insert into small select generate_series(1, 1500)`)
+  t.same(await vacuumIfDue(client), { table: 'public."Odd ""name"""', vacuumed: true })
+  t.same(await vacuumIfDue(client), { table: 'public.small', vacuumed: true })
+  t.equal(await vacuumIfDue(client), null)
+})
