@@ -1,10 +1,13 @@
 // Vacuum and analysis for the embedded database. On a server, autovacuum (a launcher process and its workers) does this;
 // PGlite is one standalone backend and runs neither, so no table was ever vacuumed or analysed: the versions left by
 // updates and deletes (sessions, jobs, usage and count rows, search documents, rule nodes) and their index entries
-// stayed for good, and the planner never had statistics. This applies autovacuum's default thresholds, one table at a
-// time, so that the one backend is never held for long: a table is vacuumed (and analysed) when its dead rows pass
-// 50 + 20 % of its rows, or rows inserted since its last vacuum pass 1,000 + 20 % (for the visibility map, as autovacuum
-// does since PostgreSQL 13), and only analysed when its changes since the last analysis pass 50 + 10 %.
+// stayed for good, the planner never had statistics, and nothing froze old rows against transaction-id wraparound
+// (after about two billion writing transactions PostgreSQL refuses writes). This applies autovacuum's default
+// thresholds, one table at a time: a table is vacuumed (and analysed) when its dead rows pass 50 + 20 % of its rows or
+// its oldest unfrozen transaction id is 200 million old, and only analysed when its changes since the last analysis
+// pass 50 + 10 %. Not autovacuum's vacuum after inserts (PostgreSQL 13+, for index-only scans): on PGlite the first
+// one of an insert-only table reads and logs every page while the one connection waits (bench:soak: 672 ms on the
+// month's decision records, and 80 MB more memory for the log), for scans the embedded database hardly makes.
 import type { PGlite } from '@electric-sql/pglite'
 
 export interface VacuumDone {
@@ -14,16 +17,19 @@ export interface VacuumDone {
   vacuumed: boolean
 }
 
+/** Values kept per column for the planner (PostgreSQL's default is 100): ANALYZE samples 300 rows per unit. */
+export const STATISTICS_TARGET = 25
+
 /** The statement that finds the table most due, if any (pg_stat_user_tables: leaf tables and partitions). */
 const MOST_DUE = `
   select format('%I.%I', s.schemaname, s.relname) as name,
-    (s.n_dead_tup > 50 + 0.2 * t.rows or s.n_ins_since_vacuum > 1000 + 0.2 * t.rows) as vacuum
+    (s.n_dead_tup > 50 + 0.2 * t.rows or age(c.relfrozenxid) > 200000000) as vacuum
   from pg_stat_user_tables s
     join pg_class c on c.oid = s.relid
     cross join lateral (select greatest(c.reltuples, 0) as rows) t
   where c.relkind = 'r'
-    and (s.n_dead_tup > 50 + 0.2 * t.rows or s.n_ins_since_vacuum > 1000 + 0.2 * t.rows or s.n_mod_since_analyze > 50 + 0.1 * t.rows)
-  order by greatest(s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze) desc
+    and (s.n_dead_tup > 50 + 0.2 * t.rows or age(c.relfrozenxid) > 200000000 or s.n_mod_since_analyze > 50 + 0.1 * t.rows)
+  order by age(c.relfrozenxid) > 200000000 desc, greatest(s.n_dead_tup, s.n_mod_since_analyze) desc
   limit 1`
 
 /** Vacuums or analyses the table most due, if one is; what it did, or null when nothing was due. */
@@ -34,7 +40,16 @@ export async function vacuumIfDue(client: PGlite): Promise<VacuumDone | null> {
   const { rows } = await client.query<{ name: string; vacuum: boolean }>(MOST_DUE)
   const due = rows[0]
   if (!due) return null
-  // The name is quoted by format('%I'), from the catalogue.
-  await client.exec(due.vacuum ? `VACUUM (ANALYZE) ${due.name}` : `ANALYZE ${due.name}`)
+  // A smaller sample than a server's: PGlite's WebAssembly memory grows to hold ANALYZE's sample rows and never gives
+  // it back. At the default target (30,000 rows) one analysis of a table of wide rows grew it from 189 to 272 MB for
+  // good (and bench:soak's RSS by twice as much as without vacuum); at 25 (7,500 rows) it stayed at 189 MB.
+  // The setting is the connection's own, so it is put back after.
+  await client.exec(`SET default_statistics_target = ${STATISTICS_TARGET}`)
+  try {
+    // The name is quoted by format('%I'), from the catalogue.
+    await client.exec(due.vacuum ? `VACUUM (ANALYZE) ${due.name}` : `ANALYZE ${due.name}`)
+  } finally {
+    await client.exec('RESET default_statistics_target')
+  }
   return { table: due.name, vacuumed: due.vacuum }
 }
