@@ -22,14 +22,13 @@ export const STATISTICS_TARGET = 25
 
 /** The statement that finds the table most due, if any (pg_stat_user_tables: leaf tables and partitions). */
 const MOST_DUE = `
-  select format('%I.%I', s.schemaname, s.relname) as name,
-    (s.n_dead_tup > 50 + 0.2 * t.rows or age(c.relfrozenxid) > 200000000) as vacuum
+  select format('%I.%I', s.schemaname, s.relname) as name, due.vacuum
   from pg_stat_user_tables s
     join pg_class c on c.oid = s.relid
-    cross join lateral (select greatest(c.reltuples, 0) as rows) t
-  where c.relkind = 'r'
-    and (s.n_dead_tup > 50 + 0.2 * t.rows or age(c.relfrozenxid) > 200000000 or s.n_mod_since_analyze > 50 + 0.1 * t.rows)
-  order by age(c.relfrozenxid) > 200000000 desc, greatest(s.n_dead_tup, s.n_mod_since_analyze) desc
+    cross join lateral (select greatest(c.reltuples, 0) as rows, age(c.relfrozenxid) > 200000000 as old) t
+    cross join lateral (select s.n_dead_tup > 50 + 0.2 * t.rows or t.old as vacuum, s.n_mod_since_analyze > 50 + 0.1 * t.rows as analyse) due
+  where c.relkind = 'r' and (due.vacuum or due.analyse)
+  order by t.old desc, greatest(s.n_dead_tup, s.n_mod_since_analyze) desc
   limit 1`
 
 /** Vacuums or analyses the table most due, if one is; what it did, or null when nothing was due. */

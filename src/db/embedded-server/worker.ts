@@ -1,9 +1,9 @@
-// The worker thread that owns the embedded database: PGlite, its upkeep (checkpoints and vacuum), and the bridge that serves it on a
-// local socket (bridge.ts). Any error PGlite throws leaves it unusable, so the thread then ends with it and the host
-// (host.ts) reports the crash.
+// The worker thread that owns the embedded database: PGlite, its upkeep (checkpoints and vacuum), and the bridge that
+// serves it on a local socket (bridge.ts). Any error PGlite throws leaves it unusable, so the thread then ends with it
+// and the host (host.ts) reports the crash.
 import { parentPort, workerData } from 'node:worker_threads'
 import { createPglite } from '../pglite-client.ts'
-import { startEmbeddedUpkeep } from '../embedded-checkpoints.ts'
+import { startEmbeddedUpkeep } from '../embedded-upkeep.ts'
 import { copyDecisionRecords } from '../queries/decision-copy.ts'
 import { serveOverSocket } from './bridge.ts'
 import type { WorkerMessage, WorkerOptions } from './messages.ts'
