@@ -13,7 +13,7 @@ import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { itemId } from '../api/ids.ts'
 import { FormBody, IdString } from '../schemas.ts'
-import { chosenSetIds, SET_CHOICES_LIMIT } from '../../services/library/set-choices.ts'
+import { chosenSetIds } from '../../services/library/set-choices.ts'
 import { findSetsIn, keptValues, renderFormError } from './forms.ts'
 
 declare module 'fastify' {
@@ -60,7 +60,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox = async (app) => {
   const formPage = async (request: FastifyRequest, extra: { values: Record<string, unknown>; find?: string } & Record<string, unknown>) => ({
     title: extra.key ? 'Edit API key' : 'New API key',
     choices: await apiKeyFormChoices(deps, actorOf(request), { chosen: chosenSetIds(extra.values.allowedAdviceSetIds), find: extra.find }),
-    setChoicesLimit: SET_CHOICES_LIMIT, providerAdmin: isProviderAdmin(actorOf(request)), maxGraceHours: MAX_ROTATION_GRACE_HOURS, now: new Date(),
+    providerAdmin: isProviderAdmin(actorOf(request)), maxGraceHours: MAX_ROTATION_GRACE_HOURS, now: new Date(),
     formatDate: dateFormatter(request.user!.preferences.tz), ...extra,
   })
 

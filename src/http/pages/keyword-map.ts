@@ -13,7 +13,7 @@ import { dateFormatter } from '../format.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { FormBody, IdString } from '../schemas.ts'
 import { findSetsIn, keptValues, renderFormError } from './forms.ts'
-import { chosenSetIds, SET_CHOICES_LIMIT } from '../../services/library/set-choices.ts'
+import { chosenSetIds } from '../../services/library/set-choices.ts'
 
 const MapParams = Type.Object({ keywordMapId: IdString })
 const IndexQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })), deleted: Type.Optional(IdString), after: Type.Optional(IdString) })
@@ -42,7 +42,7 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
     return {
       title: 'Keyword maps', maps, choices, q: extra.q ?? '', paged: extra.after !== undefined,
       nextPage: nextAfter === null ? null : `/admin/keywordMap?${new URLSearchParams({ ...(extra.q ? { q: extra.q } : {}), after: String(nextAfter) }).toString()}`,
-      values: extra.values ?? { name: '', phrases: '', adviceSetId: '', scenarioId: '' }, setChoicesLimit: SET_CHOICES_LIMIT,
+      values: extra.values ?? { name: '', phrases: '', adviceSetId: '', scenarioId: '' },
       deleted: deleted?.deleted ? deleted : null, providerAdmin: isProviderAdmin(actor), formatDate: dateFormatter(request.user!.preferences.tz),
     }
   }
@@ -50,7 +50,7 @@ export const keywordMapPages: FastifyPluginAsyncTypebox = async (app) => {
   async function editData(request: FastifyRequest, map: KeywordMapView, values: Record<string, unknown> = valuesOf(map), find?: string) {
     return {
       title: `Keyword map ${map.name}`, map, values, choices: await keywordMapChoices(deps, actorOf(request), { chosen: chosenSetIds(values.adviceSetId), find }),
-      setChoicesLimit: SET_CHOICES_LIMIT, formatDate: dateFormatter(request.user!.preferences.tz),
+      formatDate: dateFormatter(request.user!.preferences.tz),
     }
   }
 

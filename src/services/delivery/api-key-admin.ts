@@ -105,7 +105,7 @@ export async function apiKeyFormChoices(deps: Deps, actor: Actor, p: { chosen: n
   const [sets, owners, audiences] = await Promise.all([
     setChoices(deps, actor, p), provider ? listOwners(deps.db) : null, listAudiencesForKeys(deps.db, provider ? undefined : actor.ownerId),
   ])
-  return { owners, audiences, adviceSets: sets.sets.map((r) => ({ id: r.id, name: r.name, ownerId: r.ownerId })), moreSets: sets.more, findSets: sets.find }
+  return { owners, audiences, adviceSets: sets.sets.map((r) => ({ id: r.id, name: r.name, ownerId: r.ownerId })), setFinder: sets.finder }
 }
 
 async function keyOwner(deps: Deps, actor: Actor, raw: unknown): Promise<string> {

@@ -211,7 +211,7 @@ export async function keywordMapsOfScenario(deps: Deps, actor: Actor, scenarioId
  */
 export async function keywordMapChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string }) {
   assertManager(actor)
-  const { sets: rows, more, find } = await setChoices(deps, actor, p)
+  const { sets: rows, finder } = await setChoices(deps, actor, p)
   const own = rows.filter((s) => s.ownerId === actor.ownerId)
   const scenariosBySet = new Map<number, Array<{ id: number; name: string }>>()
   for (const sc of await findScenarioNamesOfSets(deps.db, own.map((s) => s.id))) {
@@ -222,8 +222,7 @@ export async function keywordMapChoices(deps: Deps, actor: Actor, p: { chosen: n
   return {
     adviceSets: rows.map((s) => ({ id: s.id, name: s.name, ownerName: s.ownerName, own: s.ownerId === actor.ownerId })),
     scenarios: own.map((s) => ({ adviceSetId: s.id, adviceSetName: s.name, scenarios: scenariosBySet.get(s.id) ?? [] })),
-    moreSets: more,
-    findSets: find,
+    setFinder: finder,
   }
 }
 

@@ -10,10 +10,16 @@ export const SET_CHOICES_LIMIT = 500
 export interface SetChoices {
   /** The chosen sets, then the others listed, each part by name. */
   sets: AdviceSetListRow[]
+  /** What the form's finder (views/partials/_set-finder.eta) shows. */
+  finder: SetFinder
+}
+
+export interface SetFinder {
   /** More sets match than are listed: the form offers to look for one by name. */
   more: boolean
   /** The text the list was narrowed by ('' for none). */
   find: string
+  limit: number
 }
 
 export async function setChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string }): Promise<SetChoices> {
@@ -26,7 +32,7 @@ export async function setChoices(deps: Deps, actor: Actor, p: { chosen: number[]
   const unlisted = await findAdviceSetsByIds(deps.db, p.chosen.filter((id) => !listedIds.has(id)), visibility)
   // The chosen sets first, where a long list shows them without scrolling; then the rest, by name as listed.
   const first = [...listed.filter((s) => chosen.has(s.id)), ...unlisted].sort(byName)
-  return { sets: [...first, ...listed.filter((s) => !chosen.has(s.id))], more: rows.length > SET_CHOICES_LIMIT, find }
+  return { sets: [...first, ...listed.filter((s) => !chosen.has(s.id))], finder: { more: rows.length > SET_CHOICES_LIMIT, find, limit: SET_CHOICES_LIMIT } }
 }
 
 /** As the list's own order: lower(name) in the database's C collation, compared by code unit, then id. */
