@@ -2,7 +2,7 @@
 // computed in one pass over the nodes and formulas in reach (instead of one scan per entry), limited to the advice
 // sets the user may open. The counting follows entities.ts findUses (a test holds the two together).
 import type { Db } from '../../db/client.ts'
-import { findAdviceSet, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet, findAdviceSetsByIds, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import { listOwnedNodes, type OwnedNode } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -162,8 +162,13 @@ function entryOf(actor: Actor, row: EntityRow, setNames: Map<number, string>, us
   }
 }
 
-async function setNamesOf(db: Db, actor: Actor): Promise<Map<number, string>> {
-  const rows = await listAdviceSetRows(db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
+/**
+ * The names of the sets the entries are limited to, those the user may read. Read by id: the first sets by name, as
+ * the form offers them, left an entry limited to any later set without its set's name (past 1,000 in a big team).
+ */
+async function setNamesOf(db: Db, actor: Actor, entries: readonly EntityRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(entries.flatMap((e) => (e.adviceSetId === null ? [] : [e.adviceSetId])))]
+  const rows = await findAdviceSetsByIds(db, ids, setVisibility(actor))
   return new Map(rows.map((s) => [s.id, s.name]))
 }
 
@@ -186,7 +191,7 @@ export async function listDictionary(deps: Deps, actor: Actor, filters: Dictiona
   const text = filters.text?.trim().toLowerCase()
   rows = rows.filter((e) => (!filters.kind || kindOf(e) === filters.kind)
     && (!text || e.reservedName.toLowerCase().includes(text) || e.description.toLowerCase().includes(text)))
-  const [reach, setNames] = await Promise.all([loadReach(db, actor), setNamesOf(db, actor)])
+  const [reach, setNames] = await Promise.all([loadReach(db, actor), setNamesOf(db, actor, rows)])
   const usesOf = usesIndex(reach)
   return rows.map((row) => entryOf(actor, row, setNames, usesOf(row)))
 }
@@ -221,7 +226,7 @@ export async function pageOfDictionary(deps: Deps, actor: Actor, filters: Dictio
 /** One entry as its card shows it, with the uses in advice sets the user may open. */
 export async function dictionaryCard(deps: Deps, actor: Actor, id: number): Promise<DictionaryEntry & { ownerName: string }> {
   const entity = await getEntity(deps, actor, id)
-  const [reach, setNames, owner] = await Promise.all([loadReach(deps.db, actor), setNamesOf(deps.db, actor), findOwner(deps.db, entity.ownerId)])
+  const [reach, setNames, owner] = await Promise.all([loadReach(deps.db, actor), setNamesOf(deps.db, actor, [entity]), findOwner(deps.db, entity.ownerId)])
   if (!reach.entries.some((e) => e.id === entity.id)) reach.entries.push(entity)
   return { ...entryOf(actor, entity, setNames, usesIndex(reach)(entity)), ownerName: owner?.name ?? entity.ownerId }
 }
