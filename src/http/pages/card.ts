@@ -108,7 +108,7 @@ export const cardPages: FastifyPluginAsyncTypebox = async (app) => {
 
   async function formData(request: FastifyRequest, kind: Kind, entry?: DictionaryEntry & { ownerName: string }) {
     const actor = actorOf(request)
-    const choices = await dictionaryChoices(deps, actor, entry?.ownerId)
+    const choices = await dictionaryChoices(deps, actor, entry?.ownerId, entry?.adviceSetId ?? null)
     const typeName = ENTITY_TYPES[kind].displayName
     const values = formValuesOf(entry ?? emptyEntry(kind))
     return {

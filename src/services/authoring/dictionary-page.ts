@@ -2,7 +2,7 @@
 // computed in one pass over the nodes and formulas in reach (instead of one scan per entry), limited to the advice
 // sets the user may open. The counting follows entities.ts findUses (a test holds the two together).
 import type { Db } from '../../db/client.ts'
-import { findAdviceSet, findAdviceSetsByIds, listAdviceSetRows } from '../../db/queries/advice-sets.ts'
+import { findAdviceSet, findAdviceSetsByIds } from '../../db/queries/advice-sets.ts'
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import { listOwnedNodes, type OwnedNode } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -13,6 +13,7 @@ import { dictionaryFor } from './advice-set-model.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { getEntity, kindOf } from './entities.ts'
 import { NotFoundError } from '../errors.ts'
+import { setChoices } from '../library/set-choices.ts'
 import { canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
 export type Kind = 'variable' | 'formula'
@@ -231,9 +232,13 @@ export async function dictionaryCard(deps: Deps, actor: Actor, id: number): Prom
   return { ...entryOf(actor, entity, setNames, usesIndex(reach)(entity)), ownerName: owner?.name ?? entity.ownerId }
 }
 
-/** The sets the filter offers, and those an entry of `ownerId` (default: the user's own) may be limited to. */
-export async function dictionaryChoices(deps: Deps, actor: Actor, ownerId = actor.ownerId) {
-  const rows = await listAdviceSetRows(deps.db, { visibility: setVisibility(actor), sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT })
+/**
+ * The sets the filter offers, and those an entry of `ownerId` (default: the user's own) may be limited to: the first
+ * SET_CHOICES_LIMIT by name, and always the set the entry is limited to (`chosenSetId`), which the form would
+ * otherwise not offer, and a save then change (setChoices).
+ */
+export async function dictionaryChoices(deps: Deps, actor: Actor, ownerId = actor.ownerId, chosenSetId: number | null = null) {
+  const { sets: rows } = await setChoices(deps, actor, { chosen: chosenSetId === null ? [] : [chosenSetId], limit: SET_CHOICES_LIMIT })
   const readable = rows.filter((s) => s.ownerId === actor.ownerId || s.ownerId === PROVIDER_OWNER_ID)
   return {
     filterSets: readable.map((s) => ({ id: s.id, name: s.name })),

@@ -22,17 +22,19 @@ export interface SetFinder {
   limit: number
 }
 
-export async function setChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string }): Promise<SetChoices> {
+/** `limit`: how many to list besides the chosen ones (SET_CHOICES_LIMIT unless a form lists more). */
+export async function setChoices(deps: Deps, actor: Actor, p: { chosen: number[]; find?: string; limit?: number }): Promise<SetChoices> {
+  const limit = p.limit ?? SET_CHOICES_LIMIT
   const visibility = setVisibility(actor)
   const find = (p.find ?? '').trim()
-  const rows = await listAdviceSetRows(deps.db, { visibility, sort: 'name', offset: 0, limit: SET_CHOICES_LIMIT + 1, ...(find === '' ? {} : { text: find }) })
-  const listed = rows.slice(0, SET_CHOICES_LIMIT)
+  const rows = await listAdviceSetRows(deps.db, { visibility, sort: 'name', offset: 0, limit: limit + 1, ...(find === '' ? {} : { text: find }) })
+  const listed = rows.slice(0, limit)
   const chosen = new Set(p.chosen)
   const listedIds = new Set(listed.map((s) => s.id))
   const unlisted = await findAdviceSetsByIds(deps.db, p.chosen.filter((id) => !listedIds.has(id)), visibility)
   // The chosen sets first, where a long list shows them without scrolling; then the rest, by name as listed.
   const first = [...listed.filter((s) => chosen.has(s.id)), ...unlisted].sort(byName)
-  return { sets: [...first, ...listed.filter((s) => !chosen.has(s.id))], finder: { more: rows.length > SET_CHOICES_LIMIT, find, limit: SET_CHOICES_LIMIT } }
+  return { sets: [...first, ...listed.filter((s) => !chosen.has(s.id))], finder: { more: rows.length > limit, find, limit } }
 }
 
 /** As the list's own order: lower(name) in the database's C collation, compared by code unit, then id. */

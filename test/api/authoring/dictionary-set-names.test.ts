@@ -1,5 +1,6 @@
-// A dictionary entry limited to an advice set shows that set's name, on the list and on its card, however many sets
-// the team has: the names were taken from the first 1,000 sets by name, so an entry limited to a later one showed none.
+// A dictionary entry limited to an advice set shows that set's name, on the list and on its card, and its edit form
+// offers that set, however many sets the team has: both took the first 1,000 sets by name, so an entry limited to a
+// later one showed no set name, and its form did not offer the set a save would have to keep.
 import t from 'tap'
 import { sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -37,4 +38,13 @@ t.test('a set the user may not read is not named', async (t) => {
   t.equal(page.statusCode, 200)
   t.match(page.body, 'Hidden_Rate')
   t.notMatch(page.body, 'Not yours')
+})
+
+t.test("the entry's edit form offers its set, chosen, so that a save keeps it", async (t) => {
+  const form = await author.get(`/card/variable/${entry.id}/edit`)
+  t.equal(form.statusCode, 200)
+  const props = JSON.parse(/data-props="([^"]+)"/.exec(form.body)![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')) as { adviceSets: Array<{ id: number; name: string }>; values: { adviceSetId: unknown } }
+  t.same(props.adviceSets[0], { id: last.id, name: 'Zulu savings' }, 'its set is offered, first')
+  t.equal(String(props.values.adviceSetId), String(last.id), 'and chosen')
+  t.equal(props.adviceSets.length, 1001, 'with the first 1,000 by name')
 })
