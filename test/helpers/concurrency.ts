@@ -1,4 +1,8 @@
 // For tests that run writers side by side on several connections (PostgreSQL deadlock tests).
+import { testDriver } from './database.ts'
+
+/** Such a test's options: it runs on PostgreSQL only, as the embedded database has one connection. */
+export const ON_POSTGRES_ONLY = { skip: testDriver() === 'postgres' ? false : 'the embedded database has one connection, and runs one statement at a time' }
 
 /** The items in a random order: each writer takes its rows in an order of its own, as instances and people do. */
 export function shuffled<T>(items: readonly T[]): T[] {

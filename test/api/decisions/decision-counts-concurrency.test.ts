@@ -9,15 +9,13 @@ import { sql } from 'drizzle-orm'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { ensureMonthPartition } from '../../../src/db/queries/decisions.ts'
 import { monthStart } from '../../../src/services/decisions/maintenance.ts'
-import { openTestDatabase, testDriver } from '../../helpers/database.ts'
-import { databaseMessage } from '../../helpers/concurrency.ts'
+import { openTestDatabase } from '../../helpers/database.ts'
+import { databaseMessage, ON_POSTGRES_ONLY } from '../../helpers/concurrency.ts'
 
 const WRITERS = 5
 const STATEMENTS = 40
 
-t.test('records written and deleted on many connections at once keep the counts, without a deadlock', {
-  skip: testDriver() === 'postgres' ? false : 'the embedded database runs one statement at a time',
-}, async (t) => {
+t.test('records written and deleted on many connections at once keep the counts, without a deadlock', ON_POSTGRES_ONLY, async (t) => {
   const database = await openTestDatabase()
   t.teardown(() => database.close())
   const db = database.db

@@ -8,18 +8,16 @@ import { openDatabase } from '../../../src/db/client.ts'
 import { addUsage } from '../../../src/db/queries/api-keys.ts'
 import { addInterviewEventCounts } from '../../../src/db/queries/interview-events.ts'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
-import { openTestDatabase, testDriver } from '../../helpers/database.ts'
+import { openTestDatabase } from '../../helpers/database.ts'
 import { createOwner } from '../../helpers/factories.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
-import { databaseMessage, shuffled } from '../../helpers/concurrency.ts'
+import { databaseMessage, ON_POSTGRES_ONLY, shuffled } from '../../helpers/concurrency.ts'
 
 const INSTANCES = 4
 const FLUSHES = 40
 const PER_FLUSH = 20
 
-t.test('instances flushing usage and interview counts at once lose nothing', {
-  skip: testDriver() === 'postgres' ? false : 'the embedded database has one connection',
-}, async (t) => {
+t.test('instances flushing usage and interview counts at once lose nothing', ON_POSTGRES_ONLY, async (t) => {
   const database = await openTestDatabase()
   t.teardown(() => database.close())
   const ownerId = await createOwner(database.db)
