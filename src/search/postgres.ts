@@ -1,19 +1,23 @@
 // The default search index: PostgreSQL full-text in the application's own database (PGlite or PostgreSQL).
 // Matching: the last query word as a prefix, the others as whole words, each also (4+ letters) through one typo
-// found in the trigram lexicon. Ranking in tiers — name/name_alt matches, then other text, then typo-only matches —
-// newest first within a tier. A search is one statement for count, page and facets (postgres-statement.ts), after
-// one for the typo lexicon when it has long words, and before one for the ranked page when it matches too much.
+// found in the lexicon (typo-variants.ts). Ranking in tiers — name/name_alt matches, then other text, then typo-only
+// matches — newest first within a tier. A search is one statement for count, page and facets (postgres-statement.ts),
+// after one for the typo lexicon when it has words of 4+ letters, and before one for the ranked page when it matches
+// too much.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { searchDocuments, searchTerms } from '../db/schema/search.ts'
 import { highlight, typoMatch, MIN_WORD_LENGTH_FOR_TYPO, queryWords, terms, type QueryWord } from './text.ts'
 import { prefixTokens } from './prefix-tokens.ts'
+import { looksUpVariants, typoLookups } from './typo-variants.ts'
 import { searchStatement, tiersStatement, type StatementRow } from './postgres-statement.ts'
 import {
   MAX_HITS_REACHABLE, type SearchDocument, type SearchHit, type SearchIndex, type SearchIndexStats, type SearchQuery, type SearchResult,
 } from './types.ts'
 
-/** Candidates read from the lexicon per word before the exact one-typo check. */
+/** After every term a variant begins, in byte order (text_pattern_ops): the last code point. */
+const LAST_CHARACTER = String.fromCodePoint(0x10ffff)
+/** Candidates read from the lexicon per word (of other letters than a-z and digits) before the exact one-typo check. */
 const MAX_TYPO_CANDIDATES = 2000
 /** Typo alternatives kept per word: each one is another entry the GIN index must read. */
 const MAX_TYPO_ALTERNATIVES = 12
@@ -126,8 +130,17 @@ export class PostgresSearchIndex implements SearchIndex {
 async function withTypos(db: Db, words: Array<{ word: string; prefix: boolean }>): Promise<QueryWord[]> {
   const checked = words.map((w, i) => ({ ...w, i })).filter((w) => w.word.length >= MIN_WORD_LENGTH_FOR_TYPO)
   const candidates = checked.length === 0 ? [] : await rows<{ i: number; term: string }>(db, sql.join(checked.map((w) => {
+    const i = sql.raw(String(w.i))
+    if (looksUpVariants(w.word)) {
+      // The variants are letters and digits only, so a space-separated list carries them as one parameter.
+      const { equal, beginning } = typoLookups(w.word, w.prefix)
+      return sql`(SELECT ${i} AS i, v AS term FROM unnest(string_to_array(${equal.join(' ')}, ' ')) v
+          WHERE EXISTS (SELECT 1 FROM search_terms WHERE term = v)
+        UNION ALL SELECT ${i} AS i, v AS term FROM unnest(string_to_array(${beginning.join(' ')}, ' ')) v
+          WHERE EXISTS (SELECT 1 FROM search_terms WHERE term ~>=~ v AND term ~<~ (v || ${LAST_CHARACTER})))`
+    }
     const { start, middle } = typoPatterns(w.word)
-    return sql`(SELECT ${sql.raw(String(w.i))} AS i, term FROM search_terms
+    return sql`(SELECT ${i} AS i, term FROM search_terms
       WHERE (term LIKE ${start} OR term LIKE ${middle}) AND length(term) >= ${w.word.length - 1} LIMIT ${MAX_TYPO_CANDIDATES})`
   }), sql` UNION ALL `))
   return words.map((w, i) => {

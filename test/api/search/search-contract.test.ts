@@ -69,6 +69,14 @@ function contract(t: Test, index: SearchIndex) {
     t.same(await ids(index, 'tex'), [], 'short words get no typo')
   })
 
+  t.test('one typo in words of other letters than a to z, and in long words', async (t) => {
+    await index.upsert([doc('a', { name: 'Пенсионный план' }), doc('b', { name: 'Superannuationaccounts' })])
+    t.same(await ids(index, 'пенсеонный'), ['a'], 'a Cyrillic word with one letter changed')
+    t.same(await ids(index, 'пенсеон'), ['a'], 'and being typed')
+    t.same(await ids(index, 'superannuationaccuunts'), ['b'], 'a word of 22 letters with one letter changed')
+    t.same(await ids(index, 'пенсеонннй'), [], 'two typos do not')
+  })
+
   t.test('accents and case are folded', async (t) => {
     await index.upsert([doc('a', { name: 'Café crème' })])
     t.same(await ids(index, 'cafe creme'), ['a'])
