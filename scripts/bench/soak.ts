@@ -9,7 +9,10 @@
 // as without (median of the phases); writers' p99 < 200 ms; heap and RSS flat after warm-up: the last sample at most
 // 10 % above the first one after warm-up (memory handed back to the system, as RSS often is once the warm-up's peak
 // passes, is not growth).
-// `--seconds N` shortens or lengthens the loaded part (default 60: three phases of each).
+// `--seconds N` shortens or lengthens the loaded part (default 60: three phases of each). `--writes-per-second N` paces
+// the writers to N writes a second in all (by default each writes again as soon as its last write is answered, so the
+// cheaper a write, the more of them, and the ratio measures how the server shares its time rather than what a write
+// costs; at a fixed rate, it measures the cost).
 import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -33,6 +36,9 @@ const SAMPLE_SECONDS = 10
 const PHASE_SECONDS = 10
 const secondsArg = process.argv.indexOf('--seconds')
 const LOADED_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60
+const rateArg = process.argv.indexOf('--writes-per-second')
+/** The writers' pace in all, in writes a second; null: as fast as answers come. */
+const WRITES_PER_SECOND = rateArg > 0 ? Number(process.argv[rateArg + 1]) : null
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
 const run = promisify(execFile)
 
@@ -48,7 +54,7 @@ interface WriterReport {
  * When the writers write, by the clock both processes share: during the warm-up, then in every second phase of the
  * loaded part (the phases between, the Advice API runs alone).
  */
-interface Schedule { startAt: number; warmUpMs: number; phaseMs: number; phases: number }
+interface Schedule { startAt: number; warmUpMs: number; phaseMs: number; phases: number; writesPerSecond: number | null }
 
 /** Where `now` falls: 'warm-up', a loaded phase with or without writers, or 'done'. */
 function phaseAt(schedule: Schedule, now: number): { kind: 'before' } | { kind: 'warm-up' } | { kind: 'done' } | { kind: 'phase'; index: number; writers: boolean; endsAt: number } {
@@ -69,7 +75,15 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
     const agent = new HttpAgent(base)
     await agent.signIn(writer.email, writer.password)
     const nodeUrl = `/api/rule/${writer.ruleId}/node`
+    // Paced: this writer's writes start a fixed interval apart, each writer offset so that together they are even.
+    const interval = schedule.writesPerSecond ? (writers.length * 1000) / schedule.writesPerSecond : 0
+    let nextAt = performance.now() + (interval * w) / writers.length
     const timed = async (what: string, send: () => Promise<HttpResponse>): Promise<unknown> => {
+      if (interval > 0) {
+        const wait = nextAt - performance.now()
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+        nextAt = Math.max(nextAt + interval, performance.now() - interval)
+      }
       const t0 = performance.now()
       const res = await send()
       const phase = phaseAt(schedule, Date.now())
@@ -149,9 +163,9 @@ try {
   const phases = Math.max(2, Math.round(LOADED_SECONDS / PHASE_SECONDS))
   const total = WARM_UP_SECONDS + phases * PHASE_SECONDS
   console.log(`Soak: ${NODES}-node published set on ${bench.driver}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ` +
-    `Advice API flat out (autocannon, 16 connections) for ${total} s: ${WARM_UP_SECONDS} s warm-up with ${WRITERS} writers, then ${phases} phases of ${PHASE_SECONDS} s, without and with the writers in turn`)
+    `Advice API flat out (autocannon, 16 connections) for ${total} s: ${WARM_UP_SECONDS} s warm-up with ${WRITERS} writers${WRITES_PER_SECOND ? ` paced to ${WRITES_PER_SECOND} writes/s in all` : ''}, then ${phases} phases of ${PHASE_SECONDS} s, without and with the writers in turn`)
   // The writers sign in before the schedule starts, so that the first phase with writers is all writing.
-  const schedule: Schedule = { startAt: Date.now() + 3_000, warmUpMs: WARM_UP_SECONDS * 1000, phaseMs: PHASE_SECONDS * 1000, phases }
+  const schedule: Schedule = { startAt: Date.now() + 3_000, warmUpMs: WARM_UP_SECONDS * 1000, phaseMs: PHASE_SECONDS * 1000, phases, writesPerSecond: WRITES_PER_SECOND }
   const writerProcess = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--writers', base, JSON.stringify(writers), JSON.stringify(schedule)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let writerOut = ''
   writerProcess.stdout.on('data', (chunk: Buffer) => { writerOut += chunk.toString() })

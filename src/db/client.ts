@@ -8,7 +8,7 @@ import { startEmbeddedUpkeep } from './embedded-upkeep.ts'
 import { adoptDrizzleParsers } from './pglite-parsers.ts'
 import { createPglite } from './pglite-client.ts'
 import { EMBEDDED_SOCKET_PORT, startEmbeddedServer, type EmbeddedServer } from './embedded-server/host.ts'
-import { preparedByDefault } from './embedded-server/prepared-statements.ts'
+import { preparedByDefault } from './prepared-statements.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -130,7 +130,9 @@ async function openPostgres(url: string, onQuery?: (statement: string, parameter
   // No JIT: with a big tenant's row estimates the planner's costs pass jit_above_cost on queries that then read a few
   // pages, and compiling took 800 ms of a search's 840 (bench:scale); the app's queries are all short.
   const client = postgres(url, { max: 10, onnotice: () => {}, connection: { jit: 'off' }, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
-  const db = drizzle(client, { schema }) as unknown as Db
+  // Prepared statements (prepared-statements.ts): behind PgBouncer, that needs transaction pooling with
+  // max_prepared_statements (PgBouncer 1.21 and later), or session pooling.
+  const db = drizzle(preparedByDefault(client).client, { schema }) as unknown as Db
   serverDatabases.add(db)
   return {
     db,

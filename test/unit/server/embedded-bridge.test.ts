@@ -8,7 +8,7 @@ import path from 'node:path'
 import postgres from 'postgres'
 import { PGlite } from '@electric-sql/pglite'
 import { leavesUnnamedStatement, serveOverSocket, wholeMessages } from '../../../src/db/embedded-server/bridge.ts'
-import { preparedByDefault } from '../../../src/db/embedded-server/prepared-statements.ts'
+import { preparedByDefault } from '../../../src/db/prepared-statements.ts'
 
 /** A protocol message: type byte, length, body. */
 const message = (type: string, body: Buffer) => Buffer.concat([Buffer.from(type), Buffer.from([0, 0, 0, 0].map((_, i) => ((body.length + 4) >> (24 - 8 * i)) & 255)), body])

@@ -1,8 +1,14 @@
 // postgres.js asks for every statement drizzle sends to be unprepared. Unprepared, a statement with parameters takes two
-// round trips: one to describe it (postgres.js needs its parameter types) and one to run it. To the embedded database
-// on its worker thread every round trip waits for a turn of the serving thread's event loop, and an author's save
-// holds the one connection for all of them. Prepared (postgres.js's own default), a statement is described once per
-// connection and then runs in one round trip. The bridge drops a connection's statements when it closes.
+// round trips (one to describe it, as postgres.js needs its parameter types, and one to run it) and is planned anew
+// every time. Prepared (postgres.js's own default), a statement is described once per connection, then runs in one
+// round trip, and PostgreSQL keeps its plan once a generic one does as well as the planned ones.
+// - On the embedded database on its worker thread, every round trip waits for a turn of the serving thread's event
+//   loop, and an author's save holds the one connection for all of them. The bridge drops a connection's statements
+//   when it closes.
+// - On a PostgreSQL server, an author's edit cost its backends 2.2–2.5 ms of CPU unprepared, a third of it planning,
+//   and 1.4–1.7 ms prepared; the app's share fell by about 0.7 ms (the socket writes of the second round trips). In
+//   bench:soak with the writers paced to 165 writes a second, the Advice API kept 0.60 of its rate instead of 0.30.
+//   postgres.js ends each connection after 30 to 60 minutes, and its statements with it, so they do not pile up.
 import type { Sql, TransactionSql } from 'postgres'
 
 type Unsafe = Sql['unsafe']
