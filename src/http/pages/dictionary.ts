@@ -35,7 +35,8 @@ function linkWith(base: string, query: Query, overrides: Partial<Record<(typeof 
 }
 
 async function commonData(app: FastifyInstance, actor: Actor, query: Query) {
-  const choices = await dictionaryChoices(app.deps, actor)
+  // The set filtered by is always offered, chosen: past the first 1,000 by name, applying the filters again lost it.
+  const choices = await dictionaryChoices(app.deps, actor, actor.ownerId, query.set ?? null)
   return {
     filters: query, filterSets: choices.filterSets, ownSets: choices.ownSets, canCreate: choices.canCreate, dataTypes: DATA_TYPE_CHOICES,
     hasFilters: Boolean(query.kind || query.set || query.q),

@@ -234,8 +234,8 @@ export async function dictionaryCard(deps: Deps, actor: Actor, id: number): Prom
 
 /**
  * The sets the filter offers, and those an entry of `ownerId` (default: the user's own) may be limited to: the first
- * SET_CHOICES_LIMIT by name, and always the set the entry is limited to (`chosenSetId`), which the form would
- * otherwise not offer, and a save then change (setChoices).
+ * SET_CHOICES_LIMIT by name, and always the chosen set (`chosenSetId`: the one an entry is limited to, or the one the
+ * list is filtered by), which the form would otherwise not offer, and a save then change (setChoices).
  */
 export async function dictionaryChoices(deps: Deps, actor: Actor, ownerId = actor.ownerId, chosenSetId: number | null = null) {
   const { sets: rows } = await setChoices(deps, actor, { chosen: chosenSetId === null ? [] : [chosenSetId], limit: SET_CHOICES_LIMIT })

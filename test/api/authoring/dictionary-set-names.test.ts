@@ -48,3 +48,14 @@ t.test("the entry's edit form offers its set, chosen, so that a save keeps it", 
   t.equal(String(props.values.adviceSetId), String(last.id), 'and chosen')
   t.equal(props.adviceSets.length, 1001, 'with the first 1,000 by name')
 })
+
+t.test('filtered by the 1,006th set, the filter shows that set chosen, so applying the filters again keeps it', async (t) => {
+  const page = await author.get(`/admin/dictionary?set=${last.id}`)
+  t.equal(page.statusCode, 200)
+  t.match(page.body, 'Zulu_Rate', 'the filter applies')
+  t.match(page.body, new RegExp(`<option value="${last.id}" selected>Zulu savings</option>`), 'and its set is chosen in the filter')
+  const list = await author.get(`/admin/dictionary/list?set=${last.id}`)
+  t.match(list.body, new RegExp(`<option value="${last.id}" selected>Zulu savings</option>`), 'on the full list too')
+  const other = await author.get(`/admin/dictionary?set=${stranger.id}`)
+  t.notMatch(other.body, 'Not yours', 'a set the user may not read is not offered')
+})
