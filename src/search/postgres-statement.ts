@@ -170,19 +170,15 @@ export function searchStatement({ filter, words, facets, first, size }: Statemen
   const limit = MAX_HITS_REACHABLE + 1
   const complete = sql`(SELECT n FROM total) <= ${sql.raw(String(MAX_HITS_REACHABLE))}`
   const enoughRecent = sql`(SELECT count(*) FROM recent) > ${sql.raw(String(MAX_HITS_REACHABLE))}`
+  const matches = (where: SQL) => sql`SELECT ${exactTierOf} AS tier, ${CANDIDATE_COLUMNS} FROM search_documents WHERE ${where} AND ${exact} LIMIT ${limit}`
   const typoCandidates = typosOnly === null ? sql`` : sql`
       UNION ALL (SELECT 3 AS tier, ${CANDIDATE_COLUMNS} FROM search_documents
         WHERE (SELECT count(*) FROM exact) < ${sql.raw(String(TYPOS_BELOW))} AND ${typosOnly} LIMIT ${limit})`
   // With fewer documents than RECENT_DOCUMENTS there is no cut-off: recent is empty, and all matches are gathered.
   return sql`WITH recent AS MATERIALIZED (
-      SELECT ${exactTierOf} AS tier, ${CANDIDATE_COLUMNS} FROM search_documents
-      WHERE updated_at >= (SELECT updated_at FROM search_documents ORDER BY updated_at DESC OFFSET ${sql.raw(String(RECENT_DOCUMENTS))} LIMIT 1)
-        AND ${exact} LIMIT ${limit}
+      ${matches(sql`updated_at >= (SELECT updated_at FROM search_documents ORDER BY updated_at DESC OFFSET ${sql.raw(String(RECENT_DOCUMENTS))} LIMIT 1)`)}
     ),
-    exact AS MATERIALIZED (
-      SELECT * FROM recent WHERE ${enoughRecent}
-      UNION ALL (SELECT ${exactTierOf} AS tier, ${CANDIDATE_COLUMNS} FROM search_documents WHERE NOT ${enoughRecent} AND ${exact} LIMIT ${limit})
-    ),
+    exact AS MATERIALIZED (SELECT * FROM recent WHERE ${enoughRecent} UNION ALL (${matches(sql`NOT ${enoughRecent}`)})),
     candidates AS MATERIALIZED (SELECT * FROM exact${typoCandidates} LIMIT ${limit}),
     total AS (SELECT count(*)::int AS n FROM candidates),
     counted AS (SELECT * FROM candidates LIMIT ${MAX_HITS_REACHABLE})

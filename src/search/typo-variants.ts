@@ -2,8 +2,6 @@
 // probes, whatever the lexicon's size. The patterns the trigram index serves need three letters in a row, and a short
 // word's halves have fewer ("pens": "p%" or "%ns%"), so that lookup read the whole lexicon (500,000 terms on the big
 // tenant: 24 ms a keystroke), and kept an arbitrary 2,000 of a common beginning's terms.
-import { withinOneEdit } from './text.ts'
-
 /** The letters a variant may gain or change to. Words of other letters keep the pattern lookup (postgres.ts). */
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 /** Longer words are looked up by pattern: their halves are long enough for the trigram index. */
@@ -38,7 +36,6 @@ export function typoLookups(word: string, prefix: boolean): { equal: string[]; b
   const equal: string[] = []
   const beginning: string[] = []
   for (const variant of oneEditVariants(word)) {
-    if (!withinOneEdit(word, variant)) continue
     if (!prefix) equal.push(variant)
     else if (variant.length < word.length) equal.push(variant)
     else if (!variant.startsWith(word)) beginning.push(variant)
