@@ -60,6 +60,12 @@ function procStatCpu(statFile: string): number {
   return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS)
 }
 
+/** User and system CPU, in µs, of this process's ended children (the load generator, once it has exited). */
+function childrenCpu(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[13]) + Number(fields[14])) * (1e6 / CLOCK_TICKS)
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]!
@@ -96,16 +102,30 @@ try {
    */
   async function serverCpu(): Promise<number> {
     const usage = process.cpuUsage()
-    let micros = usage.user + usage.system
-    if (bench.driver === 'PostgreSQL') {
-      const backends = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`))
-      for (const { pid } of backends) {
-        try {
-          micros += procStatCpu(`/proc/${pid}/stat`)
-        } catch { /* a backend that has just ended */ }
-      }
+    return usage.user + usage.system + await backendsCpu()
+  }
+
+  /** CPU of the PostgreSQL backends serving the bench's database so far, in µs (0 on PGlite). */
+  async function backendsCpu(): Promise<number> {
+    if (bench.driver !== 'PostgreSQL') return 0
+    let micros = 0
+    const backends = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`))
+    for (const { pid } of backends) {
+      try {
+        micros += procStatCpu(`/proc/${pid}/stat`)
+      } catch { /* a backend that has just ended */ }
     }
     return micros
+  }
+
+  /**
+   * Where the CPU of a flat-out phase went, in µs: the thread serving HTTP, the rest of this process (PGlite's thread,
+   * the collector's helpers, libuv's pool), the PostgreSQL backends, and the load generator. Read before and after.
+   */
+  async function cpuParts() {
+    const usage = process.cpuUsage()
+    const serving = servingThreadCpu()
+    return { serving, otherThreads: usage.user + usage.system - serving, backends: await backendsCpu(), loadGenerator: childrenCpu() }
   }
 
   /**
@@ -139,13 +159,18 @@ try {
   const paced: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
   const cpuPerAnswer: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
   const servingCpuPerAnswer: Record<Mode, number[]> = { off: [], best_effort: [], durable: [] }
+  const flatCpu: Record<Mode, Array<Record<'serving' | 'otherThreads' | 'backends' | 'loadGenerator', number>>> = { off: [], best_effort: [], durable: [] }
   await setMode('off')
   await cannon([]) // warm-up: compiled set, JIT, connections
   for (let round = 1; round <= ROUNDS; round++) {
     for (const mode of MODES) {
       await setMode(mode)
+      const before = await cpuParts()
       const result = await cannon([])
+      const after = await cpuParts()
       flat[mode].push(result.requests.average)
+      const split = (Object.keys(after) as Array<keyof typeof after>).map((part) => [part, (after[part] - before[part]) / result.requests.total] as const)
+      flatCpu[mode].push(Object.fromEntries(split) as Record<keyof typeof after, number>)
       await checkpoint()
       const cpu = await serverCpu()
       const serving = servingThreadCpu()
@@ -170,6 +195,12 @@ try {
   const servingOff = median(servingCpuPerAnswer.off)
   const servingOf = (mode: Mode) => `${median(servingCpuPerAnswer[mode]).toFixed(0)} µs (off/this ${(servingOff / median(servingCpuPerAnswer[mode])).toFixed(2)})`
   console.log(`median CPU an answer of the thread serving HTTP alone: off ${servingOff.toFixed(0)} µs, best effort ${servingOf('best_effort')}, durable ${servingOf('durable')}`)
+  // Flat out, the two cores are shared by every part: what each took an answer says which part the ratio is paid to.
+  for (const mode of MODES) {
+    const part = (name: keyof (typeof flatCpu)[Mode][number]) => median(flatCpu[mode].map((cpu) => cpu[name]))
+    const total = part('serving') + part('otherThreads') + part('backends') + part('loadGenerator')
+    console.log(`flat out, median CPU an answer, ${mode}: serving thread ${part('serving').toFixed(1)} µs, the process's other threads ${part('otherThreads').toFixed(1)}${bench.driver === 'PostgreSQL' ? `, backends ${part('backends').toFixed(1)}` : ''}, load generator ${part('loadGenerator').toFixed(1)}; in all ${total.toFixed(1)} µs`)
+  }
   const p99 = (mode: Mode) => median(paced[mode])
   console.log(`median p99 at 1,000 req/s: off ${p99('off')} ms, best effort ${p99('best_effort')} ms, durable ${p99('durable')} ms (durable/off ${(p99('durable') / Math.max(1, p99('off'))).toFixed(2)}, target ≤ 2)`)
 
