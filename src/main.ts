@@ -5,6 +5,7 @@ import { buildApp } from './app.ts'
 import { seedFirstRun } from './services/library/demo.ts'
 import { demoCurlLine } from './services/library/demo-delivery.ts'
 import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/accounts/sessions.ts'
+import { NodeReferencesFiller } from './services/authoring/node-references.ts'
 
 /**
  * The embedded database's thread died: every query now fails, so the app stops with the reason rather than serve
@@ -49,6 +50,10 @@ async function main() {
   const sweep = () => sweepExpiredSessions(app.deps).catch((err) => app.log.error({ err }, 'session sweep failed'))
   await sweep()
   setInterval(sweep, SESSION_SWEEP_INTERVAL_MS).unref()
+  // The names each node refers to, filled in behind writes that left them stale (and all of them after the upgrade
+  // that added them), so the dictionary finds where an entry is used without parsing nodes.
+  const filler = new NodeReferencesFiller(database.db, (err) => app.log.error({ err }, 'filling in node references failed'))
+  app.addHook('onClose', () => filler.stop())
 
   let closing = false
   const close = async (signal: string) => {
@@ -63,6 +68,7 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'))
 
   await app.listen({ port: config.port, host: config.host })
+  filler.start()
   console.log(`Advice Studio is running at ${config.baseUrl} (${database.driver === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`)
 }
 

@@ -1,7 +1,17 @@
 // The pages and JSON lists the big tenant's admin opens (issue 29 part 3): bench:scale times them, and the query-plan
 // test explains every statement they send.
-/** Where the tenant's own things are: its first set (published, with half the records), its 200-node rule, a key. */
-export interface ScaleIds { setId: number; ruleId: number; keyId: number }
+/**
+ * Where the tenant's own things are: its first set (published, with half the records), its 200-node rule, a key, the
+ * variable its conditions use (Age); and
+ * the library's deep page, one that every tenant compared has: PGlite's smaller tenant has 21 pages, and its page 50
+ * showed no set at all, so the comparison was of a page of 24 cards against an empty one.
+ */
+export interface ScaleIds { setId: number; ruleId: number; keyId: number; deepPage: number; variableId: number }
+
+/** The deepest library page compared: the 50th, or the last full one of the smallest tenant if it has fewer. */
+export function deepLibraryPage(fewestLiveSets: number, pageSize: number): number {
+  return Math.max(1, Math.min(50, Math.floor(fewestLiveSets / pageSize)))
+}
 
 export interface ScalePage { name: string; method: 'GET' | 'POST'; url: (ids: ScaleIds) => string; body?: unknown; json?: boolean }
 
@@ -11,7 +21,7 @@ const screener = (query: string) => ({ requests: [{ indexName: 'advice_updatedAt
 export const SCALE_PAGES: ScalePage[] = [
   { name: 'library', method: 'GET', url: () => '/library' },
   { name: 'library, by name', method: 'GET', url: () => '/library?sort=name' },
-  { name: 'library, page 50', method: 'GET', url: () => '/library?page=50' },
+  { name: 'library, a deep page', method: 'GET', url: (t) => `/library?page=${t.deepPage}` },
   { name: 'library, a word', method: 'GET', url: () => '/library?q=pension' },
   { name: 'library classic', method: 'GET', url: () => '/library/classic' },
   { name: 'library bulk editor', method: 'GET', url: () => '/library/bulkeditor' },
@@ -32,6 +42,9 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: 'API key usage', method: 'GET', url: (t) => `/admin/apikey/${t.keyId}/usage` },
   { name: 'tags', method: 'GET', url: () => '/admin/tag' },
   { name: 'keyword maps', method: 'GET', url: () => '/admin/keywordMap' },
+  { name: 'dictionary', method: 'GET', url: () => '/admin/dictionary' },
+  { name: 'dictionary, by uses', method: 'GET', url: () => '/admin/dictionary/list?sort=uses&dir=desc' },
+  { name: 'a variable\'s card', method: 'GET', url: (t) => `/card/variable/${t.variableId}` },
   { name: 'jobs JSON', method: 'GET', url: () => '/api/job', json: true },
   { name: 'export', method: 'GET', url: () => '/admin/export' },
 ]

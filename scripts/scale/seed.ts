@@ -3,6 +3,7 @@
 // tags, keyword maps and jobs its admin pages list. Rows are made by generated SQL (generate_series), so seeding takes
 // minutes; only what needs the app's own code goes through it: the admin's password, the published versions, one real
 // answer of the Advice API (copied for the rest of the records) and the search index.
+import { fillAllNodeReferences } from '../../src/services/authoring/node-references.ts'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../src/db/client.ts'
 import { ensureMonthPartition } from '../../src/db/queries/decisions.ts'
@@ -223,6 +224,9 @@ export async function seedScaleTenant(app: FastifyInstance, scale: number, log: 
   })
 
   await step('search index', () => indexInBulk(deps))
+
+  // As the server's filler does behind writes: the names each node refers to, for the dictionary's where-used.
+  await step('node references', async () => { await fillAllNodeReferences(db) })
 
   await step('vacuum analyze', async () => {
     await exec(db, 'vacuum analyze')

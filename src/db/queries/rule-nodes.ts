@@ -40,7 +40,7 @@ export async function lockRuleRow(tx: Db, ruleId: number): Promise<void> {
 }
 
 /** `key` left out: a new one (a new node, a copy); given: the node a version held comes back (publishing/restore-trees.ts). */
-export type NodeInsert = NodeContent & Partial<Pick<RuleNodeRow, 'key' | 'id'>> & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
+export type NodeInsert = NodeContent & Partial<Pick<RuleNodeRow, 'key' | 'id' | 'refKeys' | 'refHash'>> & { ruleId: number; parentId: number | null; position: number; createdBy: number | null }
 
 /** An id for a node about to be inserted, so that what depends on it can be sent with the insert. */
 export async function nextNodeId(db: Db): Promise<number> {
@@ -98,7 +98,7 @@ export async function insertNodes(db: Db, rows: NodeInsert[]): Promise<number[]>
   return ids
 }
 
-type NodeChange = Partial<NodeContent & Pick<RuleNodeRow, 'ruleId' | 'parentId' | 'position' | 'deletedAt'>> & { updatedBy: number | null }
+type NodeChange = Partial<NodeContent & Pick<RuleNodeRow, 'ruleId' | 'parentId' | 'position' | 'deletedAt' | 'refKeys' | 'refHash'>> & { updatedBy: number | null }
 
 export async function updateNode(db: Db, id: number, p: NodeChange): Promise<RuleNodeRow> {
   const [row] = await nodeUpdate(db, id, p, new Date()).returning()

@@ -73,6 +73,14 @@ export const ruleNodes = pgTable('rule_nodes', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** A deleted subtree shares one timestamp, so recover brings back exactly what that delete took away. */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  /**
+   * The dictionary names the node refers to (`variable:X`, `formula:X`, `bare:X`; authoring/node-references.ts), so
+   * that where an entry is used is found by this index instead of by reading and parsing every node. Trusted only
+   * while refHash is the hash of the fields they were read from (rule_node_ref_hash, migration 0041): a write that does not refresh
+   * them (an edit, a copy, an import) leaves the node stale, never wrong, until they are filled in again.
+   */
+  refKeys: text('ref_keys').array(),
+  refHash: text('ref_hash'),
 }, (t) => [
   index('rule_nodes_rule_idx').on(t.ruleId),
   index('rule_nodes_parent_idx').on(t.parentId),
@@ -82,7 +90,11 @@ export const ruleNodes = pgTable('rule_nodes', {
   index('rule_nodes_questions_idx').on(t.ruleId).where(sql`type = 'inputRequest' and deleted_at is null`),
   uniqueIndex('rule_nodes_live_position_idx').on(t.ruleId, sql`coalesce(parent_id, 0)`, t.position).where(sql`deleted_at is null`),
   uniqueIndex('rule_nodes_live_key_idx').on(t.ruleId, t.key).where(sql`deleted_at is null`),
+  index('rule_nodes_ref_keys_idx').using('gin', t.refKeys),
+  // The nodes whose names are to be read again: few once filled in, all of them after the upgrade that added them.
+  index('rule_nodes_refs_stale_idx').on(t.id).where(sql`ref_hash is distinct from rule_node_ref_hash(type, expression, variable, headline, text, question)`),
 ])
+
 
 /**
  * The dictionary: variables ({{Name}}, entity type 12) and formulas ([[Name]], entity type 5) of an owner, optionally
@@ -116,6 +128,8 @@ export const entities = pgTable('entities', {
   uniqueIndex('entities_owner_name_idx').on(t.ownerId, sql`lower(reserved_name)`).where(sql`deleted_at is null and advice_set_id is null`),
   uniqueIndex('entities_set_name_idx').on(t.adviceSetId, sql`lower(reserved_name)`).where(sql`deleted_at is null and advice_set_id is not null`),
   index('entities_advice_set_idx').on(t.adviceSetId),
+  // An owner's live entries in the dictionary's order, those limited to a set too.
+  index('entities_owner_live_idx').on(t.ownerId, sql`lower(reserved_name)`, t.id).where(sql`deleted_at is null`),
 ])
 
 /** Authors' comments on a rule node. */

@@ -200,6 +200,6 @@ function emptyEntry(kind: Kind): DictionaryEntry {
   return {
     id: 0, name: '', kind, entityTypeId: ENTITY_TYPES[kind].id, typeDisplayName: ENTITY_TYPES[kind].displayName, dataType: null, dataTypeLabel: '',
     options: [], isClosedSet: false, displayFormat: null, defaultValue: null, expression: null, isConstant: false, personal: false, description: '',
-    adviceSetId: null, adviceSetName: null, ownerId: '', canWrite: true, uses: [],
+    adviceSetId: null, adviceSetName: null, ownerId: '', canWrite: true, useCount: 0, uses: [],
   }
 }

@@ -1,14 +1,16 @@
-// Read models of the dictionary pages and entity cards: the entries a user can read with their where-used lists,
-// computed in one pass over the nodes and formulas in reach (instead of one scan per entry), limited to the advice
-// sets the user may open. The counting follows entities.ts findUses (a test holds the two together).
+// Read models of the dictionary pages and entity cards: the entries a user can read with where they are used, limited
+// to the advice sets the user may open. Uses in nodes are found by the names kept beside each node (node-references.ts):
+// counted per set for all entries at once, and listed for the entries shown, so a team with millions of nodes is not
+// read whole. The counting follows entities.ts findUses (a test holds the two together).
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet, findAdviceSetsByIds } from '../../db/queries/advice-sets.ts'
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
-import { listOwnedNodes, type OwnedNode } from '../../db/queries/rule-nodes.ts'
+import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import { findOwner } from '../../db/queries/users.ts'
 import {
-  DATA_TYPES, ENTITY_TYPES, EngineError, INPUT_TYPES, isDataType, parseAssignment, parseExpression, references, templateTags,
+  DATA_TYPES, ENTITY_TYPES, EngineError, INPUT_TYPES, isDataType, parseExpression, references, templateTags,
 } from '../../engine/index.ts'
+import { countReferences, eachReferringNode } from './node-references.ts'
 import { dictionaryFor } from './advice-set-model.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { getEntity, kindOf } from './entities.ts'
@@ -27,6 +29,8 @@ export interface DictionaryEntry {
   dataType: string | null; dataTypeLabel: string; options: string[]; isClosedSet: boolean; displayFormat: string | null
   defaultValue: unknown; expression: string | null; isConstant: boolean; personal: boolean; description: string
   adviceSetId: number | null; adviceSetName: string | null; ownerId: string; canWrite: boolean
+  /** How many places use the entry; `uses` lists the first of them (USES_LISTED, USES_ON_CARD), or none. */
+  useCount: number
   uses: DictionaryUse[]
 }
 
@@ -42,32 +46,9 @@ export const DATA_TYPE_CHOICES = DATA_TYPES.map((value) => ({ value, label: INPU
 
 // Where-used ------------------------------------------------------------------------------------------------------------
 
-/** `kind:name` keys of what a node refers to: `variable:X`, `formula:X`, or `bare:X` for names written without tags. */
-function nodeReferenceKeys(node: OwnedNode): Set<string> {
-  const keys = new Set<string>()
-  const fromRefs = (refs: { variables: string[]; formulas: string[]; bare: string[] }) => {
-    refs.variables.forEach((n) => keys.add(`variable:${n}`))
-    refs.formulas.forEach((n) => keys.add(`formula:${n}`))
-    refs.bare.forEach((n) => keys.add(`bare:${n}`))
-  }
-  const fromTemplate = (text: string) => templateTags(text).forEach((tag) => keys.add(`${tag.kind}:${tag.name}`))
-  if (node.expression) {
-    try {
-      if (node.type === 'variableAssignment') {
-        const assignment = parseAssignment(node.expression)
-        keys.add(`variable:${assignment.target}`)
-        fromRefs(references(assignment.value))
-      } else fromRefs(references(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' })))
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error
-      // As the rename does: an unparsable expression still refers to the entries it names in tags.
-      fromTemplate(node.expression)
-    }
-  }
-  for (const text of [node.headline, node.text, node.question]) if (text) fromTemplate(text)
-  if (node.variable) keys.add(`${node.type === 'formula' ? 'formula' : 'variable'}:${node.variable}`)
-  return keys
-}
+/** Uses listed with each entry of the full list, and on an entry's card; the count beside them is always whole. */
+export const USES_LISTED = 20
+export const USES_ON_CARD = 200
 
 function expressionReferenceKeys(source: string): Set<string> {
   const keys = new Set<string>()
@@ -83,7 +64,17 @@ function expressionReferenceKeys(source: string): Set<string> {
   return keys
 }
 
-interface Reach { nodes: OwnedNode[]; formulas: EntityRow[]; entries: EntityRow[] }
+/** The keys an entry's uses are found by: its kind and name, and its name written bare (either kind). */
+function keysOf(entry: EntityRow): [string, string] {
+  return [`${kindOf(entry)}:${entry.reservedName}`, `bare:${entry.reservedName}`]
+}
+
+/**
+ * Where a reader looks for uses: the nodes of the own owner's sets and the provider's (every owner's for provider
+ * admins), the formulas of those owners with what they refer to, and for a provider entry the owners whose own entry of
+ * that name shadows it (their references are to theirs).
+ */
+interface Reach { ownerIds: string[] | undefined; formulas: Array<{ row: EntityRow; keys: Set<string> }>; shadowingOf(entry: EntityRow): Set<string> | undefined }
 
 /** Owners whose content the user may open: everyone for provider admins, otherwise the own owner and the provider. */
 function ownersInReach(actor: Actor): string[] | undefined {
@@ -92,74 +83,91 @@ function ownersInReach(actor: Actor): string[] | undefined {
 
 async function loadReach(db: Db, actor: Actor): Promise<Reach> {
   const ownerIds = ownersInReach(actor)
-  const [nodes, entries] = await Promise.all([
-    listOwnedNodes(db, ownerIds ? { ownerIds } : {}),
-    listEntities(db, ownerIds ? { ownerIds } : {}),
-  ])
-  return { nodes, entries, formulas: entries.filter((e) => e.entityTypeId === ENTITY_TYPES.formula.id) }
-}
-
-type UsesOf = (entry: EntityRow) => DictionaryUse[]
-
-/**
- * Indexes every node and formula once by the names it refers to. An entry is used where its `kind:name` or its bare
- * name appears, within its scope: its owner's sets (only its own set when it has one); for a provider entry every
- * owner's, except owners whose own entry of that name shadows it.
- */
-function usesIndex(reach: Reach): UsesOf {
-  const byKey = new Map<string, Array<{ use: DictionaryUse; ownerId: string; adviceSetId: number | null; entityId?: number }>>()
-  const add = (keys: Set<string>, item: { use: DictionaryUse; ownerId: string; adviceSetId: number | null; entityId?: number }) => {
-    for (const key of keys) byKey.set(key, [...(byKey.get(key) ?? []), item])
-  }
-  for (const node of reach.nodes) {
-    add(nodeReferenceKeys(node), {
-      ownerId: node.ownerId, adviceSetId: node.adviceSetId,
-      use: { type: 'rulenode', id: node.id, label: `${node.adviceSetName} › ${node.ruleName}`, href: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`, fields: [] },
-    })
-  }
-  for (const formula of reach.formulas) {
-    if (!formula.expression) continue
-    add(expressionReferenceKeys(formula.expression), {
-      ownerId: formula.ownerId, adviceSetId: null, entityId: formula.id,
-      use: { type: 'entity', id: formula.id, label: `[[${formula.reservedName}]]`, href: `/card/formula/${formula.id}`, fields: ['expression'] },
-    })
-  }
+  const entries = await listEntities(db, ownerIds ? { ownerIds } : {})
   const namedBy = new Map<string, Set<string>>()
-  for (const e of reach.entries) {
+  for (const e of entries) {
     const name = e.reservedName.toLowerCase()
     namedBy.set(name, (namedBy.get(name) ?? new Set()).add(e.ownerId))
   }
-  return (entry) => {
-    const shadowing = entry.ownerId === PROVIDER_OWNER_ID ? namedBy.get(entry.reservedName.toLowerCase()) ?? new Set<string>() : undefined
-    const inScope = (item: { ownerId: string; adviceSetId: number | null; entityId?: number }) => {
-      if (item.entityId === entry.id) return false
-      if (shadowing ? item.ownerId !== PROVIDER_OWNER_ID && shadowing.has(item.ownerId) : item.ownerId !== entry.ownerId) return false
-      return item.entityId !== undefined || entry.adviceSetId === null || item.adviceSetId === entry.adviceSetId
-    }
-    const seen = new Set<string>()
-    const uses: DictionaryUse[] = []
-    for (const key of [`${kindOf(entry)}:${entry.reservedName}`, `bare:${entry.reservedName}`]) {
-      for (const item of byKey.get(key) ?? []) {
-        const id = `${item.use.type}:${item.use.id}`
-        if (seen.has(id) || !inScope(item)) continue
-        seen.add(id)
-        uses.push(item.use)
-      }
-    }
-    return uses.sort((a, b) => (a.type === b.type ? a.id - b.id : a.type === 'rulenode' ? -1 : 1))
+  return {
+    ownerIds,
+    formulas: entries.filter((e) => e.entityTypeId === ENTITY_TYPES.formula.id && e.expression).map((row) => ({ row, keys: expressionReferenceKeys(row.expression!) })),
+    shadowingOf: (entry) => (entry.ownerId === PROVIDER_OWNER_ID ? namedBy.get(entry.reservedName.toLowerCase()) ?? new Set<string>() : undefined),
   }
+}
+
+/** Whether a use by this owner (and in this set, for a node) is one of the entry's: within its scope, not shadowed. */
+function usedWithin(reach: Reach, entry: EntityRow, ownerId: string, adviceSetId: number | null): boolean {
+  const shadowing = reach.shadowingOf(entry)
+  if (shadowing ? ownerId !== PROVIDER_OWNER_ID && shadowing.has(ownerId) : ownerId !== entry.ownerId) return false
+  return adviceSetId === null || entry.adviceSetId === null || adviceSetId === entry.adviceSetId
+}
+
+/** usedWithin for nodes, as the database reads them: the entry's own sets, or for a provider entry all but the shadowing. */
+function nodeScopeOf(reach: Reach, entry: EntityRow): ReferenceScope | null {
+  const shadowing = reach.shadowingOf(entry)
+  const ownerIds = shadowing ? reach.ownerIds : (reach.ownerIds ?? [entry.ownerId]).filter((o) => o === entry.ownerId)
+  if (ownerIds?.length === 0) return null
+  return {
+    ...(ownerIds ? { ownerIds } : {}),
+    ...(shadowing ? { exceptOwnerIds: [...shadowing].filter((o) => o !== PROVIDER_OWNER_ID) } : {}),
+    ...(entry.adviceSetId !== null ? { adviceSetId: entry.adviceSetId } : {}),
+  }
+}
+
+function formulaUses(reach: Reach, entry: EntityRow): DictionaryUse[] {
+  const keys = keysOf(entry)
+  return reach.formulas
+    .filter((f) => f.row.id !== entry.id && usedWithin(reach, entry, f.row.ownerId, null) && keys.some((k) => f.keys.has(k)))
+    .sort((a, b) => a.row.id - b.row.id)
+    .map((f) => ({ type: 'entity' as const, id: f.row.id, label: `[[${f.row.reservedName}]]`, href: `/card/formula/${f.row.id}`, fields: ['expression'] }))
+}
+
+/** How many places use each entry: nodes counted per set at once for all of them, then each entry's own. */
+async function useCounts(db: Db, reach: Reach, entries: readonly EntityRow[]): Promise<Map<number, number>> {
+  const targetOf = new Map<string, number>()
+  const targets: Array<[string, string]> = []
+  for (const entry of entries) {
+    const id = keysOf(entry).join('\u0000')
+    if (!targetOf.has(id)) targetOf.set(id, targets.push(keysOf(entry)) - 1)
+  }
+  const counts = await countReferences(db, targets, reach.ownerIds ? { ownerIds: reach.ownerIds } : {})
+  const byTarget = new Map<number, typeof counts>()
+  for (const c of counts) {
+    const list = byTarget.get(c.target)
+    if (list) list.push(c)
+    else byTarget.set(c.target, [c])
+  }
+  return new Map(entries.map((entry) => {
+    const nodes = (byTarget.get(targetOf.get(keysOf(entry).join('\u0000'))!) ?? [])
+      .filter((c) => usedWithin(reach, entry, c.ownerId, c.adviceSetId)).reduce((sum, c) => sum + c.uses, 0)
+    return [entry.id, nodes + formulaUses(reach, entry).length]
+  }))
+}
+
+/** The first `limit` uses of an entry: nodes in id order, then formulas. */
+async function firstUses(db: Db, reach: Reach, entry: EntityRow, limit: number): Promise<DictionaryUse[]> {
+  const uses: DictionaryUse[] = []
+  const scope = nodeScopeOf(reach, entry)
+  if (scope && limit > 0) {
+    await eachReferringNode(db, keysOf(entry), scope, ({ node }) => {
+      uses.push({ type: 'rulenode', id: node.id, label: `${node.adviceSetName} › ${node.ruleName}`, href: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`, fields: [] })
+      return uses.length < limit
+    }, limit)
+  }
+  return [...uses, ...formulaUses(reach, entry)].slice(0, limit)
 }
 
 // Entries ---------------------------------------------------------------------------------------------------------------
 
-function entryOf(actor: Actor, row: EntityRow, setNames: Map<number, string>, uses: DictionaryUse[]): DictionaryEntry {
+function entryOf(actor: Actor, row: EntityRow, setNames: Map<number, string>, useCount: number, uses: DictionaryUse[]): DictionaryEntry {
   const kind = kindOf(row)
   return {
     id: row.id, name: row.reservedName, kind, entityTypeId: row.entityTypeId, typeDisplayName: ENTITY_TYPES[kind].displayName,
     dataType: row.dataType, dataTypeLabel: dataTypeLabel(row.dataType), options: row.validOptions, isClosedSet: row.isClosedSet,
     displayFormat: row.displayFormat, defaultValue: row.defaultValue, expression: row.expression, isConstant: row.isConstant, personal: row.personal,
     description: row.description, adviceSetId: row.adviceSetId, adviceSetName: row.adviceSetId === null ? null : setNames.get(row.adviceSetId) ?? null,
-    ownerId: row.ownerId, canWrite: canWriteOwned(actor, row.ownerId), uses,
+    ownerId: row.ownerId, canWrite: canWriteOwned(actor, row.ownerId), useCount, uses,
   }
 }
 
@@ -177,9 +185,9 @@ export interface DictionaryFilters { kind?: Kind; adviceSetId?: number; text?: s
 
 /**
  * The dictionary a user reads: the own owner's entries and the provider's (for a set filter: what that set sees,
- * as its rules do), filtered by kind and by text in the name or description.
+ * as its rules do), filtered by kind and by text in the name or description, with how many places use each.
  */
-export async function listDictionary(deps: Deps, actor: Actor, filters: DictionaryFilters): Promise<DictionaryEntry[]> {
+async function readDictionary(deps: Deps, actor: Actor, filters: DictionaryFilters) {
   const db = deps.db
   let rows: EntityRow[]
   if (filters.adviceSetId !== undefined) {
@@ -193,8 +201,13 @@ export async function listDictionary(deps: Deps, actor: Actor, filters: Dictiona
   rows = rows.filter((e) => (!filters.kind || kindOf(e) === filters.kind)
     && (!text || e.reservedName.toLowerCase().includes(text) || e.description.toLowerCase().includes(text)))
   const [reach, setNames] = await Promise.all([loadReach(db, actor), setNamesOf(db, actor, rows)])
-  const usesOf = usesIndex(reach)
-  return rows.map((row) => entryOf(actor, row, setNames, usesOf(row)))
+  const counts = await useCounts(db, reach, rows)
+  return { reach, rows: new Map(rows.map((row) => [row.id, row])), entries: rows.map((row) => entryOf(actor, row, setNames, counts.get(row.id) ?? 0, [])) }
+}
+
+/** The dictionary with each entry's count of uses (the uses themselves are on the full list and the card). */
+export async function listDictionary(deps: Deps, actor: Actor, filters: DictionaryFilters): Promise<DictionaryEntry[]> {
+  return (await readDictionary(deps, actor, filters)).entries
 }
 
 export type DictionarySort = 'name' | 'kind' | 'type' | 'set' | 'uses'
@@ -202,13 +215,13 @@ export const DICTIONARY_SORTS: readonly DictionarySort[] = ['name', 'kind', 'typ
 
 /** The full list: sorted (ties by name) and cut into pages of DICTIONARY_PAGE_SIZE. */
 export async function pageOfDictionary(deps: Deps, actor: Actor, filters: DictionaryFilters & { sort?: DictionarySort; desc?: boolean; page?: number }) {
-  const entries = await listDictionary(deps, actor, filters)
+  const { entries, rows, reach } = await readDictionary(deps, actor, filters)
   const key = (e: DictionaryEntry): string | number => {
     switch (filters.sort ?? 'name') {
       case 'kind': return e.kind
       case 'type': return e.dataTypeLabel.toLowerCase()
       case 'set': return (e.adviceSetName ?? '').toLowerCase()
-      case 'uses': return e.uses.length
+      case 'uses': return e.useCount
       default: return e.name.toLowerCase()
     }
   }
@@ -221,15 +234,17 @@ export async function pageOfDictionary(deps: Deps, actor: Actor, filters: Dictio
   })
   const pageCount = Math.max(1, Math.ceil(sorted.length / DICTIONARY_PAGE_SIZE))
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount)
-  return { entries: sorted.slice((page - 1) * DICTIONARY_PAGE_SIZE, page * DICTIONARY_PAGE_SIZE), total: sorted.length, page, pageCount }
+  const shown = await Promise.all(sorted.slice((page - 1) * DICTIONARY_PAGE_SIZE, page * DICTIONARY_PAGE_SIZE)
+    .map(async (e) => ({ ...e, uses: await firstUses(deps.db, reach, rows.get(e.id)!, USES_LISTED) })))
+  return { entries: shown, total: sorted.length, page, pageCount }
 }
 
 /** One entry as its card shows it, with the uses in advice sets the user may open. */
 export async function dictionaryCard(deps: Deps, actor: Actor, id: number): Promise<DictionaryEntry & { ownerName: string }> {
   const entity = await getEntity(deps, actor, id)
   const [reach, setNames, owner] = await Promise.all([loadReach(deps.db, actor), setNamesOf(deps.db, actor, [entity]), findOwner(deps.db, entity.ownerId)])
-  if (!reach.entries.some((e) => e.id === entity.id)) reach.entries.push(entity)
-  return { ...entryOf(actor, entity, setNames, usesIndex(reach)(entity)), ownerName: owner?.name ?? entity.ownerId }
+  const [counts, uses] = await Promise.all([useCounts(deps.db, reach, [entity]), firstUses(deps.db, reach, entity, USES_ON_CARD)])
+  return { ...entryOf(actor, entity, setNames, counts.get(entity.id) ?? 0, uses), ownerName: owner?.name ?? entity.ownerId }
 }
 
 /**

@@ -4,7 +4,8 @@
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findEntity, findEntityByName, findEntitySeenBy, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
-import { listOwnedNodes, updateNode, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { updateNode, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { eachReferringNode } from './node-references.ts'
 import {
   ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, coerceInput, isDataType, parseAssignment, parseExpression,
   parseTemplate, references, templateTags, type Expr, type ParseMode,
@@ -243,13 +244,17 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
 /**
  * Where an entry could be used: nodes of its owner's sets and its owner's formulas (for an entry of one set: that set's
  * nodes, and the formulas it sees). A provider entry is used by every owner except those with their own entry of that
- * name (theirs shadows it, so their references are not to this one).
+ * name (theirs shadows it, so their references are not to this one). The nodes are those that refer to `ref` (its kind
+ * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope.
  */
-async function scopeOf(db: Db, entity: EntityRow): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
+async function scopeOf(db: Db, entity: EntityRow, ref: NameRef): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
   const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
   const ownerIds = shadowing ? undefined : [entity.ownerId]
-  const nodes = (await listOwnedNodes(db, { ...(ownerIds ? { ownerIds } : {}), ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
-    .filter((n) => !shadowing?.has(n.ownerId))
+  const nodes: OwnedNode[] = []
+  await eachReferringNode(db, [`${ref.kind}:${ref.name}`, `bare:${ref.name}`], {
+    ...(ownerIds ? { ownerIds } : { exceptOwnerIds: [...shadowing!] }),
+    ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}),
+  }, ({ node }) => nodes.push(node) > 0)
   const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
     .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
   return { nodes, formulas }
@@ -263,7 +268,7 @@ export interface EntityUse { type: 'rulenode' | 'entity'; id: number; name: stri
  */
 export async function findUses(db: Db, entity: EntityRow, reader?: Actor): Promise<EntityUse[]> {
   const ref: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
-  const scope = await scopeOf(db, entity)
+  const scope = await scopeOf(db, entity, ref)
   const nodes = reader ? scope.nodes.filter((node) => canReadSet(reader, node)) : scope.nodes
   const formulas = reader ? scope.formulas.filter((formula) => readableOwners(reader).includes(formula.ownerId) || isProviderAdmin(reader)) : scope.formulas
   const uses: EntityUse[] = []
@@ -285,7 +290,7 @@ export async function findUses(db: Db, entity: EntityRow, reader?: Actor): Promi
 
 /** Renames (and/or switches the kind of) every reference in the entry's scope; one activity row per rewritten object. */
 async function rewriteReferences(tx: Db, actor: Actor, entity: EntityRow, from: NameRef, to: NameRef): Promise<{ nodes: number[]; entities: number[] }> {
-  const { nodes, formulas } = await scopeOf(tx, entity)
+  const { nodes, formulas } = await scopeOf(tx, entity, from)
   const done = { nodes: [] as number[], entities: [] as number[] }
   for (const node of nodes) {
     const changes = rewriteNode(node, from, to)

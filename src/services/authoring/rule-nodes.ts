@@ -9,6 +9,7 @@ import { findRule, type RuleWithSet } from '../../db/queries/rules.ts'
 import {
   ENTITY_TYPES, EngineError, NAME_PATTERN, NODE_TYPES, TAG_SLUGS, parseAssignment, parseExpression, printExpression, type NodeType, type ParseMode,
 } from '../../engine/index.ts'
+import { referencesOf } from './node-references.ts'
 import type { NodeSource } from '../../db/schema/index.ts'
 import { dictionaryFor, treesOf } from './advice-set-model.ts'
 import { audit, auditedChange, type AuditEntry } from '../audit/audit.ts'
@@ -270,10 +271,10 @@ async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content
   // Added last after siblings numbered 0..n-1, the node already has its place: what is inserted is what the audit
   // records, and the two are sent together.
   if (order.at(-1) === id && numberedInOrder(siblingRows)) {
-    const [node] = await Promise.all([insertNode(tx, row), audit(tx, actor, createdEntry(rule, { ...row, deletedAt: null }))])
+    const [node] = await Promise.all([insertNode(tx, { ...row, ...referencesOf(row) }), audit(tx, actor, createdEntry(rule, { ...row, deletedAt: null }))])
     return node
   }
-  await insertNode(tx, row)
+  await insertNode(tx, { ...row, ...referencesOf(row) })
   await renumberNodes(tx, order)
   const placed = (await findNode(tx, id))!
   await audit(tx, actor, createdEntry(rule, placed))
@@ -334,7 +335,7 @@ export async function updateNodeContent(deps: Deps, actor: Actor, ruleId: number
   // The node after the update is known before it is made, so the update and its audit are one statement.
   const updated: RuleNodeRow = { ...node, ...content, updatedBy: actor.userId, updatedAt: new Date() }
   await auditedChange(deps.db, actor, { ownerId: rule.set.ownerId, action: 'update', entityType: ENTITY_RULE_NODE, entityId: nodeId, before: nodeSnapshot(node), after: nodeSnapshot(updated) },
-    nodeUpdate(deps.db, nodeId, { ...content, updatedBy: actor.userId }, updated.updatedAt))
+    nodeUpdate(deps.db, nodeId, { ...content, updatedBy: actor.userId, ...referencesOf(updated) }, updated.updatedAt))
   return updated
 }
 

@@ -1,0 +1,172 @@
+// Which dictionary names a node refers to, and where an entry is used, without reading every node of a team: the names
+// are kept beside each node (db/queries/node-references.ts) and trusted while the node's fields are those they were
+// read from. Readers take the trusted nodes that refer to a name from an index, and parse the stale ones again; the
+// filler stores the names of stale nodes in the background, so that after an upgrade or a copy few stay stale.
+import { createHash } from 'node:crypto'
+import type { Db } from '../../db/client.ts'
+import {
+  nodesReferringTo, referenceCounts, staleNodeFields, staleNodesIn, storeNodeReferences, type ReferenceCount, type ReferenceFields, type ReferenceScope,
+} from '../../db/queries/node-references.ts'
+import type { OwnedNode } from '../../db/queries/rule-nodes.ts'
+import { EngineError, parseAssignment, parseExpression, references, templateTags } from '../../engine/index.ts'
+import { yieldToEventLoop } from '../operations/event-loop.ts'
+
+/** Nodes read at once: a batch of stale nodes parsed, or of trusted ones listed. */
+const BATCH = 1_000
+
+/** `kind:name` keys of what a node refers to: `variable:X`, `formula:X`, or `bare:X` for names written without tags. */
+export function nodeReferenceKeys(node: Omit<ReferenceFields, 'id'>): Set<string> {
+  const keys = new Set<string>()
+  const fromRefs = (refs: { variables: string[]; formulas: string[]; bare: string[] }) => {
+    refs.variables.forEach((n) => keys.add(`variable:${n}`))
+    refs.formulas.forEach((n) => keys.add(`formula:${n}`))
+    refs.bare.forEach((n) => keys.add(`bare:${n}`))
+  }
+  const fromTemplate = (text: string) => templateTags(text).forEach((tag) => keys.add(`${tag.kind}:${tag.name}`))
+  if (node.expression) {
+    try {
+      if (node.type === 'variableAssignment') {
+        const assignment = parseAssignment(node.expression)
+        keys.add(`variable:${assignment.target}`)
+        fromRefs(references(assignment.value))
+      } else fromRefs(references(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' })))
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error
+      // As the rename does: an unparsable expression still refers to the entries it names in tags.
+      fromTemplate(node.expression)
+    }
+  }
+  for (const text of [node.headline, node.text, node.question]) if (text) fromTemplate(text)
+  if (node.variable) keys.add(`${node.type === 'formula' ? 'formula' : 'variable'}:${node.variable}`)
+  return keys
+}
+
+/** The hash of the fields the keys are read from, as migration 0041's rule_node_ref_hash computes it in SQL. */
+export function nodeFieldsHash(node: Omit<ReferenceFields, 'id'>): string {
+  const fields = [node.type, node.expression, node.variable, node.headline, node.text, node.question]
+  return createHash('md5').update(fields.map((f) => f ?? '\u001e').join('\u001f'), 'utf8').digest('hex')
+}
+
+/** The names to write with a node's fields, so that an edit or a new node is trusted at once (no second write). */
+export function referencesOf(node: Omit<ReferenceFields, 'id'>): { refKeys: string[]; refHash: string } {
+  return { refKeys: [...nodeReferenceKeys(node)].sort(), refHash: nodeFieldsHash(node) }
+}
+
+/** Fills in one batch of stale nodes; how many it filled (0: none is stale). */
+export async function fillNodeReferences(db: Db, limit = BATCH): Promise<number> {
+  const stale = await staleNodeFields(db, limit)
+  await storeNodeReferences(db, stale.map((node) => {
+    const { refKeys, refHash } = referencesOf(node)
+    return { id: node.id, keys: refKeys, hash: refHash }
+  }))
+  return stale.length
+}
+
+/** Fills in every stale node, a batch at a time, serving the requests waiting between batches. */
+export async function fillAllNodeReferences(db: Db): Promise<number> {
+  let filled = 0
+  for (let n = await fillNodeReferences(db); n > 0; n = await fillNodeReferences(db)) {
+    filled += n
+    await yieldToEventLoop()
+  }
+  return filled
+}
+
+/**
+ * The server's filler: once started, and then every `everyMs`, it fills in the nodes that writes left stale. Readers
+ * never wait for it (they parse stale nodes themselves); it keeps them from having to.
+ */
+export class NodeReferencesFiller {
+  private timer: NodeJS.Timeout | null = null
+  private running: Promise<unknown> = Promise.resolve()
+  private stopped = false
+
+  constructor(private readonly db: Db, private readonly onError: (err: unknown) => void, private readonly everyMs = 5_000) {}
+
+  start(): void {
+    this.stopped = false
+    this.pass()
+  }
+
+  private pass(): void {
+    this.running = fillAllNodeReferences(this.db).catch(this.onError).finally(() => {
+      if (!this.stopped) this.timer = setTimeout(() => this.pass(), this.everyMs).unref()
+    })
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.running
+  }
+}
+
+/** A node that refers to some of the keys asked for: which of them. */
+export interface ReferringNode { node: OwnedNode; keys: string[] }
+
+/**
+ * Every node in scope that refers to any of `keys`, in id order, a batch at a time (trusted ones from the index, stale
+ * ones parsed); `visit` returns false to stop, and `expected` says how many it will likely take.
+ */
+export async function eachReferringNode(db: Db, keys: readonly string[], scope: ReferenceScope, visit: (found: ReferringNode) => boolean, expected = BATCH): Promise<void> {
+  const wanted = new Set(keys)
+  const matching = (node: OwnedNode, nodeKeys: Iterable<string>): ReferringNode | null => {
+    const hit = [...nodeKeys].filter((k) => wanted.has(k))
+    return hit.length > 0 ? { node, keys: hit } : null
+  }
+  // The two sources, each in id order, merged: a stale node's stored keys are not to be believed, so it comes from
+  // the second alone.
+  // Every trusted node read matches, so when only the first few are wanted, only as many are read.
+  const trustedBatch = Math.max(1, Math.min(BATCH, expected))
+  const trusted = batches((afterId) => nodesReferringTo(db, keys, scope, { afterId, limit: trustedBatch }), (node) => matching(node, node.refKeys ?? []), trustedBatch)
+  const stale = batches((afterId) => staleNodesIn(db, scope, { afterId, limit: BATCH }), (node) => matching(node, nodeReferenceKeys(node)), BATCH)
+  let a = await trusted.next()
+  let b = await stale.next()
+  while (!a.done || !b.done) {
+    const takeTrusted = b.done || (!a.done && a.value.node.id < b.value.node.id)
+    const found = takeTrusted ? a.value! : b.value!
+    if (!visit(found)) return
+    if (takeTrusted) a = await trusted.next()
+    else b = await stale.next()
+  }
+}
+
+/** The matches of a keyset-paged source, one at a time. */
+async function* batches(page: (afterId: number) => Promise<OwnedNode[]>, match: (node: OwnedNode) => ReferringNode | null, size: number): AsyncGenerator<ReferringNode> {
+  let afterId = 0
+  for (;;) {
+    const rows = await page(afterId)
+    for (const node of rows) {
+      const found = match(node)
+      if (found) yield found
+    }
+    if (rows.length < size) return
+    afterId = rows[rows.length - 1]!.id
+  }
+}
+
+/**
+ * Per target (an entry's two keys), owner and set: how many nodes in scope refer to it, trusted ones counted by
+ * the database and stale ones parsed here, a batch at a time.
+ */
+export async function countReferences(db: Db, targets: ReadonlyArray<readonly [string, string]>, scope: ReferenceScope): Promise<ReferenceCount[]> {
+  const counts = await referenceCounts(db, targets, scope)
+  const staleCounts = new Map<string, ReferenceCount>()
+  let afterId = 0
+  for (;;) {
+    const rows = await staleNodesIn(db, scope, { afterId, limit: BATCH })
+    for (const node of rows) {
+      const keys = nodeReferenceKeys(node)
+      targets.forEach((target, index) => {
+        if (!target.some((key) => keys.has(key))) return
+        const id = `${index}:${node.adviceSetId}`
+        const count = staleCounts.get(id) ?? { target: index, ownerId: node.ownerId, adviceSetId: node.adviceSetId, uses: 0 }
+        count.uses += 1
+        staleCounts.set(id, count)
+      })
+    }
+    if (rows.length < BATCH) break
+    afterId = rows[rows.length - 1]!.id
+  }
+  return [...counts, ...staleCounts.values()]
+}
