@@ -2,7 +2,7 @@
 // is used is found by an index instead of by reading every node of a team. Keys count only while the node is "trusted":
 // its ref_hash is the hash of its fields now (rule_node_ref_hash). Any other node is stale: readers parse it again, and
 // the filler (authoring/node-references.ts) stores its keys.
-import { and, asc, eq, gt, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceSets, ruleNodes, rules } from '../schema/index.ts'
 import { rowsOf, type OwnedNode, type RuleNodeRow } from './rule-nodes.ts'
@@ -33,24 +33,31 @@ function inSetScope(scope: ReferenceScope): SQL | undefined {
   )
 }
 
-async function ownedNodes(db: Db, where: SQL | undefined, limit: number): Promise<OwnedNode[]> {
+/** A node in scope with whether its stored names are stale (to be read from its fields again). */
+export type ScopedNode = OwnedNode & { stale: boolean }
+
+async function ownedNodes(db: Db, where: SQL | undefined, limit: number): Promise<ScopedNode[]> {
   const rows = await db.select({
     node: ruleNodes, adviceSetId: adviceSets.id, adviceSetName: adviceSets.name, ownerId: adviceSets.ownerId,
-    isPublic: adviceSets.isPublic, isStarter: adviceSets.isStarter, ruleName: rules.name,
+    isPublic: adviceSets.isPublic, isStarter: adviceSets.isStarter, ruleName: rules.name, stale: sql<boolean>`${STALE}`,
   }).from(ruleNodes)
     .innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).innerJoin(adviceSets, eq(adviceSets.id, rules.adviceSetId))
     .where(where).orderBy(asc(ruleNodes.id)).limit(limit)
-  return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ownerId: r.ownerId, isPublic: r.isPublic, isStarter: r.isStarter, ruleName: r.ruleName }))
+  return rows.map((r) => ({ ...r.node, adviceSetId: r.adviceSetId, adviceSetName: r.adviceSetName, ownerId: r.ownerId, isPublic: r.isPublic, isStarter: r.isStarter, ruleName: r.ruleName, stale: r.stale }))
 }
 
-/** Trusted nodes in scope that refer to any of `keys`, in id order after `afterId`. */
-export function nodesReferringTo(db: Db, keys: readonly string[], scope: ReferenceScope, p: { afterId: number; limit: number }): Promise<OwnedNode[]> {
-  if (keys.length === 0) return Promise.resolve([])
-  return ownedNodes(db, and(sql`${ruleNodes.refKeys} && ${textArray(keys)}`, TRUSTED, inScope(scope), gt(ruleNodes.id, p.afterId)), p.limit)
+/**
+ * Nodes in scope, in id order after `afterId`, that may refer to any of `keys`: trusted ones whose names include one,
+ * and every stale one (its names are read from its fields by the caller). One statement, so that a node the filler
+ * fills in meanwhile is seen once, as one or the other.
+ */
+export function nodesMaybeReferringTo(db: Db, keys: readonly string[], scope: ReferenceScope, p: { afterId: number; limit: number }): Promise<ScopedNode[]> {
+  const referring = keys.length === 0 ? undefined : and(sql`${ruleNodes.refKeys} && ${textArray(keys)}`, TRUSTED)
+  return ownedNodes(db, and(referring ? or(referring, STALE) : STALE, inScope(scope), gt(ruleNodes.id, p.afterId)), p.limit)
 }
 
 /** Stale nodes in scope, in id order after `afterId`: what they refer to is read from their fields. */
-export function staleNodesIn(db: Db, scope: ReferenceScope, p: { afterId: number; limit: number }): Promise<OwnedNode[]> {
+export function staleNodesIn(db: Db, scope: ReferenceScope, p: { afterId: number; limit: number }): Promise<ScopedNode[]> {
   return ownedNodes(db, and(STALE, inScope(scope), gt(ruleNodes.id, p.afterId)), p.limit)
 }
 
