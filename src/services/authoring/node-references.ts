@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import {
-  nodesMaybeReferringTo, referenceCounts, staleNodeFields, staleNodesIn, storeNodeReferences, type ReferenceCount, type ReferenceFields, type ReferenceScope,
+  nodesWithKeys, referenceCounts, staleNodeFields, staleNodesIn, storeNodeReferences, type ReferenceCount, type ReferenceFields, type ReferenceScope, type ScopedNode,
 } from '../../db/queries/node-references.ts'
 import type { OwnedNode } from '../../db/queries/rule-nodes.ts'
 import { EngineError, parseAssignment, parseExpression, references, templateTags } from '../../engine/index.ts'
@@ -105,22 +105,29 @@ export class NodeReferencesFiller {
 export interface ReferringNode { node: OwnedNode; keys: string[] }
 
 /**
- * Every node in scope that refers to any of `keys`, in id order, a batch at a time: trusted ones by the names kept
- * beside them (from the index), stale ones by their fields parsed again. `visit` returns false to stop; `expected`
- * says how many it will likely take, so that no more are read.
+ * Every node in scope that refers to any of `keys`, in id order, a batch at a time: nodes by the names kept beside them
+ * (from the index) while they hold, else (stale: edited since) by their fields parsed again, and every stale node too.
+ * The stale nodes are read first: one the filler fills in meanwhile then comes from both reads, and is taken once.
+ * `visit` returns false to stop; `expected` says how many it will likely take, so that no more are read.
  */
 export async function eachReferringNode(db: Db, keys: readonly string[], scope: ReferenceScope, visit: (found: ReferringNode) => boolean, expected = BATCH): Promise<void> {
   const wanted = new Set(keys)
   const size = Math.max(1, Math.min(BATCH, expected))
   let afterId = 0
   for (;;) {
-    const rows = await nodesMaybeReferringTo(db, keys, scope, { afterId, limit: size })
-    for (const node of rows) {
+    const stale = await staleNodesIn(db, scope, { afterId, limit: size })
+    const keyed = await nodesWithKeys(db, keys, scope, { afterId, limit: size })
+    const byId = new Map<number, ScopedNode>()
+    for (const node of [...stale, ...keyed]) if (!byId.has(node.id)) byId.set(node.id, node)
+    // Past the last id both reads reached, one of them may have more that the other did not read.
+    const reached = Math.min(...[stale, keyed].map((rows) => (rows.length < size ? Infinity : rows[rows.length - 1]!.id)))
+    const batch = [...byId.values()].filter((node) => node.id <= reached).sort((a, b) => a.id - b.id)
+    for (const node of batch) {
       const hit = [...(node.stale ? nodeReferenceKeys(node) : node.refKeys ?? [])].filter((k) => wanted.has(k))
       if (hit.length > 0 && !visit({ node, keys: hit })) return
     }
-    if (rows.length < size) return
-    afterId = rows[rows.length - 1]!.id
+    if (reached === Infinity) return
+    afterId = reached
   }
 }
 
