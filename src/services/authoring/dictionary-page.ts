@@ -150,7 +150,7 @@ async function firstUses(db: Db, reach: Reach, entry: EntityRow, limit: number):
   const uses: DictionaryUse[] = []
   const scope = nodeScopeOf(reach, entry)
   if (scope && limit > 0) {
-    await eachReferringNode(db, keysOf(entry), scope, ({ node }) => {
+    await eachReferringNode(db, keysOf(entry), scope, (node) => {
       uses.push({ type: 'rulenode', id: node.id, label: `${node.adviceSetName} › ${node.ruleName}`, href: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`, fields: [] })
       return uses.length < limit
     }, limit)

@@ -254,7 +254,7 @@ async function scopeOf(db: Db, entity: EntityRow, ref: NameRef): Promise<{ nodes
   await eachReferringNode(db, [`${ref.kind}:${ref.name}`, `bare:${ref.name}`], {
     ...(ownerIds ? { ownerIds } : { exceptOwnerIds: [...shadowing!] }),
     ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}),
-  }, ({ node }) => nodes.push(node) > 0)
+  }, (node) => nodes.push(node) > 0)
   const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
     .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
   return { nodes, formulas }

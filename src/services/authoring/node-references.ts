@@ -101,16 +101,13 @@ export class NodeReferencesFiller {
   }
 }
 
-/** A node that refers to some of the keys asked for: which of them. */
-export interface ReferringNode { node: OwnedNode; keys: string[] }
-
 /**
  * Every node in scope that refers to any of `keys`, in id order, a batch at a time: nodes by the names kept beside them
  * (from the index) while they hold, else (stale: edited since) by their fields parsed again, and every stale node too.
  * The stale nodes are read first: one the filler fills in meanwhile then comes from both reads, and is taken once.
  * `visit` returns false to stop; `expected` says how many it will likely take, so that no more are read.
  */
-export async function eachReferringNode(db: Db, keys: readonly string[], scope: ReferenceScope, visit: (found: ReferringNode) => boolean, expected = BATCH): Promise<void> {
+export async function eachReferringNode(db: Db, keys: readonly string[], scope: ReferenceScope, visit: (node: OwnedNode) => boolean, expected = BATCH): Promise<void> {
   const wanted = new Set(keys)
   const size = Math.max(1, Math.min(BATCH, expected))
   let afterId = 0
@@ -123,8 +120,8 @@ export async function eachReferringNode(db: Db, keys: readonly string[], scope: 
     const reached = Math.min(...[stale, keyed].map((rows) => (rows.length < size ? Infinity : rows[rows.length - 1]!.id)))
     const batch = [...byId.values()].filter((node) => node.id <= reached).sort((a, b) => a.id - b.id)
     for (const node of batch) {
-      const hit = [...(node.stale ? nodeReferenceKeys(node) : node.refKeys ?? [])].filter((k) => wanted.has(k))
-      if (hit.length > 0 && !visit({ node, keys: hit })) return
+      const refers = [...(node.stale ? nodeReferenceKeys(node) : node.refKeys ?? [])].some((k) => wanted.has(k))
+      if (refers && !visit(node)) return
     }
     if (reached === Infinity) return
     afterId = reached
