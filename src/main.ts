@@ -52,7 +52,7 @@ async function main() {
   setInterval(sweep, SESSION_SWEEP_INTERVAL_MS).unref()
   // The names each node refers to, filled in behind writes that left them stale (and all of them after the upgrade
   // that added them), so the dictionary finds where an entry is used without parsing nodes.
-  const filler = new NodeReferencesFiller(database.db, (err) => app.log.error({ err }, 'filling in node references failed'))
+  const filler = new NodeReferencesFiller(database.db, (err, nodeId) => app.log.error({ err, nodeId }, nodeId === undefined ? 'filling in node references failed' : 'a node\'s references could not be read; it stays stale'))
   app.addHook('onClose', () => filler.stop())
 
   let closing = false

@@ -89,11 +89,11 @@ export async function referenceCounts(db: Db, targets: ReadonlyArray<readonly [s
 export type ReferenceFields = Pick<RuleNodeRow, 'id' | 'type' | 'expression' | 'variable' | 'headline' | 'text' | 'question'>
 
 /** Stale nodes of any set, deleted ones too (a recovered node is then filled in already), for the filler. */
-export async function staleNodeFields(db: Db, limit: number): Promise<ReferenceFields[]> {
+export async function staleNodeFields(db: Db, p: { afterId: number; limit: number }): Promise<ReferenceFields[]> {
   return db.select({
     id: ruleNodes.id, type: ruleNodes.type, expression: ruleNodes.expression, variable: ruleNodes.variable,
     headline: ruleNodes.headline, text: ruleNodes.text, question: ruleNodes.question,
-  }).from(ruleNodes).where(STALE).orderBy(asc(ruleNodes.id)).limit(limit)
+  }).from(ruleNodes).where(and(STALE, gt(ruleNodes.id, p.afterId))).orderBy(asc(ruleNodes.id)).limit(p.limit)
 }
 
 /**

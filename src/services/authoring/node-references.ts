@@ -52,24 +52,31 @@ export function referencesOf(node: Omit<ReferenceFields, 'id'>): { refKeys: stri
   return { refKeys: [...nodeReferenceKeys(node)].sort(), refHash: nodeFieldsHash(node) }
 }
 
-/** Fills in one batch of stale nodes; how many it filled (0: none is stale). */
-export async function fillNodeReferences(db: Db, limit = BATCH): Promise<number> {
-  const stale = await staleNodeFields(db, limit)
-  await storeNodeReferences(db, stale.map((node) => {
-    const { refKeys, refHash } = referencesOf(node)
-    return { id: node.id, keys: refKeys, hash: refHash }
-  }))
-  return stale.length
-}
-
-/** Fills in every stale node, a batch at a time, serving the requests waiting between batches. */
-export async function fillAllNodeReferences(db: Db): Promise<number> {
+/**
+ * Fills in every stale node, a batch at a time, serving the requests waiting between batches; how many it filled. A
+ * node whose fields the parser fails on (not a syntax error, which it reads as text) stays stale and is passed to
+ * `unreadable`: readers meet the same failure, and the nodes after it are filled in all the same.
+ */
+export async function fillAllNodeReferences(db: Db, unreadable: (id: number, err: unknown) => void = () => {}): Promise<number> {
   let filled = 0
-  for (let n = await fillNodeReferences(db); n > 0; n = await fillNodeReferences(db)) {
-    filled += n
+  let afterId = 0
+  for (;;) {
+    const stale = await staleNodeFields(db, { afterId, limit: BATCH })
+    const rows: Array<{ id: number; keys: string[]; hash: string }> = []
+    for (const node of stale) {
+      try {
+        const { refKeys, refHash } = referencesOf(node)
+        rows.push({ id: node.id, keys: refKeys, hash: refHash })
+      } catch (err) {
+        unreadable(node.id, err)
+      }
+    }
+    await storeNodeReferences(db, rows)
+    filled += rows.length
+    if (stale.length < BATCH) return filled
+    afterId = stale[stale.length - 1]!.id
     await yieldToEventLoop()
   }
-  return filled
 }
 
 /**
@@ -81,7 +88,10 @@ export class NodeReferencesFiller {
   private running: Promise<unknown> = Promise.resolve()
   private stopped = false
 
-  constructor(private readonly db: Db, private readonly onError: (err: unknown) => void, private readonly everyMs = 5_000) {}
+  /** Nodes reported unreadable already: each is reported once, not at every pass. */
+  private readonly reported = new Set<number>()
+
+  constructor(private readonly db: Db, private readonly onError: (err: unknown, nodeId?: number) => void, private readonly everyMs = 5_000) {}
 
   start(): void {
     this.stopped = false
@@ -89,7 +99,12 @@ export class NodeReferencesFiller {
   }
 
   private pass(): void {
-    this.running = fillAllNodeReferences(this.db).catch(this.onError).finally(() => {
+    const unreadable = (id: number, err: unknown) => {
+      if (this.reported.has(id)) return
+      this.reported.add(id)
+      this.onError(err, id)
+    }
+    this.running = fillAllNodeReferences(this.db, unreadable).catch((err: unknown) => this.onError(err)).finally(() => {
       if (!this.stopped) this.timer = setTimeout(() => this.pass(), this.everyMs).unref()
     })
   }
