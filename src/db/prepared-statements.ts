@@ -13,6 +13,14 @@ import type { Sql, TransactionSql } from 'postgres'
 
 type Unsafe = Sql['unsafe']
 
+/**
+ * Statements with more parameters than this are sent unprepared. Their text grows with a batch (a VALUES list, an IN
+ * list, an array of names), so each batch size is a statement of its own, and postgres.js keeps every statement it has
+ * prepared for the connection's lifetime (30 to 60 minutes): in bench:soak on PostgreSQL the heap grew 80 MB in
+ * 150 s, nearly all of it the texts of such statements. A statement of a page or an edit has far fewer.
+ */
+const MAX_PREPARED_PARAMETERS = 64
+
 /** Transactions under way on the connection, which holds it for all their round trips. */
 interface Counter { open: number }
 
@@ -22,7 +30,8 @@ function preparing<T extends Sql | TransactionSql>(sql: T, transactions: Counter
       const value: unknown = Reflect.get(target, property, receiver)
       if (property === 'unsafe') {
         const unsafe = value as Unsafe
-        return (query: string, parameters?: Parameters<Unsafe>[1], options?: Parameters<Unsafe>[2]) => unsafe.call(target, query, parameters, { ...options, prepare: true })
+        return (query: string, parameters?: Parameters<Unsafe>[1], options?: Parameters<Unsafe>[2]) =>
+          unsafe.call(target, query, parameters, { ...options, prepare: (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS })
       }
       // A transaction's (and a savepoint's) own client prepares too.
       if ((property === 'begin' || property === 'savepoint') && typeof value === 'function') {

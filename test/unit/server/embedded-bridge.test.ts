@@ -105,6 +105,12 @@ t.test('postgres.js through the bridge', async (t) => {
   t.equal(prepared.transactionsOpen(), 0, 'and no longer after')
   t.ok((await statements()).some((s) => s.includes('select $1::text as inside')), 'the transaction\'s statement too')
   t.ok((await statements()).length > unprepared)
+  // A batch's statement (its text grows with the batch) is not prepared, so that the connection keeps no text per size.
+  const list = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}::int`).join(', ')
+  await prepared.client.unsafe(`select array[${list(64)}] as small_batch`, Array.from({ length: 64 }, (_, i) => i), { prepare: false })
+  await prepared.client.unsafe(`select array[${list(65)}] as big_batch`, Array.from({ length: 65 }, (_, i) => i), { prepare: false })
+  t.ok((await statements()).some((s) => s.includes('small_batch')), 'a statement of 64 parameters is prepared')
+  t.notOk((await statements()).some((s) => s.includes('big_batch')), 'one of 65 is not')
   await second.end()
   t.same(errors, [], 'no error reached the bridge')
 })
