@@ -7,10 +7,8 @@ import { findAdviceSet, findAdviceSetsByIds } from '../../db/queries/advice-sets
 import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import { findOwner } from '../../db/queries/users.ts'
-import {
-  DATA_TYPES, ENTITY_TYPES, EngineError, INPUT_TYPES, isDataType, parseExpression, references, templateTags,
-} from '../../engine/index.ts'
-import { countReferences, eachReferringNode } from './node-references.ts'
+import { DATA_TYPES, ENTITY_TYPES, INPUT_TYPES, isDataType } from '../../engine/index.ts'
+import { countReferences, eachReferringNode, expressionReferenceKeys } from './node-references.ts'
 import { dictionaryFor } from './advice-set-model.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { getEntity, kindOf } from './entities.ts'
@@ -49,20 +47,6 @@ export const DATA_TYPE_CHOICES = DATA_TYPES.map((value) => ({ value, label: INPU
 /** Uses listed with each entry of the full list, and on an entry's card; the count beside them is always whole. */
 export const USES_LISTED = 20
 export const USES_ON_CARD = 200
-
-function expressionReferenceKeys(source: string): Set<string> {
-  const keys = new Set<string>()
-  try {
-    const refs = references(parseExpression(source, { mode: 'value' }))
-    refs.variables.forEach((n) => keys.add(`variable:${n}`))
-    refs.formulas.forEach((n) => keys.add(`formula:${n}`))
-    refs.bare.forEach((n) => keys.add(`bare:${n}`))
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error
-    templateTags(source).forEach((tag) => keys.add(`${tag.kind}:${tag.name}`))
-  }
-  return keys
-}
 
 /** The keys an entry's uses are found by: its kind and name, and its name written bare (either kind). */
 function keysOf(entry: EntityRow): [string, string] {

@@ -14,29 +14,42 @@ import { yieldToEventLoop } from '../operations/event-loop.ts'
 /** Nodes read at once: a batch of stale nodes parsed, or of trusted ones listed. */
 const BATCH = 1_000
 
-/** `kind:name` keys of what a node refers to: `variable:X`, `formula:X`, or `bare:X` for names written without tags. */
-export function nodeReferenceKeys(node: Omit<ReferenceFields, 'id'>): Set<string> {
+/** Adds the `kind:name` keys of the names an expression or template refers to. */
+function addKeys(keys: Set<string>, refs: { variables: string[]; formulas: string[]; bare: string[] }): void {
+  refs.variables.forEach((n) => keys.add(`variable:${n}`))
+  refs.formulas.forEach((n) => keys.add(`formula:${n}`))
+  refs.bare.forEach((n) => keys.add(`bare:${n}`))
+}
+
+function addTemplateKeys(keys: Set<string>, text: string): void {
+  templateTags(text).forEach((tag) => keys.add(`${tag.kind}:${tag.name}`))
+}
+
+/**
+ * The keys of what an expression refers to (`variable:X`, `formula:X`, or `bare:X` for names written without tags),
+ * read as `mode` (a node's condition, value or assignment; a formula's value). As the rename does, an unparsable
+ * expression still refers to the entries it names in tags.
+ */
+export function expressionReferenceKeys(source: string, mode: 'condition' | 'value' | 'assignment' = 'value'): Set<string> {
   const keys = new Set<string>()
-  const fromRefs = (refs: { variables: string[]; formulas: string[]; bare: string[] }) => {
-    refs.variables.forEach((n) => keys.add(`variable:${n}`))
-    refs.formulas.forEach((n) => keys.add(`formula:${n}`))
-    refs.bare.forEach((n) => keys.add(`bare:${n}`))
+  try {
+    if (mode === 'assignment') {
+      const assignment = parseAssignment(source)
+      keys.add(`variable:${assignment.target}`)
+      addKeys(keys, references(assignment.value))
+    } else addKeys(keys, references(parseExpression(source, { mode })))
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error
+    addTemplateKeys(keys, source)
   }
-  const fromTemplate = (text: string) => templateTags(text).forEach((tag) => keys.add(`${tag.kind}:${tag.name}`))
-  if (node.expression) {
-    try {
-      if (node.type === 'variableAssignment') {
-        const assignment = parseAssignment(node.expression)
-        keys.add(`variable:${assignment.target}`)
-        fromRefs(references(assignment.value))
-      } else fromRefs(references(parseExpression(node.expression, { mode: node.type === 'condition' ? 'condition' : 'value' })))
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error
-      // As the rename does: an unparsable expression still refers to the entries it names in tags.
-      fromTemplate(node.expression)
-    }
-  }
-  for (const text of [node.headline, node.text, node.question]) if (text) fromTemplate(text)
+  return keys
+}
+
+/** The keys of what a node refers to: its expression, the templates of its texts, and the variable it sets or asks. */
+export function nodeReferenceKeys(node: Omit<ReferenceFields, 'id'>): Set<string> {
+  const mode = node.type === 'variableAssignment' ? 'assignment' : node.type === 'condition' ? 'condition' : 'value'
+  const keys = node.expression ? expressionReferenceKeys(node.expression, mode) : new Set<string>()
+  for (const text of [node.headline, node.text, node.question]) if (text) addTemplateKeys(keys, text)
   if (node.variable) keys.add(`${node.type === 'formula' ? 'formula' : 'variable'}:${node.variable}`)
   return keys
 }
