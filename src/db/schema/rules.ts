@@ -95,7 +95,6 @@ export const ruleNodes = pgTable('rule_nodes', {
   index('rule_nodes_refs_stale_idx').on(t.id).where(sql`ref_hash is distinct from rule_node_ref_hash(type, expression, variable, headline, text, question)`),
 ])
 
-
 /**
  * The dictionary: variables ({{Name}}, entity type 12) and formulas ([[Name]], entity type 5) of an owner, optionally
  * limited to one advice set. Names compare without case. An owner-wide name is unique in the owner; a name limited to

@@ -72,9 +72,7 @@ export function referencesOf(node: Omit<ReferenceFields, 'id'>): { refKeys: stri
  */
 export async function fillAllNodeReferences(db: Db, unreadable: (id: number, err: unknown) => void = () => {}): Promise<number> {
   let filled = 0
-  let afterId = 0
-  for (;;) {
-    const stale = await staleNodeFields(db, { afterId, limit: BATCH })
+  for await (const stale of inBatches((afterId) => staleNodeFields(db, { afterId, limit: BATCH }))) {
     const rows: Array<{ id: number; keys: string[]; hash: string }> = []
     for (const node of stale) {
       try {
@@ -86,9 +84,18 @@ export async function fillAllNodeReferences(db: Db, unreadable: (id: number, err
     }
     await storeNodeReferences(db, rows)
     filled += rows.length
-    if (stale.length < BATCH) return filled
-    afterId = stale[stale.length - 1]!.id
     await yieldToEventLoop()
+  }
+  return filled
+}
+
+/** The rows of a read paged by id, a batch at a time, until a batch comes back short of BATCH. */
+async function* inBatches<T extends { id: number }>(read: (afterId: number) => Promise<T[]>): AsyncGenerator<T[]> {
+  for (let afterId = 0; ;) {
+    const rows = await read(afterId)
+    yield rows
+    if (rows.length < BATCH) return
+    afterId = rows[rows.length - 1]!.id
   }
 }
 
@@ -163,12 +170,9 @@ export async function eachReferringNode(db: Db, keys: readonly string[], scope: 
 export async function countReferences(db: Db, targets: ReadonlyArray<readonly [string, string]>, scope: ReferenceScope): Promise<ReferenceCount[]> {
   // Two reads: a node the filler fills in between them is counted twice or not at all. Only while the filler works
   // through many nodes (after an upgrade or a big copy) can a count be off, by the nodes of that moment.
-
   const counts = await referenceCounts(db, targets, scope)
   const staleCounts = new Map<string, ReferenceCount>()
-  let afterId = 0
-  for (;;) {
-    const rows = await staleNodesIn(db, scope, { afterId, limit: BATCH })
+  for await (const rows of inBatches((afterId) => staleNodesIn(db, scope, { afterId, limit: BATCH }))) {
     for (const node of rows) {
       const keys = nodeReferenceKeys(node)
       targets.forEach((target, index) => {
@@ -179,8 +183,6 @@ export async function countReferences(db: Db, targets: ReadonlyArray<readonly [s
         staleCounts.set(id, count)
       })
     }
-    if (rows.length < BATCH) break
-    afterId = rows[rows.length - 1]!.id
   }
   return [...counts, ...staleCounts.values()]
 }
