@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import { adviceSets } from './advice-sets.ts'
 import { owners } from './owners.ts'
 import { users } from './users.ts'
@@ -94,6 +94,18 @@ export const ruleNodes = pgTable('rule_nodes', {
   // The nodes whose names are to be read again: few once filled in, all of them after the upgrade that added them.
   index('rule_nodes_refs_stale_idx').on(t.id).where(sql`ref_hash is distinct from rule_node_ref_hash(type, expression, variable, headline, text, question)`),
 ])
+
+/**
+ * How many live, trusted nodes of an owner's live rules and sets refer to each dictionary target (`variable:X` or
+ * `formula:X`; a bare name counts for both), so that a big team's dictionary reads one row per entry instead of
+ * counting the nodes (migration 0042). Kept by statement triggers on rule_nodes, rules and advice_sets; stale nodes
+ * are not in it (readers parse them), and the filler's fill adds them. No foreign key, like owner_set_counts.
+ */
+export const nodeReferenceCounts = pgTable('node_reference_counts', {
+  target: text('target').notNull(),
+  ownerId: text('owner_id').notNull(),
+  uses: integer('uses').notNull(),
+}, (t) => [primaryKey({ columns: [t.target, t.ownerId] })])
 
 /**
  * The dictionary: variables ({{Name}}, entity type 12) and formulas ([[Name]], entity type 5) of an owner, optionally

@@ -8,7 +8,7 @@ import { listEntities, type EntityRow } from '../../db/queries/entities.ts'
 import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import { findOwner } from '../../db/queries/users.ts'
 import { DATA_TYPES, ENTITY_TYPES, INPUT_TYPES, isDataType } from '../../engine/index.ts'
-import { countReferences, eachReferringNode, expressionReferenceKeys } from './node-references.ts'
+import { countReferences, eachReferringNode, expressionReferenceKeys, type ReferenceTarget } from './node-references.ts'
 import { dictionaryFor } from './advice-set-model.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { getEntity, kindOf } from './entities.ts'
@@ -107,13 +107,16 @@ function formulaUses(reach: Reach, entry: EntityRow): DictionaryUse[] {
     .map((f) => ({ type: 'entity' as const, id: f.row.id, label: `[[${f.row.reservedName}]]`, href: `/card/formula/${f.row.id}`, fields: ['expression'] }))
 }
 
-/** How many places use each entry: nodes counted per set at once for all of them, then each entry's own. */
+/**
+ * How many places use each entry: nodes counted at once for all of them (kept per owner, or in the one set an entry is
+ * limited to), then each entry's own within its scope.
+ */
 async function useCounts(db: Db, reach: Reach, entries: readonly EntityRow[]): Promise<Map<number, number>> {
   const targetOf = new Map<string, number>()
-  const targets: Array<[string, string]> = []
+  const targets: ReferenceTarget[] = []
+  const targetId = (entry: EntityRow) => `${keysOf(entry).join('\u0000')}\u0000${entry.adviceSetId ?? ''}`
   for (const entry of entries) {
-    const id = keysOf(entry).join('\u0000')
-    if (!targetOf.has(id)) targetOf.set(id, targets.push(keysOf(entry)) - 1)
+    if (!targetOf.has(targetId(entry))) targetOf.set(targetId(entry), targets.push({ keys: keysOf(entry), adviceSetId: entry.adviceSetId }) - 1)
   }
   const counts = await countReferences(db, targets, reach.ownerIds ? { ownerIds: reach.ownerIds } : {})
   const byTarget = new Map<number, typeof counts>()
@@ -123,7 +126,7 @@ async function useCounts(db: Db, reach: Reach, entries: readonly EntityRow[]): P
     else byTarget.set(c.target, [c])
   }
   return new Map(entries.map((entry) => {
-    const nodes = (byTarget.get(targetOf.get(keysOf(entry).join('\u0000'))!) ?? [])
+    const nodes = (byTarget.get(targetOf.get(targetId(entry))!) ?? [])
       .filter((c) => usedWithin(reach, entry, c.ownerId, c.adviceSetId)).reduce((sum, c) => sum + c.uses, 0)
     return [entry.id, nodes + formulaUses(reach, entry).length]
   }))

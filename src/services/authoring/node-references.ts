@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '../../db/client.ts'
 import {
-  nodesWithKeys, referenceCounts, staleNodeFields, staleNodesIn, storeNodeReferences, type ReferenceCount, type ReferenceFields, type ReferenceScope, type ScopedNode,
+  keptReferenceCounts, nodesWithKeys, setReferenceCounts, staleNodeFields, staleNodesIn, storeNodeReferences, type ReferenceCount, type ReferenceFields, type ReferenceScope, type ScopedNode,
 } from '../../db/queries/node-references.ts'
 import type { OwnedNode } from '../../db/queries/rule-nodes.ts'
 import { EngineError, parseAssignment, parseExpression, references, templateTags } from '../../engine/index.ts'
@@ -13,6 +13,11 @@ import { yieldToEventLoop } from '../operations/event-loop.ts'
 
 /** Nodes read at once: a batch of stale nodes parsed, or of trusted ones listed. */
 const BATCH = 1_000
+/**
+ * Below this many uses a name's nodes are read from the names' index and sorted (each batch reads them all); from it on,
+ * by walking the nodes in id order, where they are dense enough to fill a batch soon (nodesWithKeys).
+ */
+const FEW_USES = 10_000
 
 /** Adds the `kind:name` keys of the names an expression or template refers to. */
 function addKeys(keys: Set<string>, refs: { variables: string[]; formulas: string[]; bare: string[] }): void {
@@ -142,13 +147,17 @@ export class NodeReferencesFiller {
  * The stale nodes are read first: one the filler fills in meanwhile then comes from both reads, and is taken once.
  * `visit` returns false to stop; `expected` says how many it will likely take, so that no more are read.
  */
-export async function eachReferringNode(db: Db, keys: readonly string[], scope: ReferenceScope, visit: (node: OwnedNode) => boolean, expected = BATCH): Promise<void> {
+export async function eachReferringNode(db: Db, keys: readonly [string, string], scope: ReferenceScope, visit: (node: OwnedNode) => boolean, expected = BATCH): Promise<void> {
   const wanted = new Set(keys)
+  // The kept uses of the first key (its kind and name, which counts the bare name too) in the scope's owners: an
+  // upper bound of what the index gives, enough to choose how to read it.
+  const kept = await keptReferenceCounts(db, [keys[0]], scope.ownerIds)
+  const few = kept.reduce((sum, c) => sum + c.uses, 0) < FEW_USES
   const size = Math.max(1, Math.min(BATCH, expected))
   let afterId = 0
   for (;;) {
     const stale = await staleNodesIn(db, scope, { afterId, limit: size })
-    const keyed = await nodesWithKeys(db, keys, scope, { afterId, limit: size })
+    const keyed = await nodesWithKeys(db, keys, scope, { afterId, limit: size, few })
     const byId = new Map<number, ScopedNode>()
     for (const node of [...stale, ...keyed]) if (!byId.has(node.id)) byId.set(node.id, node)
     // Past the last id both reads reached, one of them may have more that the other did not read.
@@ -163,20 +172,32 @@ export async function eachReferringNode(db: Db, keys: readonly string[], scope: 
   }
 }
 
+/** An entry's two keys (its kind and name; its name written bare), and the set it is limited to, if any. */
+export interface ReferenceTarget { keys: readonly [string, string]; adviceSetId: number | null }
+
 /**
- * Per target (an entry's two keys), owner and set: how many nodes in scope refer to it, trusted ones counted by
- * the database and stale ones parsed here, a batch at a time.
+ * Per target, owner (and set, for a target limited to one, and for stale nodes): how many nodes in scope refer to it.
+ * Trusted nodes are counted by the database (kept per owner, or counted in the one set), stale ones parsed here.
  */
-export async function countReferences(db: Db, targets: ReadonlyArray<readonly [string, string]>, scope: ReferenceScope): Promise<ReferenceCount[]> {
+export async function countReferences(db: Db, targets: readonly ReferenceTarget[], scope: ReferenceScope): Promise<ReferenceCount[]> {
+  const ownerWide = targets.flatMap((t, index) => (t.adviceSetId === null ? [{ index, key: t.keys[0] }] : []))
+  const inOneSet = targets.flatMap((t, index) => (t.adviceSetId === null ? [] : [{ index, adviceSetId: t.adviceSetId, keys: t.keys }]))
+  const [kept, inSets] = await Promise.all([
+    keptReferenceCounts(db, ownerWide.map((t) => t.key), scope.ownerIds),
+    setReferenceCounts(db, inOneSet),
+  ])
+  const counts = [
+    ...kept.map((c) => ({ ...c, target: ownerWide[c.target]!.index })),
+    ...inSets.map((c) => ({ ...c, target: inOneSet[c.target]!.index })),
+  ].filter((c) => scope.ownerIds === undefined || scope.ownerIds.includes(c.ownerId))
   // Two reads: a node the filler fills in between them is counted twice or not at all. Only while the filler works
   // through many nodes (after an upgrade or a big copy) can a count be off, by the nodes of that moment.
-  const counts = await referenceCounts(db, targets, scope)
   const staleCounts = new Map<string, ReferenceCount>()
   for await (const rows of inBatches((afterId) => staleNodesIn(db, scope, { afterId, limit: BATCH }))) {
     for (const node of rows) {
       const keys = nodeReferenceKeys(node)
       targets.forEach((target, index) => {
-        if (!target.some((key) => keys.has(key))) return
+        if (!target.keys.some((key) => keys.has(key)) || (target.adviceSetId !== null && target.adviceSetId !== node.adviceSetId)) return
         const id = `${index}:${node.adviceSetId}`
         const count = staleCounts.get(id) ?? { target: index, ownerId: node.ownerId, adviceSetId: node.adviceSetId, uses: 0 }
         count.uses += 1
