@@ -9,9 +9,12 @@ CREATE TABLE "node_reference_counts" (
 -- gave the nodes, each was checked and counted per rule). Now the counts are kept per owner and target: a node counts
 -- while it, its rule and its set are live and its stored names are trusted (0041), once for each target it refers
 -- to. Statement triggers with transition tables keep them as nodes, rules and sets change (the filler's fill too).
--- Every trigger first locks the sets whose nodes it counts (a rule's or a node's change waits for a set's removal
--- or transfer, and the other way round), then reads, so that a change and a removal at once cannot both count the
--- same nodes; counts are upserted in (target, owner) order, so two statements take their rows in the same order.
+-- A node's change and its rule's or set's removal (or transfer) at once must not both count the same node: every
+-- writer of nodes holds the node's rule row (FOR SHARE: nodeUpdate; FOR UPDATE: a new, moved or deleted node) from
+-- before its write, a rule's removal updates that row, and a set's removal or transfer locks the set's rules (in id
+-- order) before it counts; whichever comes second reads what the first committed. No writer of nodes waits for the set
+-- row (the "updated" mark skips it when locked), so none of this waits in the other order. Counts are upserted in
+-- (target, owner) order, so two statements take their rows in the same order.
 CREATE FUNCTION rule_node_ref_targets(keys text[]) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT DISTINCT t FROM unnest(keys) AS k,
     unnest(CASE WHEN k LIKE 'bare:%' THEN ARRAY['variable:' || substr(k, 6), 'formula:' || substr(k, 6)] ELSE ARRAY[k] END) AS t
@@ -20,7 +23,6 @@ $$;
 CREATE FUNCTION node_reference_counts_nodes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    PERFORM 1 FROM advice_sets WHERE id IN (SELECT r.advice_set_id FROM rules r WHERE r.id IN (SELECT rule_id FROM new_nodes)) ORDER BY id FOR NO KEY UPDATE;
     INSERT INTO node_reference_counts (target, owner_id, uses)
     SELECT t.target, s.owner_id, count(*)::int
     FROM new_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
@@ -29,7 +31,6 @@ BEGIN
     GROUP BY 1, 2 ORDER BY 1, 2
     ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
   ELSIF TG_OP = 'DELETE' THEN
-    PERFORM 1 FROM advice_sets WHERE id IN (SELECT r.advice_set_id FROM rules r WHERE r.id IN (SELECT rule_id FROM old_nodes)) ORDER BY id FOR NO KEY UPDATE;
     INSERT INTO node_reference_counts (target, owner_id, uses)
     SELECT t.target, s.owner_id, -count(*)::int
     FROM old_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
@@ -46,9 +47,6 @@ BEGIN
     ) THEN
       RETURN NULL;
     END IF;
-    PERFORM 1 FROM advice_sets WHERE id IN (
-      SELECT r.advice_set_id FROM rules r WHERE r.id IN (SELECT rule_id FROM old_nodes UNION SELECT rule_id FROM new_nodes)
-    ) ORDER BY id FOR NO KEY UPDATE;
     INSERT INTO node_reference_counts (target, owner_id, uses)
     SELECT target, owner_id, sum(delta)::int FROM (
       SELECT t.target, s.owner_id, -1 AS delta
@@ -87,7 +85,6 @@ BEGIN
   ) THEN
     RETURN NULL;
   END IF;
-  PERFORM 1 FROM advice_sets WHERE id IN (SELECT advice_set_id FROM old_rules UNION SELECT advice_set_id FROM new_rules) ORDER BY id FOR NO KEY UPDATE;
   INSERT INTO node_reference_counts (target, owner_id, uses)
   SELECT target, owner_id, sum(delta)::int FROM (
     SELECT t.target, s.owner_id, -1 AS delta
@@ -123,6 +120,11 @@ BEGIN
   ) THEN
     RETURN NULL;
   END IF;
+  -- Writers of the set's nodes hold their rule's row (FOR SHARE or more) from before their write to their commit: this
+  -- waits for those under way, and those after wait for this, then find the set gone or moved.
+  PERFORM 1 FROM rules WHERE advice_set_id IN (
+    SELECT o.id FROM old_sets o JOIN new_sets s ON s.id = o.id WHERE (o.deleted_at IS NULL) <> (s.deleted_at IS NULL) OR o.owner_id <> s.owner_id
+  ) ORDER BY id FOR NO KEY UPDATE;
   INSERT INTO node_reference_counts (target, owner_id, uses)
   SELECT target, owner_id, sum(delta)::int FROM (
     SELECT t.target, o.owner_id, -1 AS delta

@@ -123,12 +123,18 @@ export async function staleNodeFields(db: Db, p: { afterId: number; limit: numbe
 
 /**
  * Stores the keys read from fields whose hash is `hash`. A node changed since it was read keeps the new fields and the
- * old hash, so it stays stale: no lock is needed against a writer.
+ * old hash, so it stays stale: no lock is needed against a writer. The nodes' rules are locked first (FOR SHARE, in id
+ * order), as every writer of nodes does (nodeUpdate), so that a set's removal does not miss a node trusted meanwhile.
  */
 export async function storeNodeReferences(db: Db, rows: ReadonlyArray<{ id: number; keys: string[]; hash: string }>): Promise<void> {
   if (rows.length === 0) return
   await db.execute(sql`
+    with v as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id int, keys text[], hash text)),
+      locked as (
+        select ${rules.id} from ${rules} where ${rules.id} in (select ${ruleNodes.ruleId} from ${ruleNodes} join v on v.id = ${ruleNodes.id})
+        order by ${rules.id} for share
+      )
     update ${ruleNodes} set ref_keys = v.keys, ref_hash = v.hash
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id int, keys text[], hash text)
-    where ${ruleNodes.id} = v.id`)
+    from v
+    where ${ruleNodes.id} = v.id and ${ruleNodes.ruleId} in (select id from locked)`)
 }

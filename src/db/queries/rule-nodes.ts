@@ -106,8 +106,13 @@ export async function updateNode(db: Db, id: number, p: NodeChange): Promise<Rul
 }
 
 /** updateNode's statement, not yet sent, updated at `at`: a part of a change's one statement (audited-change.ts). */
+/**
+ * The node's rule row is locked (FOR SHARE) before the node is written: a rule's or set's removal then waits for this
+ * write's commit, or this write for theirs, so that the kept uses of names (migration 0042) count each node once.
+ */
 export function nodeUpdate(db: Db, id: number, p: NodeChange, at: Date) {
-  return db.update(ruleNodes).set({ ...p, updatedAt: at }).where(eq(ruleNodes.id, id))
+  return db.update(ruleNodes).set({ ...p, updatedAt: at })
+    .where(and(eq(ruleNodes.id, id), sql`${ruleNodes.ruleId} = (select ${rules.id} from ${rules} where ${rules.id} = ${ruleNodes.ruleId} for share)`))
 }
 
 /** Positions 0..n-1 in list order for live siblings; two steps for the same reason as renumberRules. */

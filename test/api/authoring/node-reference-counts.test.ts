@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
+import { databaseMessage, ON_POSTGRES_ONLY } from '../../helpers/concurrency.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createVariable } from '../../helpers/rules.ts'
 import { adviceSets, ruleNodes } from '../../../src/db/schema/index.ts'
@@ -109,4 +110,29 @@ t.test('a move or a touch changes no count and writes none', async (t) => {
   await db.update(ruleNodes).set({ updatedAt: new Date() }).where(eq(ruleNodes.ruleId, eligibility.rule.id))
   await db.update(adviceSets).set({ name: 'Loans and more' }).where(eq(adviceSets.id, loans.id))
   t.same(await keptAndRecounted(), before)
+})
+
+t.test('edits racing a set’s or a rule’s removal or transfer leave the counts right', ON_POSTGRES_ONLY, async (t) => {
+  const failures: string[] = []
+  const attempt = (work: Promise<unknown>) => work.catch((err: unknown) => { failures.push(databaseMessage(err)) })
+  for (let round = 0; round < 12; round++) {
+    const set = await createAdviceSet(db, { ownerId, name: `Race ${round}` })
+    const { rule, nodes } = await buildRule(db, set.id, 'Raced', Array.from({ length: 6 }, (_, i) => ({ type: 'condition' as const, expression: `{{Income}} > ${i}` })))
+    await fillAllNodeReferences(db)
+    const removal = [
+      () => deleteAdviceSet(app.deps, actor, set.id),
+      () => deleteRule(app.deps, actor, rule.id),
+      () => db.update(adviceSets).set({ ownerId: otherOwnerId }).where(eq(adviceSets.id, set.id)),
+    ][round % 3]!
+    await Promise.all([
+      attempt(removal()),
+      ...nodes.slice(0, 3).map((node, i) => attempt(updateNodeContent(app.deps, actor, rule.id, node.id, { type: 'condition', expression: `{{Age}} > ${i}` }))),
+      attempt(createNode(app.deps, actor, rule.id, { type: 'advice', headline: 'For {{Income}}', text: 'Yes.' })),
+    ])
+    const { kept, recounted } = await keptAndRecounted()
+    t.same(kept, recounted, `round ${round}: kept counts equal a recount`)
+  }
+  // An edit that comes after the removal is refused (the rule or set is gone, or another team's): that is not a failure
+  // of the counts. A deadlock would be.
+  t.same(failures.filter((f) => /deadlock/i.test(f)), [], 'no deadlock')
 })
