@@ -105,9 +105,9 @@ export async function updateNode(db: Db, id: number, p: NodeChange): Promise<Rul
   return row!
 }
 
-/** updateNode's statement, not yet sent, updated at `at`: a part of a change's one statement (audited-change.ts). */
 /**
- * The node's rule row is locked (FOR SHARE) before the node is written: a rule's or set's removal then waits for this
+ * updateNode's statement, not yet sent, updated at `at`: a part of a change's one statement (audited-change.ts). The
+ * node's rule row is locked (FOR SHARE) before the node is written: a rule's or set's removal then waits for this
  * write's commit, or this write for theirs, so that the kept uses of names (migration 0042) count each node once.
  */
 export function nodeUpdate(db: Db, id: number, p: NodeChange, at: Date) {
