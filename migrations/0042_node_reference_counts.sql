@@ -20,47 +20,47 @@ CREATE FUNCTION rule_node_ref_targets(keys text[]) RETURNS SETOF text LANGUAGE s
     unnest(CASE WHEN k LIKE 'bare:%' THEN ARRAY['variable:' || substr(k, 6), 'formula:' || substr(k, 6)] ELSE ARRAY[k] END) AS t
 $$;
 --> statement-breakpoint
+-- What a rule's nodes count for while the rule and its set are live: each live, trusted node's targets.
+CREATE FUNCTION rule_counted_targets(rule integer) RETURNS SETOF text LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT t FROM rule_nodes n CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t
+  WHERE n.rule_id = rule AND n.deleted_at IS NULL
+    AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
+$$;
+--> statement-breakpoint
+-- Adds one change per (target, owner, delta) given, in (target, owner) order.
+CREATE FUNCTION node_reference_counts_add(targets text[], owners text[], deltas integer[]) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO node_reference_counts (target, owner_id, uses)
+  SELECT target, owner_id, sum(delta)::int FROM unnest(targets, owners, deltas) AS c(target, owner_id, delta)
+  GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2
+  ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses
+$$;
+--> statement-breakpoint
+-- What a node counts for, and for which owner: its targets while it, its rule and its set are live and it is trusted.
+CREATE FUNCTION node_counted_targets(n rule_nodes) RETURNS TABLE (target text, owner_id text) LANGUAGE sql STABLE AS $$
+  SELECT t, s.owner_id FROM rules r JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
+    CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t
+  WHERE r.id = n.rule_id AND r.deleted_at IS NULL AND n.deleted_at IS NULL
+    AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
+$$;
+--> statement-breakpoint
+-- Nodes added, removed or changed: what the old rows counted goes, what the new rows count comes, in one upsert (an
+-- edit that keeps a name leaves its row alone). Each branch reads only the transition tables its trigger has.
 CREATE FUNCTION node_reference_counts_nodes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO node_reference_counts (target, owner_id, uses)
-    SELECT t.target, s.owner_id, count(*)::int
-    FROM new_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE n.deleted_at IS NULL AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
+    PERFORM node_reference_counts_add(array_agg(c.target), array_agg(c.owner_id), array_agg(1)) FROM new_nodes n, node_counted_targets(n) c;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO node_reference_counts (target, owner_id, uses)
-    SELECT t.target, s.owner_id, -count(*)::int
-    FROM old_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE n.deleted_at IS NULL AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
-  ELSE
-    -- Transition tables allow no column list: a move (position, parent) or a touch (updated_at) ends here.
-    IF NOT EXISTS (
-      SELECT 1 FROM old_nodes o JOIN new_nodes n ON n.id = o.id
-      WHERE (o.rule_id, o.deleted_at, o.ref_keys, o.ref_hash, o.type, o.expression, o.variable, o.headline, o.text, o.question)
-        IS DISTINCT FROM (n.rule_id, n.deleted_at, n.ref_keys, n.ref_hash, n.type, n.expression, n.variable, n.headline, n.text, n.question)
-    ) THEN
-      RETURN NULL;
-    END IF;
-    INSERT INTO node_reference_counts (target, owner_id, uses)
-    SELECT target, owner_id, sum(delta)::int FROM (
-      SELECT t.target, s.owner_id, -1 AS delta
-      FROM old_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-        CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-      WHERE n.deleted_at IS NULL AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-      UNION ALL
-      SELECT t.target, s.owner_id, 1
-      FROM new_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-        CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-      WHERE n.deleted_at IS NULL AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-    ) AS changes
-    GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2
-    ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
+    PERFORM node_reference_counts_add(array_agg(c.target), array_agg(c.owner_id), array_agg(-1)) FROM old_nodes n, node_counted_targets(n) c;
+  -- Transition tables allow no column list: a move (position, parent) or a touch (updated_at) ends here.
+  ELSIF EXISTS (
+    SELECT 1 FROM old_nodes o JOIN new_nodes n ON n.id = o.id
+    WHERE (o.rule_id, o.deleted_at, o.ref_keys, o.ref_hash, o.type, o.expression, o.variable, o.headline, o.text, o.question)
+      IS DISTINCT FROM (n.rule_id, n.deleted_at, n.ref_keys, n.ref_hash, n.type, n.expression, n.variable, n.headline, n.text, n.question)
+  ) THEN
+    PERFORM node_reference_counts_add(array_agg(target), array_agg(owner_id), array_agg(delta)) FROM (
+      SELECT c.target, c.owner_id, -1 AS delta FROM old_nodes n, node_counted_targets(n) c
+      UNION ALL SELECT c.target, c.owner_id, 1 FROM new_nodes n, node_counted_targets(n) c
+    ) AS changes;
   END IF;
   RETURN NULL;
 END $$;
@@ -78,31 +78,15 @@ FOR EACH STATEMENT EXECUTE FUNCTION node_reference_counts_nodes_changed();
 -- A rule removed or restored (or moved to another set): its live, trusted nodes leave or join their set's owner.
 CREATE FUNCTION node_reference_counts_rules_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- A rename, a reorder or a touch (updated_at, on every edit of the rule's nodes) ends here.
-  IF NOT EXISTS (
-    SELECT 1 FROM old_rules o JOIN new_rules r ON r.id = o.id
-    WHERE (o.deleted_at IS NULL) <> (r.deleted_at IS NULL) OR o.advice_set_id <> r.advice_set_id
-  ) THEN
-    RETURN NULL;
-  END IF;
-  INSERT INTO node_reference_counts (target, owner_id, uses)
-  SELECT target, owner_id, sum(delta)::int FROM (
-    SELECT t.target, s.owner_id, -1 AS delta
-    FROM old_rules o JOIN new_rules r ON r.id = o.id JOIN advice_sets s ON s.id = o.advice_set_id AND s.deleted_at IS NULL
-      JOIN rule_nodes n ON n.rule_id = o.id AND n.deleted_at IS NULL
-        AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE o.deleted_at IS NULL AND (r.deleted_at IS NOT NULL OR r.advice_set_id <> o.advice_set_id)
-    UNION ALL
-    SELECT t.target, s.owner_id, 1
-    FROM new_rules r JOIN old_rules o ON o.id = r.id JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-      JOIN rule_nodes n ON n.rule_id = r.id AND n.deleted_at IS NULL
-        AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE r.deleted_at IS NULL AND (o.deleted_at IS NOT NULL OR r.advice_set_id <> o.advice_set_id)
-  ) AS changes
-  GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2
-  ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
+  PERFORM node_reference_counts_add(array_agg(t.target), array_agg(s.owner_id), array_agg(CASE WHEN c.gone THEN -1 ELSE 1 END))
+  FROM old_rules o JOIN new_rules r ON r.id = o.id
+    -- gone: counted with its old set, no longer; came: not counted, now with its new set. A rename, a reorder or a touch
+    -- (updated_at, on every edit of the rule's nodes) is neither.
+    CROSS JOIN LATERAL (VALUES (true, o.advice_set_id), (false, r.advice_set_id)) AS c(gone, advice_set_id)
+    JOIN advice_sets s ON s.id = c.advice_set_id AND s.deleted_at IS NULL
+    CROSS JOIN LATERAL rule_counted_targets(r.id) AS t(target)
+  WHERE ((o.deleted_at IS NULL) <> (r.deleted_at IS NULL) OR o.advice_set_id <> r.advice_set_id)
+    AND CASE WHEN c.gone THEN o.deleted_at IS NULL ELSE r.deleted_at IS NULL END;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -125,26 +109,13 @@ BEGIN
   PERFORM 1 FROM rules WHERE advice_set_id IN (
     SELECT o.id FROM old_sets o JOIN new_sets s ON s.id = o.id WHERE (o.deleted_at IS NULL) <> (s.deleted_at IS NULL) OR o.owner_id <> s.owner_id
   ) ORDER BY id FOR NO KEY UPDATE;
-  INSERT INTO node_reference_counts (target, owner_id, uses)
-  SELECT target, owner_id, sum(delta)::int FROM (
-    SELECT t.target, o.owner_id, -1 AS delta
-    FROM old_sets o JOIN new_sets s ON s.id = o.id
-      JOIN rules r ON r.advice_set_id = o.id AND r.deleted_at IS NULL
-      JOIN rule_nodes n ON n.rule_id = r.id AND n.deleted_at IS NULL
-        AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE o.deleted_at IS NULL AND (s.deleted_at IS NOT NULL OR s.owner_id <> o.owner_id)
-    UNION ALL
-    SELECT t.target, s.owner_id, 1
-    FROM new_sets s JOIN old_sets o ON o.id = s.id
-      JOIN rules r ON r.advice_set_id = s.id AND r.deleted_at IS NULL
-      JOIN rule_nodes n ON n.rule_id = r.id AND n.deleted_at IS NULL
-        AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
-      CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-    WHERE s.deleted_at IS NULL AND (o.deleted_at IS NOT NULL OR s.owner_id <> o.owner_id)
-  ) AS changes
-  GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2
-  ON CONFLICT (target, owner_id) DO UPDATE SET uses = node_reference_counts.uses + excluded.uses;
+  PERFORM node_reference_counts_add(array_agg(t.target), array_agg(c.owner_id), array_agg(CASE WHEN c.gone THEN -1 ELSE 1 END))
+  FROM old_sets o JOIN new_sets s ON s.id = o.id
+    -- gone: counted for its old owner, no longer; came: not counted, now for its new owner.
+    CROSS JOIN LATERAL (VALUES (true, o.owner_id, o.deleted_at IS NULL), (false, s.owner_id, s.deleted_at IS NULL)) AS c(gone, owner_id, live)
+    JOIN rules r ON r.advice_set_id = s.id AND r.deleted_at IS NULL
+    CROSS JOIN LATERAL rule_counted_targets(r.id) AS t(target)
+  WHERE ((o.deleted_at IS NULL) <> (s.deleted_at IS NULL) OR o.owner_id <> s.owner_id) AND c.live;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -155,7 +126,6 @@ FOR EACH STATEMENT EXECUTE FUNCTION node_reference_counts_sets_changed();
 -- The nodes filled in so far (after 0041 every node was stale; the filler's fill from now on is counted as it goes).
 INSERT INTO node_reference_counts (target, owner_id, uses)
 SELECT t.target, s.owner_id, count(*)::int
-FROM rule_nodes n JOIN rules r ON r.id = n.rule_id AND r.deleted_at IS NULL JOIN advice_sets s ON s.id = r.advice_set_id AND s.deleted_at IS NULL
-  CROSS JOIN LATERAL rule_node_ref_targets(n.ref_keys) AS t(target)
-WHERE n.deleted_at IS NULL AND n.ref_hash = rule_node_ref_hash(n.type, n.expression, n.variable, n.headline, n.text, n.question)
+FROM advice_sets s JOIN rules r ON r.advice_set_id = s.id AND r.deleted_at IS NULL CROSS JOIN LATERAL rule_counted_targets(r.id) AS t(target)
+WHERE s.deleted_at IS NULL
 GROUP BY 1, 2;
