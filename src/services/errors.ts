@@ -13,9 +13,11 @@ export interface Dependent { type: string; id: number | string; name: string; ur
 
 /** SPEC §8: a delete blocked by a dependency answers status 221 "Delete Not Allowed", listing what depends on it. */
 export class DeleteNotAllowedError extends DomainError {
-  constructor(readonly dependents: Dependent[], what: string) {
-    super('DELETE_NOT_ALLOWED', `${what} cannot be deleted while ${dependents.length === 1 ? 'this depends' : `these ${dependents.length} depend`} on it.`, 221)
-    this.details = { dependents }
+  /** `more`: these are the first of the dependents, not all of them. */
+  constructor(readonly dependents: Dependent[], what: string, more = false) {
+    const these = more ? `these ${dependents.length} and more depend` : dependents.length === 1 ? 'this depends' : `these ${dependents.length} depend`
+    super('DELETE_NOT_ALLOWED', `${what} cannot be deleted while ${these} on it.`, 221)
+    this.details = more ? { dependents, more } : { dependents }
   }
 }
 

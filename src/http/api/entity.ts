@@ -1,9 +1,10 @@
 // /api/entity: SPEC §7 entity (the dictionary of variables and formulas) and entity/type.
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  alternateEntity, copyEntity, createEntity, deleteEntity, expandFormula, getEntity, isUsed, listUses, parseAndMatch, parseContent,
+  alternateEntity, copyEntity, createEntity, deleteEntity, expandFormula, getEntity, listUses, parseAndMatch, parseContent,
   textSearch, typeahead, typeaheadClassic, updateEntity,
 } from '../../services/authoring/entities.ts'
+import { entryUsage } from '../../services/authoring/dictionary-page.ts'
 import { ENTITY_TYPE_LIST } from '../../engine/index.ts'
 import { NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
@@ -95,7 +96,7 @@ export const entityApi: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     return { data: await alternateEntity(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
   })
-  app.get('/:id/used', { schema: { params: IdParams } }, async (request) => ({ data: await isUsed(deps, actorOf(request), itemId(request.params.id)) }))
+  app.get('/:id/used', { schema: { params: IdParams } }, async (request) => ({ data: await entryUsage(deps, actorOf(request), itemId(request.params.id)) }))
   app.get('/:id/list-uses', { schema: { params: IdParams } }, async (request) => ({ data: await listUses(deps, actorOf(request), itemId(request.params.id)) }))
   app.get('/:id/expand', { schema: { params: IdParams } }, async (request) => ({ data: await expandFormula(deps, actorOf(request), itemId(request.params.id)) }))
 }

@@ -17,8 +17,11 @@ export async function findDependents(db: Db, entityType: string, id: number): Pr
   return found
 }
 
-/** Throws DeleteNotAllowedError (221) listing the dependents, if there are any. */
+/** The dependents a refusal lists at most; a check may return one more to say that there are more. */
+export const DEPENDENTS_LISTED = 200
+
+/** Throws DeleteNotAllowedError (221) listing the dependents (the first DEPENDENTS_LISTED), if there are any. */
 export async function assertNoDependents(db: Db, entityType: string, id: number, what: string): Promise<void> {
   const dependents = await findDependents(db, entityType, id)
-  if (dependents.length > 0) throw new DeleteNotAllowedError(dependents, what)
+  if (dependents.length > 0) throw new DeleteNotAllowedError(dependents.slice(0, DEPENDENTS_LISTED), what, dependents.length > DEPENDENTS_LISTED)
 }

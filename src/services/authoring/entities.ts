@@ -13,7 +13,7 @@ import {
 import { dictionaryFor } from './advice-set-model.ts'
 import { audit } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
-import { assertNoDependents, registerDependentCheck } from './dependents.ts'
+import { assertNoDependents, DEPENDENTS_LISTED, registerDependentCheck } from './dependents.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { ENTITY_RULE_NODE } from './rules.ts'
 import { checkExpression, nodeSnapshot } from './rule-nodes.ts'
@@ -46,7 +46,8 @@ function snapshot(e: EntityRow, extra: Record<string, unknown> = {}) {
 registerDependentCheck(ENTITY_DICTIONARY, async (db, id) => {
   const entity = await findEntity(db, id)
   if (!entity) return []
-  const uses = await findUses(db, entity)
+  // One more than a refusal lists, so that it can say there are more (a variable of a big team: 500,000 uses).
+  const uses = await findUses(db, entity, undefined, DEPENDENTS_LISTED + 1)
   return uses.map((u) => ({ type: u.type, id: u.id, name: u.name, ...(u.uri ? { uri: u.uri } : {}) }))
 })
 
@@ -247,14 +248,15 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
  * name (theirs shadows it, so their references are not to this one). The nodes are those that refer to `ref` (its kind
  * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope.
  */
-async function scopeOf(db: Db, entity: EntityRow, ref: NameRef): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
+/** The nodes (up to `limit` of them, in id order) and formulas in the entry's scope that may refer to it. */
+async function scopeOf(db: Db, entity: EntityRow, ref: NameRef, limit = Infinity): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
   const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
   const ownerIds = shadowing ? undefined : [entity.ownerId]
   const nodes: OwnedNode[] = []
   await eachReferringNode(db, [`${ref.kind}:${ref.name}`, `bare:${ref.name}`], {
     ...(ownerIds ? { ownerIds } : { exceptOwnerIds: [...shadowing!] }),
     ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}),
-  }, (node) => nodes.push(node) > 0)
+  }, (node) => nodes.push(node) < limit, Number.isFinite(limit) ? limit : undefined)
   const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
     .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
   return { nodes, formulas }
@@ -266,9 +268,9 @@ export interface EntityUse { type: 'rulenode' | 'entity'; id: number; name: stri
  * Every use of the entry, or with `reader` only the uses in advice sets and dictionaries that reader may see: a
  * provider entry is used across owners, and one owner must not learn another's private set or rule names.
  */
-export async function findUses(db: Db, entity: EntityRow, reader?: Actor): Promise<EntityUse[]> {
+export async function findUses(db: Db, entity: EntityRow, reader?: Actor, limit = Infinity): Promise<EntityUse[]> {
   const ref: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
-  const scope = await scopeOf(db, entity, ref)
+  const scope = await scopeOf(db, entity, ref, limit)
   const nodes = reader ? scope.nodes.filter((node) => canReadSet(reader, node)) : scope.nodes
   const formulas = reader ? scope.formulas.filter((formula) => readableOwners(reader).includes(formula.ownerId) || isProviderAdmin(reader)) : scope.formulas
   const uses: EntityUse[] = []
@@ -285,7 +287,7 @@ export async function findUses(db: Db, entity: EntityRow, reader?: Actor): Promi
       uses.push({ type: 'entity', id: formula.id, name: `[[${formula.reservedName}]]`, fields: ['expression'] })
     }
   }
-  return uses
+  return uses.slice(0, limit)
 }
 
 /** Renames (and/or switches the kind of) every reference in the entry's scope; one activity row per rewritten object. */
@@ -320,11 +322,6 @@ export async function getEntity(deps: Deps, actor: Actor, id: number) {
 
 export async function listUses(deps: Deps, actor: Actor, id: number): Promise<EntityUse[]> {
   return findUses(deps.db, await readableEntity(deps.db, actor, id), actor)
-}
-
-export async function isUsed(deps: Deps, actor: Actor, id: number) {
-  const uses = await listUses(deps, actor, id)
-  return { used: uses.length > 0, count: uses.length }
 }
 
 async function visibleEntries(db: Db, actor: Actor, opts: { adviceSetId?: number; kind?: Kind; text?: string; prefix?: string; limit: number }) {

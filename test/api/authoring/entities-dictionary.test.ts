@@ -7,6 +7,7 @@ import { activityRows } from '../../helpers/activity.ts'
 import { createOwner } from '../../helpers/factories.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
+import { DEPENDENTS_LISTED } from '../../../src/services/authoring/dependents.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -80,6 +81,20 @@ t.test('a variable in use cannot be deleted: 221 with the uses', async (t) => {
   t.equal((await agent.api('DELETE', `/api/entity/${unused.id}`)).statusCode, 200)
   t.equal((await agent.api('GET', `/api/entity/${unused.id}`)).statusCode, 404)
   t.same((await rowsFor(unused.id)).map((r) => r.action), ['delete'])
+})
+
+t.test('a variable used more often than a refusal lists: the first ones, and it says there are more', async (t) => {
+  const set = await createAdviceSet(db, { ownerId, name: 'Many' })
+  const many = await createVariable(db, ownerId, 'Many_Uses')
+  await buildRule(db, set.id, 'Uses', Array.from({ length: DEPENDENTS_LISTED + 5 }, (_, i) => ({ type: 'condition' as const, expression: `{{Many_Uses}} > ${i}` })))
+  const res = await agent.api('DELETE', `/api/entity/${many.id}`)
+  t.equal(res.statusCode, 221)
+  const error = res.json().error as { dependents: unknown[]; more?: boolean; message: string }
+  t.equal(error.dependents.length, DEPENDENTS_LISTED)
+  t.equal(error.more, true)
+  t.match(error.message, `{{Many_Uses}} cannot be deleted while these ${DEPENDENTS_LISTED} and more depend on it.`)
+  t.same((await agent.api('GET', `/api/entity/${many.id}/used`)).json().data, { used: true, count: DEPENDENTS_LISTED + 5 }, 'the count is whole')
+  t.equal((await agent.api('GET', `/api/entity/${many.id}`)).statusCode, 200, 'not deleted')
 })
 
 t.test('typeahead, text search, parse, parse/match, expand, types', async (t) => {

@@ -1,6 +1,7 @@
 // The uses of dictionary names kept per owner (migration 0042): after every kind of change that moves a node's names,
 // trust or liveness (an author's edit, a node, rule or set deleted and recovered, a copy, a set transferred, a write that
-// leaves nodes stale and the filler's fill), the kept counts equal a count made from scratch, and the dictionary says so.
+// leaves nodes stale and the filler's fill), the kept counts equal a count made from scratch, and the dictionary and the
+// uses API (which reads them for the own team's entries) say so.
 import t from 'tap'
 import { eq, sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
@@ -61,6 +62,10 @@ t.test('every change keeps the counts equal to a count from scratch', async (t) 
     const { kept, recounted } = await keptAndRecounted()
     t.same(kept, recounted, `${what}: kept counts equal a recount`)
     t.equal(await incomeUses(), incomeCount, `${what}: the dictionary counts Income's uses`)
+    const usage = (await agent.api('GET', `/api/entity/${income.id}/used`)).json() as { data: { used: boolean; count: number } }
+    const listed = (await agent.api('GET', `/api/entity/${income.id}/list-uses`)).json() as { data: unknown[] }
+    t.same(usage.data, { used: true, count: Number(incomeCount) }, `${what}: the uses API counts them as the dictionary does`)
+    t.equal(listed.data.length, Number(incomeCount), `${what}: and lists as many`)
   }
   const { kept: none } = await keptAndRecounted()
   t.same(none, [], 'new nodes are stale: nothing is kept for them yet')
