@@ -246,9 +246,9 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
  * Where an entry could be used: nodes of its owner's sets and its owner's formulas (for an entry of one set: that set's
  * nodes, and the formulas it sees). A provider entry is used by every owner except those with their own entry of that
  * name (theirs shadows it, so their references are not to this one). The nodes are those that refer to `ref` (its kind
- * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope.
+ * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope:
+ * up to `limit` of them, in id order.
  */
-/** The nodes (up to `limit` of them, in id order) and formulas in the entry's scope that may refer to it. */
 async function scopeOf(db: Db, entity: EntityRow, ref: NameRef, limit = Infinity): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
   const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
   const ownerIds = shadowing ? undefined : [entity.ownerId]

@@ -186,10 +186,11 @@ export async function countReferences(db: Db, targets: readonly ReferenceTarget[
     keptReferenceCounts(db, ownerWide.map((t) => t.key), scope.ownerIds),
     setReferenceCounts(db, inOneSet),
   ])
+  // The kept counts are read for the scope's owners; a set's count names the set's owner, which may be out of scope.
   const counts = [
     ...kept.map((c) => ({ ...c, target: ownerWide[c.target]!.index })),
-    ...inSets.map((c) => ({ ...c, target: inOneSet[c.target]!.index })),
-  ].filter((c) => scope.ownerIds === undefined || scope.ownerIds.includes(c.ownerId))
+    ...inSets.filter((c) => scope.ownerIds === undefined || scope.ownerIds.includes(c.ownerId)).map((c) => ({ ...c, target: inOneSet[c.target]!.index })),
+  ]
   // Two reads: a node the filler fills in between them is counted twice or not at all. Only while the filler works
   // through many nodes (after an upgrade or a big copy) can a count be off, by the nodes of that moment.
   const staleCounts = new Map<string, ReferenceCount>()
