@@ -45,6 +45,7 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: 'dictionary', method: 'GET', url: () => '/admin/dictionary' },
   { name: 'dictionary, by uses', method: 'GET', url: () => '/admin/dictionary/list?sort=uses&dir=desc' },
   { name: 'a variable\'s card', method: 'GET', url: (t) => `/card/variable/${t.variableId}` },
+  { name: 'a variable\'s uses JSON', method: 'GET', url: (t) => `/api/entity/${t.variableId}/list-uses`, json: true },
   { name: 'jobs JSON', method: 'GET', url: () => '/api/job', json: true },
   { name: 'export', method: 'GET', url: () => '/admin/export' },
 ]

@@ -6,7 +6,7 @@ import {
 } from '../../services/authoring/entities.ts'
 import { entryUsage } from '../../services/authoring/dictionary-page.ts'
 import { ENTITY_TYPE_LIST } from '../../engine/index.ts'
-import { NotFoundError } from '../../services/errors.ts'
+import { NotFoundError, ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams, IdString, OrNull, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -23,6 +23,20 @@ const entityFields = {
   validOptions: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 500 })), isClosedSet: Type.Optional(Type.Boolean()),
   displayFormat: Type.Optional(OrNull(Type.String())), defaultValue: Type.Optional(Type.Unknown()), expression: Type.Optional(OrNull(Type.String())),
   isConstant: Type.Optional(Type.Boolean()), personal: Type.Optional(Type.Boolean()), description: Type.Optional(Type.String()), adviceSetId: Type.Optional(AnyId),
+}
+
+/** A page of uses: the first `USES_PAGE` unless `limit` says otherwise, and after the use `after` names. */
+const USES_PAGE = 200
+const UsesQuery = Type.Object({
+  after: Type.Optional(Type.String({ maxLength: 40 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+}, { additionalProperties: false })
+
+/** `rulenode:123` or `entity:45`: the type and id of the last use shown, as the answer's `next` gives it. */
+function useCursor(raw: string | undefined) {
+  if (raw === undefined) return undefined
+  const match = /^(rulenode|entity):([1-9]\d{0,14})$/.exec(raw)
+  if (!match) throw new ValidationError('after', 'after: give the type and id of the last use shown, as rulenode:123 or entity:45 (the answer’s next has it).')
+  return { type: match[1] === 'entity' ? 'entity' as const : 'rulenode' as const, id: Number(match[2]) }
 }
 
 function lookup(query: Static<typeof LookupQuery>) {
@@ -97,6 +111,10 @@ export const entityApi: FastifyPluginAsyncTypebox = async (app) => {
     return { data: await alternateEntity(deps, actorOf(request), itemId(request.params.id), request.body ?? {}) }
   })
   app.get('/:id/used', { schema: { params: IdParams } }, async (request) => ({ data: await entryUsage(deps, actorOf(request), itemId(request.params.id)) }))
-  app.get('/:id/list-uses', { schema: { params: IdParams } }, async (request) => ({ data: await listUses(deps, actorOf(request), itemId(request.params.id)) }))
+  app.get('/:id/list-uses', { schema: { params: IdParams, querystring: UsesQuery } }, async (request) => {
+    const after = useCursor(request.query.after)
+    const page = await listUses(deps, actorOf(request), itemId(request.params.id), { limit: request.query.limit ?? USES_PAGE, ...(after ? { after } : {}) })
+    return { data: page.uses, next: page.next && `${page.next.type}:${page.next.id}` }
+  })
   app.get('/:id/expand', { schema: { params: IdParams } }, async (request) => ({ data: await expandFormula(deps, actorOf(request), itemId(request.params.id)) }))
 }

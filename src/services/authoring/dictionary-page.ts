@@ -140,7 +140,7 @@ async function firstUses(db: Db, reach: Reach, entry: EntityRow, limit: number):
     await eachReferringNode(db, keysOf(entry), scope, (node) => {
       uses.push({ type: 'rulenode', id: node.id, label: `${node.adviceSetName} › ${node.ruleName}`, href: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`, fields: [] })
       return uses.length < limit
-    }, limit)
+    }, { expected: limit })
   }
   return [...uses, ...formulaUses(reach, entry)].slice(0, limit)
 }
@@ -246,7 +246,7 @@ export async function entryUsage(deps: Deps, actor: Actor, id: number): Promise<
   const counted = isProviderAdmin(actor) || (entity.ownerId === actor.ownerId && entity.ownerId !== PROVIDER_OWNER_ID)
   const count = counted
     ? (await useCounts(deps.db, await loadReach(deps.db, actor), [entity])).get(entity.id) ?? 0
-    : (await findUses(deps.db, entity, actor)).length
+    : (await findUses(deps.db, entity, { reader: actor })).length
   return { used: count > 0, count }
 }
 

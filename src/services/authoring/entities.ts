@@ -6,6 +6,7 @@ import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findEntity, findEntityByName, findEntitySeenBy, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
 import { updateNode, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { eachReferringNode } from './node-references.ts'
+import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import {
   ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, coerceInput, isDataType, parseAssignment, parseExpression,
   parseTemplate, references, templateTags, type Expr, type ParseMode,
@@ -47,7 +48,7 @@ registerDependentCheck(ENTITY_DICTIONARY, async (db, id) => {
   const entity = await findEntity(db, id)
   if (!entity) return []
   // One more than a refusal lists, so that it can say there are more (a variable of a big team: 500,000 uses).
-  const uses = await findUses(db, entity, undefined, DEPENDENTS_LISTED + 1)
+  const uses = await findUses(db, entity, { limit: DEPENDENTS_LISTED + 1 })
   return uses.map((u) => ({ type: u.type, id: u.id, name: u.name, ...(u.uri ? { uri: u.uri } : {}) }))
 })
 
@@ -246,48 +247,65 @@ function mentions(node: RuleNodeRow, ref: NameRef): string[] {
  * Where an entry could be used: nodes of its owner's sets and its owner's formulas (for an entry of one set: that set's
  * nodes, and the formulas it sees). A provider entry is used by every owner except those with their own entry of that
  * name (theirs shadows it, so their references are not to this one). The nodes are those that refer to `ref` (its kind
- * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope:
- * up to `limit` of them, in id order.
+ * and name, or its name written bare), found by the names kept beside each node, not by reading every node in scope.
  */
-async function scopeOf(db: Db, entity: EntityRow, ref: NameRef, limit = Infinity): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
+async function usesScope(db: Db, entity: EntityRow): Promise<{ nodes: ReferenceScope; formulas: () => Promise<EntityRow[]> }> {
   const shadowing = entity.ownerId === PROVIDER_OWNER_ID ? new Set((await ownersWithName(db, entity.reservedName)).filter((o) => o !== PROVIDER_OWNER_ID)) : undefined
   const ownerIds = shadowing ? undefined : [entity.ownerId]
+  const inSet = entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}
+  return {
+    nodes: { ...(ownerIds ? { ownerIds } : { exceptOwnerIds: [...shadowing!] }), ...inSet },
+    formulas: async () => (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...inSet }))
+      .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId)).sort((a, b) => a.id - b.id),
+  }
+}
+
+const referenceKeys = (ref: NameRef) => [`${ref.kind}:${ref.name}`, `bare:${ref.name}`] as const
+
+/** Every node and formula in the entry's scope that may refer to it (the rename rewrites those that do). */
+async function scopeOf(db: Db, entity: EntityRow, ref: NameRef): Promise<{ nodes: OwnedNode[]; formulas: EntityRow[] }> {
+  const scope = await usesScope(db, entity)
   const nodes: OwnedNode[] = []
-  await eachReferringNode(db, [`${ref.kind}:${ref.name}`, `bare:${ref.name}`], {
-    ...(ownerIds ? { ownerIds } : { exceptOwnerIds: [...shadowing!] }),
-    ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}),
-  }, (node) => nodes.push(node) < limit, Number.isFinite(limit) ? limit : undefined)
-  const formulas = (await listEntities(db, { ...(ownerIds ? { ownerIds } : {}), entityTypeIds: [ENTITY_TYPES.formula.id], ...(entity.adviceSetId !== null ? { adviceSetId: entity.adviceSetId } : {}) }))
-    .filter((f) => f.id !== entity.id && !shadowing?.has(f.ownerId))
-  return { nodes, formulas }
+  await eachReferringNode(db, referenceKeys(ref), scope.nodes, (node) => nodes.push(node) > 0)
+  return { nodes, formulas: await scope.formulas() }
 }
 
 export interface EntityUse { type: 'rulenode' | 'entity'; id: number; name: string; uri?: string; fields: string[]; ruleId?: number; adviceSetId?: number }
 
+/** The last use a page showed: the next page starts after it (nodes come first, in id order, then formulas). */
+export interface UseCursor { type: EntityUse['type']; id: number }
+
 /**
- * Every use of the entry, or with `reader` only the uses in advice sets and dictionaries that reader may see: a
- * provider entry is used across owners, and one owner must not learn another's private set or rule names.
+ * The entry's uses, nodes in id order and then formulas, up to `limit` of them and past `after`; with `reader` only the
+ * uses in advice sets and dictionaries that reader may see: a provider entry is used across owners, and one owner must
+ * not learn another's private set or rule names.
  */
-export async function findUses(db: Db, entity: EntityRow, reader?: Actor, limit = Infinity): Promise<EntityUse[]> {
+export async function findUses(db: Db, entity: EntityRow, { reader, limit = Infinity, after }: { reader?: Actor; limit?: number; after?: UseCursor } = {}): Promise<EntityUse[]> {
   const ref: NameRef = { name: entity.reservedName, kind: kindOf(entity) }
-  const scope = await scopeOf(db, entity, ref, limit)
-  const nodes = reader ? scope.nodes.filter((node) => canReadSet(reader, node)) : scope.nodes
-  const formulas = reader ? scope.formulas.filter((formula) => readableOwners(reader).includes(formula.ownerId) || isProviderAdmin(reader)) : scope.formulas
+  const scope = await usesScope(db, entity)
   const uses: EntityUse[] = []
-  for (const node of nodes) {
-    const fields = mentions(node, ref)
-    if (fields.length === 0) continue
-    uses.push({
-      type: 'rulenode', id: node.id, name: `${node.adviceSetName} › ${node.ruleName}`, fields, ruleId: node.ruleId, adviceSetId: node.adviceSetId,
-      uri: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`,
-    })
+  if (after?.type !== 'entity') {
+    await eachReferringNode(db, referenceKeys(ref), scope.nodes, (node) => {
+      if (reader && !canReadSet(reader, node)) return true
+      const fields = mentions(node, ref)
+      if (fields.length > 0) {
+        uses.push({
+          type: 'rulenode', id: node.id, name: `${node.adviceSetName} › ${node.ruleName}`, fields, ruleId: node.ruleId, adviceSetId: node.adviceSetId,
+          uri: `/adviceset/${node.adviceSetId}/rule/${node.ruleId}/part/${node.id}`,
+        })
+      }
+      return uses.length < limit
+    }, { ...(Number.isFinite(limit) ? { expected: limit } : {}), afterId: after?.id ?? 0 })
   }
-  for (const formula of formulas) {
+  if (uses.length >= limit) return uses
+  const readable = (formula: EntityRow) => !reader || isProviderAdmin(reader) || readableOwners(reader).includes(formula.ownerId)
+  for (const formula of await scope.formulas()) {
+    if ((after?.type === 'entity' && formula.id <= after.id) || !readable(formula)) continue
     if (formula.expression && rewriteExpression(formula.expression, 'value', ref, { ...ref, name: `${ref.name}\u0000` }) !== formula.expression) {
-      uses.push({ type: 'entity', id: formula.id, name: `[[${formula.reservedName}]]`, fields: ['expression'] })
+      if (uses.push({ type: 'entity', id: formula.id, name: `[[${formula.reservedName}]]`, fields: ['expression'] }) >= limit) break
     }
   }
-  return uses.slice(0, limit)
+  return uses
 }
 
 /** Renames (and/or switches the kind of) every reference in the entry's scope; one activity row per rewritten object. */
@@ -320,8 +338,11 @@ export async function getEntity(deps: Deps, actor: Actor, id: number) {
   return { ...entity, kind: kindOf(entity), entityType: ENTITY_TYPE_LIST.find((t) => t.id === entity.entityTypeId), canWrite: canWriteOwned(actor, entity.ownerId) }
 }
 
-export async function listUses(deps: Deps, actor: Actor, id: number): Promise<EntityUse[]> {
-  return findUses(deps.db, await readableEntity(deps.db, actor, id), actor)
+/** A page of the entry's uses that the actor may see (`GET /api/entity/:id/list-uses`); `next` is where the next starts. */
+export async function listUses(deps: Deps, actor: Actor, id: number, page: { after?: UseCursor; limit: number }): Promise<{ uses: EntityUse[]; next: UseCursor | null }> {
+  const uses = await findUses(deps.db, await readableEntity(deps.db, actor, id), { reader: actor, limit: page.limit + 1, ...(page.after ? { after: page.after } : {}) })
+  const shown = uses.slice(0, page.limit)
+  return { uses: shown, next: uses.length > page.limit ? { type: shown.at(-1)!.type, id: shown.at(-1)!.id } : null }
 }
 
 async function visibleEntries(db: Db, actor: Actor, opts: { adviceSetId?: number; kind?: Kind; text?: string; prefix?: string; limit: number }) {

@@ -145,16 +145,20 @@ export class NodeReferencesFiller {
  * Every node in scope that refers to any of `keys`, in id order, a batch at a time: nodes by the names kept beside them
  * (from the index) while they hold, else (stale: edited since) by their fields parsed again, and every stale node too.
  * The stale nodes are read first: one the filler fills in meanwhile then comes from both reads, and is taken once.
- * `visit` returns false to stop; `expected` says how many it will likely take, so that no more are read.
+ * `visit` returns false to stop; `expected` says how many it will likely take, so that no more are read; `afterId`
+ * starts past a node already seen (a page of uses).
  */
-export async function eachReferringNode(db: Db, keys: readonly [string, string], scope: ReferenceScope, visit: (node: OwnedNode) => boolean, expected = BATCH): Promise<void> {
+export async function eachReferringNode(
+  db: Db, keys: readonly [string, string], scope: ReferenceScope, visit: (node: OwnedNode) => boolean,
+  { expected = BATCH, afterId: start = 0 }: { expected?: number; afterId?: number } = {},
+): Promise<void> {
   const wanted = new Set(keys)
   // The kept uses of the first key (its kind and name, which counts the bare name too) in the scope's owners: an
   // upper bound of what the index gives, enough to choose how to read it.
   const kept = await keptReferenceCounts(db, [keys[0]], scope.ownerIds)
   const few = kept.reduce((sum, c) => sum + c.uses, 0) < FEW_USES
   const size = Math.max(1, Math.min(BATCH, expected))
-  let afterId = 0
+  let afterId = start
   for (;;) {
     const stale = await staleNodesIn(db, scope, { afterId, limit: size })
     const keyed = await nodesWithKeys(db, keys, scope, { afterId, limit: size, few })

@@ -97,6 +97,56 @@ t.test('a variable used more often than a refusal lists: the first ones, and it 
   t.equal((await agent.api('GET', `/api/entity/${many.id}`)).statusCode, 200, 'not deleted')
 })
 
+t.test('the uses list comes in pages: nodes in id order, then formulas, each page after the last use shown', async (t) => {
+  const set = await createAdviceSet(db, { ownerId, name: 'Paged' })
+  const paged = await createVariable(db, ownerId, 'Paged_Var')
+  const { nodes } = await buildRule(db, set.id, 'Uses', Array.from({ length: 5 }, (_, i) => ({ type: 'condition' as const, expression: `{{Paged_Var}} > ${i}` })))
+  const first = await createFormula(db, ownerId, 'Paged_Twice', '{{Paged_Var}} * 2')
+  const second = await createFormula(db, ownerId, 'Paged_Thrice', '{{Paged_Var}} * 3')
+  const everything = [...nodes.map((n) => `rulenode:${n.id}`), `entity:${first.id}`, `entity:${second.id}`]
+  const whole = (await agent.api('GET', `/api/entity/${paged.id}/list-uses`)).json()
+  t.same(whole.data.map((u: { type: string; id: number }) => `${u.type}:${u.id}`), everything, 'one page holds them all by default')
+  t.equal(whole.next, null)
+  const seen: string[] = []
+  const nexts: string[] = []
+  for (let after: string | null = '', pages = 0; after !== null && pages < 10; pages++) {
+    const res = await agent.api('GET', `/api/entity/${paged.id}/list-uses?limit=2${after ? `&after=${after}` : ''}`)
+    t.equal(res.statusCode, 200)
+    const page = res.json() as { data: { type: string; id: number }[]; next: string | null }
+    t.ok(page.data.length <= 2)
+    seen.push(...page.data.map((u) => `${u.type}:${u.id}`))
+    after = page.next
+    if (after !== null) nexts.push(after)
+  }
+  t.same(seen, everything, 'the pages together list each use once, in order')
+  t.same(nexts, [everything[1], everything[3], everything[5]], 'a page ends where the next starts; the last says null')
+  const bad = await agent.api('GET', `/api/entity/${paged.id}/list-uses?after=node-7`)
+  t.equal(bad.statusCode, 400)
+  t.equal(bad.json().error.field, 'after')
+  t.match(bad.json().error.message, /^after: give the type and id of the last use shown/)
+  const tooMany = await agent.api('GET', `/api/entity/${paged.id}/list-uses?limit=5000`)
+  t.equal(tooMany.statusCode, 400)
+  t.match(tooMany.json().error.message, /limit/)
+})
+
+t.test('a page of a provider entry’s uses skips what the reader may not see and is still full', async (t) => {
+  const shared = await createVariable(db, 'TF', 'Paged_Shared')
+  const otherOwner = await createOwner(db, { name: 'Delta' })
+  const hidden = await buildRule(db, (await createAdviceSet(db, { ownerId: otherOwner, name: 'Delta private' })).id, 'Hidden', [
+    { type: 'condition', expression: '{{Paged_Shared}} > 1' }, { type: 'condition', expression: '{{Paged_Shared}} > 2' },
+  ])
+  const mine = await buildRule(db, (await createAdviceSet(db, { ownerId, name: 'Mine' })).id, 'Mine', [
+    { type: 'condition', expression: '{{Paged_Shared}} > 3' }, { type: 'condition', expression: '{{Paged_Shared}} > 4' },
+  ])
+  t.ok(hidden.nodes[0]!.id < mine.nodes[0]!.id, 'the hidden uses come first in id order')
+  const page = (await agent.api('GET', `/api/entity/${shared.id}/list-uses?limit=1`)).json()
+  t.same(page.data.map((u: { id: number }) => u.id), [mine.nodes[0]!.id], 'the first use the reader may see')
+  t.equal(page.next, `rulenode:${mine.nodes[0]!.id}`)
+  const last = (await agent.api('GET', `/api/entity/${shared.id}/list-uses?limit=1&after=${page.next}`)).json()
+  t.same(last.data.map((u: { id: number }) => u.id), [mine.nodes[1]!.id])
+  t.equal(last.next, null)
+})
+
 t.test('typeahead, text search, parse, parse/match, expand, types', async (t) => {
   const set = await createAdviceSet(db, { ownerId })
   await createVariable(db, ownerId, 'Salary')
