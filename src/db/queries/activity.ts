@@ -26,6 +26,12 @@ export async function insertActivity(db: Db, p: InsertActivityParams): Promise<v
   await activityInsert(db, p)
 }
 
+/** Many activity rows in one statement (a rename's batch of nodes). */
+export async function insertActivities(db: Db, rows: readonly InsertActivityParams[]): Promise<void> {
+  if (rows.length === 0) return
+  await db.insert(activity).values(rows.map((p) => ({ ...p, before: p.before ?? null, after: p.after ?? null })))
+}
+
 /** insertActivity's statement, not yet sent: a part of a change's one statement (audited-change.ts). */
 export function activityInsert(db: Db, p: InsertActivityParams) {
   return db.insert(activity).values({ ...p, before: p.before ?? null, after: p.after ?? null })

@@ -169,13 +169,14 @@ export async function updateAdviceSet(db: Db, id: number, p: Partial<AdviceSetFi
 }
 
 /** The content of an advice set a change touched: the set named by id, or one of its rules, rule nodes, scenarios or versions. */
-export type SetContent = { adviceSetId: number } | { ruleId: number } | { nodeId: number } | { scenarioId: number } | { versionId: number }
+export type SetContent = { adviceSetId: number } | { adviceSetIds: readonly number[] } | { ruleId: number } | { nodeId: number } | { scenarioId: number } | { versionId: number }
 
 function setIdsOf(db: Db, of: SetContent) {
   if ('ruleId' in of) return db.select({ id: rules.adviceSetId }).from(rules).where(eq(rules.id, of.ruleId))
   if ('nodeId' in of) return db.select({ id: rules.adviceSetId }).from(ruleNodes).innerJoin(rules, eq(rules.id, ruleNodes.ruleId)).where(eq(ruleNodes.id, of.nodeId))
   if ('scenarioId' in of) return db.select({ id: adviceScenarios.adviceSetId }).from(adviceScenarios).where(eq(adviceScenarios.id, of.scenarioId))
   if ('versionId' in of) return db.select({ id: versions.adviceSetId }).from(versions).where(eq(versions.id, of.versionId))
+  if ('adviceSetIds' in of) return db.select({ id: adviceSets.id }).from(adviceSets).where(inArray(adviceSets.id, [...of.adviceSetIds]))
   return db.select({ id: adviceSets.id }).from(adviceSets).where(eq(adviceSets.id, of.adviceSetId))
 }
 

@@ -115,6 +115,26 @@ export function nodeUpdate(db: Db, id: number, p: NodeChange, at: Date) {
     .where(and(eq(ruleNodes.id, id), sql`${ruleNodes.ruleId} = (select ${rules.id} from ${rules} where ${rules.id} = ${ruleNodes.ruleId} for share)`))
 }
 
+/** The text fields a rename rewrites (services/authoring/entities.ts). */
+export type NodeTextChange = Partial<Pick<RuleNodeRow, 'expression' | 'variable' | 'headline' | 'text' | 'question'>>
+const TEXT_COLUMNS = [['expression', 'expression'], ['variable', 'variable'], ['headline', 'headline'], ['text', 'text'], ['question', 'question']] as const
+
+/**
+ * Text changes of many nodes (a batch of a rename) in one statement: each node gets only the fields given for it, and
+ * its rule row is locked FOR SHARE first, as nodeUpdate locks it. Returns the ids of the nodes changed.
+ */
+export async function updateNodeTexts(db: Db, changes: readonly { id: number; fields: NodeTextChange }[], by: number | null, at: Date): Promise<number[]> {
+  if (changes.length === 0) return []
+  const set = TEXT_COLUMNS.map(([key, column]) =>
+    sql`${sql.identifier(column)} = case when c.f ? ${key} then c.f ->> ${key} else n.${sql.identifier(column)} end`)
+  const result = await db.execute(sql`
+    update rule_nodes n set ${sql.join(set, sql`, `)}, updated_by = ${by}, updated_at = ${at.toISOString()}::timestamptz
+    from (select (e ->> 'id')::int as id, e -> 'fields' as f from jsonb_array_elements(${JSON.stringify(changes)}::jsonb) e) c
+    where n.id = c.id and n.rule_id = (select r.id from rules r where r.id = n.rule_id for share)
+    returning n.id`)
+  return rowsOf(result).map((row) => Number(row.id))
+}
+
 /** Positions 0..n-1 in list order for live siblings; two steps for the same reason as renumberRules. */
 export async function renumberNodes(tx: Db, orderedIds: number[]): Promise<void> {
   if (orderedIds.length === 0) return

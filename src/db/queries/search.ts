@@ -13,6 +13,14 @@ export async function recordIndexTask(tx: Db, entityType: string, entityId: stri
   await tx.execute(sql`WITH task AS (${indexTaskInsert(entityType, entityId)}) ${indexTaskNotify(sql`task`)}`)
 }
 
+/** recordIndexTask for many entities of one type (a rename's batch of nodes): one statement, one notification. */
+export async function recordIndexTasks(tx: Db, entityType: string, entityIds: readonly string[]): Promise<void> {
+  if (entityIds.length === 0) return
+  await tx.execute(sql`WITH task AS (
+      INSERT INTO ${searchIndexTasks} (entity_type, entity_id) SELECT ${entityType}, jsonb_array_elements_text(${JSON.stringify(entityIds)}::jsonb) RETURNING id
+    ) ${indexTaskNotify(sql`(SELECT id FROM task LIMIT 1) AS first`)}`)
+}
+
 /** The task's insert, returning its id: a WITH clause of recordIndexTask, or of a change's one statement. */
 export function indexTaskInsert(entityType: string, entityId: string): SQL {
   return sql`INSERT INTO ${searchIndexTasks} (entity_type, entity_id) VALUES (${entityType}, ${entityId}) RETURNING id`

@@ -8,7 +8,8 @@ import { Agent, signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
-import { activity, entities, ruleNodes } from '../../../src/db/schema/index.ts'
+import { activity, adviceSets, entities, ruleNodes } from '../../../src/db/schema/index.ts'
+import { REWRITE_BATCH } from '../../../src/services/authoring/entities.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -73,6 +74,38 @@ t.test('rename a variable used in 3 conditions, 2 advice texts and 1 formula', a
   t.equal(entityRows.length, 1)
   t.match(entityRows[0]!.before, { reservedName: 'Income' })
   t.match(entityRows[0]!.after, { reservedName: 'Monthly_Income' })
+})
+
+t.test('a name used by more nodes than a rename rewrites at a time: every one, each audited, both sets marked', async (t) => {
+  const first = await createAdviceSet(db, { ownerId, name: 'Batch one' })
+  const second = await createAdviceSet(db, { ownerId, name: 'Batch two' })
+  const variable = await createVariable(db, ownerId, 'Batch_Var')
+  const many = await buildRule(db, first.id, 'Many', Array.from({ length: REWRITE_BATCH - 2 }, (_, i) => ({ type: 'condition' as const, expression: `{{Batch_Var}} > ${i}` })))
+  const more = await buildRule(db, second.id, 'More', [
+    ...Array.from({ length: 6 }, (_, i) => ({ type: 'advice' as const, headline: `Keep {{Other}} ${i}`, text: `Has {{Batch_Var}} (${i})` })),
+    { type: 'condition', expression: '{{Unrelated}} > 1' },
+  ])
+  const using = [...many.nodes, ...more.nodes.slice(0, 6)].map((n) => n.id)
+  const longAgo = new Date('2020-01-01T00:00:00Z')
+  await db.update(adviceSets).set({ updatedAt: longAgo }).where(inArray(adviceSets.id, [first.id, second.id]))
+
+  const res = await agent.api('PATCH', `/api/entity/${variable.id}`, { reservedName: 'Batch_Renamed' })
+  t.equal(res.statusCode, 200)
+  t.same(res.json().data.rewritten.nodes, using, `all ${using.length} nodes, past the first ${REWRITE_BATCH}, in id order`)
+  const stored = await db.select().from(ruleNodes).where(inArray(ruleNodes.id, [...many.nodes, ...more.nodes].map((n) => n.id))).orderBy(ruleNodes.id)
+  t.equal(stored.filter((n) => `${n.expression ?? ''}${n.text ?? ''}`.includes('Batch_Var')).length, 0, 'no node keeps the old name')
+  t.equal(stored.at(-1)!.expression, '{{Unrelated}} > 1', 'a node that does not use it is untouched')
+  t.same(stored.slice(-7, -1).map((n) => [n.headline, n.text]), Array.from({ length: 6 }, (_, i) => [`Keep {{Other}} ${i}`, `Has {{Batch_Renamed}} (${i})`]), 'only the fields that used it change')
+  t.ok(stored.filter((n) => using.includes(n.id)).every((n) => n.updatedBy === author.id), 'each by the author')
+  const logged = await db.select().from(activity).where(and(eq(activity.entityType, 'rulenode'), inArray(activity.entityId, using.map(String))))
+  t.equal(logged.length, using.length, 'one activity row a node')
+  const last = logged.find((row) => row.entityId === String(using.at(-1)))!
+  t.match(last, { actorId: author.id, action: 'update', before: { text: 'Has {{Batch_Var}} (5)' }, after: { text: 'Has {{Batch_Renamed}} (5)', renamed: { from: 'Batch_Var', to: 'Batch_Renamed' } } })
+  const sets = await db.select().from(adviceSets).where(inArray(adviceSets.id, [first.id, second.id]))
+  t.ok(sets.every((set) => set.updatedAt > longAgo && set.updatedBy === author.id), 'both sets marked updated by the author')
+  const uses = (await agent.api('GET', `/api/entity/${variable.id}/list-uses?limit=1000`)).json()
+  t.equal(uses.data.length, 1000, 'the uses follow the new name')
+  t.equal(uses.next, `rulenode:${uses.data.at(-1).id}`)
 })
 
 t.test('a rename that fails leaves every text as it was', async (t) => {
