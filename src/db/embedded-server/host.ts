@@ -1,12 +1,12 @@
 // Starts the embedded database on a worker thread of its own (worker.ts) and hands back where to reach it: a socket in a
 // directory only this user can open. The thread serving HTTP then spends no time on SQL, which on PGlite runs wherever
 // PGlite lives (bench:soak: authors' writes had held the Advice API to 3 % of its speed).
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { NewDecisionRecord } from '../queries/decisions.ts'
 import type { WorkerMessage, WorkerOptions } from './messages.ts'
+import { makeSocketDir } from './socket-dir.ts'
 
 /** The port in the socket's name, as postgres.js names a socket in a directory: `.s.PGSQL.<port>`. */
 export const EMBEDDED_SOCKET_PORT = 5432
@@ -35,7 +35,7 @@ function workerEntry(): { file: URL; typescriptEntry?: string } {
  */
 export async function startEmbeddedServer(dataDir: string | undefined, onCrash: (reason: Error) => void): Promise<EmbeddedServer> {
   // A fresh directory per start: the socket's path stays short (sockets allow ~100 bytes) whatever DATA_DIR is.
-  const socketDir = mkdtempSync(path.join(os.tmpdir(), 'advice-db-'))
+  const socketDir = makeSocketDir()
   const { file, typescriptEntry } = workerEntry()
   const workerData: WorkerOptions = { dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${EMBEDDED_SOCKET_PORT}`), typescriptEntry }
   const worker = new Worker(file, { workerData })
