@@ -12,6 +12,7 @@ import { createOwner } from '../../helpers/factories.ts'
 import { databaseBefore } from '../../helpers/upgrade-database.ts'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import type { Db } from '../../../src/db/client.ts'
+import { ON_POSTGRES_ONLY, databaseMessage } from '../../helpers/concurrency.ts'
 
 /** Live and shared sets per owner, counted from the sets (owners with none left out). */
 async function counted(db: Db): Promise<Record<string, [number, number]>> {
@@ -93,6 +94,36 @@ t.test('the kept counts follow every change, and every reader\'s library total i
   t.not(Object.keys(await kept(db)).length, 0, 'something is still counted')
   t.ok(await total(admin, '?q=Bulk') > 0, 'a filtered total is still counted from the sets')
   t.equal(await total(admin, '?q=Bulk'), 10, 'the other team\'s ten starters among the bulk sets')
+})
+
+t.test('two sets moved at once between the same two teams, in opposite directions: no deadlock (0043)', ON_POSTGRES_ONLY, async (t) => {
+  const { database } = await buildTestApp(t)
+  const db = database.db
+  const [first, second] = [await createOwner(db, { name: 'Team A' }), await createOwner(db, { name: 'Team B' })].sort()
+  const there = await createAdviceSet(db, { ownerId: first!, name: 'Going to the second team' })
+  const back = await createAdviceSet(db, { ownerId: second!, name: 'Coming to the first team' })
+  // The first team's count row is held, so both moves queue behind it; the old trigger's move from the second team had
+  // meanwhile taken the second team's row, and the two then waited for each other.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => { release = resolve })
+  const blocker = db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from owner_set_counts where owner_id = ${first!} for update`)
+    await held
+  })
+  const failures: string[] = []
+  const move = (id: number, to: string) => db.execute(sql`update advice_sets set owner_id = ${to} where id = ${id}`).catch((err: unknown) => { failures.push(databaseMessage(err)) })
+  const waitingMoves = async () => Number(rowsOf(await db.execute(sql`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock' and query like 'update advice_sets set owner_id%'`))[0]!.n)
+  // The move to the second team waits first, so it is the first to get the first team's row.
+  const moves = [move(there.id, second!)]
+  while (await waitingMoves() < 1);
+  moves.push(move(back.id, first!))
+  while (await waitingMoves() < 2);
+  release()
+  await blocker
+  await Promise.all(moves)
+  t.same(failures, [], 'both moves commit')
+  t.same(await kept(db), await counted(db), 'and the counts are right')
 })
 
 t.test('sets kept before 0037 are counted by it', async (t) => {
