@@ -99,7 +99,13 @@ function hasAnyHash(hashes: string[]): SQL {
   return sql`${decisionRecords.personalHashes} <> '{}'::text[] and ${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`
 }
 
-export async function countDecisionRecords(db: Db, filter: DecisionFilter): Promise<number> {
+export async function countDecisionRecords(db: Db, filter: DecisionFilter, upTo?: number): Promise<number> {
+  if (upTo !== undefined) {
+    // Counting stops at `upTo`: a replay needs at most its thousand, and a published version of a big team has millions.
+    const found = db.select({ one: sql`1` }).from(decisionRecords).where(decisionWhere(filter)).limit(upTo).as('found')
+    const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(found)
+    return row?.n ?? 0
+  }
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(decisionRecords).where(decisionWhere(filter))
   return row?.n ?? 0
 }

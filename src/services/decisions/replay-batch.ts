@@ -114,7 +114,7 @@ export async function publishedOf(deps: Deps, set: Pick<AdviceSetRow, 'id'>): Pr
 export async function replayRecorded(deps: Deps, set: Pick<AdviceSetRow, 'id'>, baseline: VersionRow, target: CompiledSource, options: ReplayOptions = {}): Promise<ReplaySummary> {
   const asked = Math.min(options.limit ?? REPLAY_DEFAULT, REPLAY_MAX)
   const filter = { adviceSetId: set.id, versionNumber: baseline.number }
-  const total = Math.min(asked, await countDecisionRecords(deps.db, filter))
+  const total = await countDecisionRecords(deps.db, filter, asked)
   let baselineCompiled: CompiledAdviceSet | undefined
   const owners = new Map<number, string | undefined>()
   const groups = new Map<ReplayKind, ReplayGroup>(REPLAY_KINDS.map((kind) => [kind, { kind, label: REPLAY_KIND_LABELS[kind], count: 0, examples: [] }]))

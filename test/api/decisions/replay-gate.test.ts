@@ -107,6 +107,14 @@ t.test('a bigger replay runs as a job with progress; the gate then shows its res
   t.match(bad.body, 'count: give a whole number of recorded answers from 1 to 100,000.')
 })
 
+t.test('a replay of fewer answers than are recorded reads and counts only those', async (t) => {
+  const target = await compileSource(db, set, 'draft')
+  const totals: number[] = []
+  const summary = await replayRecorded(app.deps, set, published, target, { limit: 250, onProgress: (_done, total) => { totals.push(total) } })
+  t.equal(summary.replayed, 250)
+  t.same([...new Set(totals)], [250], 'the progress counts to the 250 asked, of the 1,000 recorded')
+})
+
 t.test('a cancelled replay stops between pages and says so', async (t) => {
   const target = await compileSource(db, set, 'draft')
   let reports = 0
