@@ -35,6 +35,8 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: 'set activity', method: 'GET', url: (t) => `/adviceset/${t.setId}/activity` },
   { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
   { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
+  { name: 'deleted parts of the 200-node rule JSON', method: 'GET', url: (t) => `/api/activity/roots/deleted?ruleId=${t.ruleId}`, json: true },
+  { name: 'deleted rules of the set JSON', method: 'GET', url: (t) => `/api/activity/rules/deleted?adviceSetId=${t.setId}`, json: true },
   { name: 'decisions list', method: 'GET', url: (t) => `/adviceset/${t.setId}/decisions` },
   { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },
   { name: 'team (users)', method: 'GET', url: () => '/user/team' },

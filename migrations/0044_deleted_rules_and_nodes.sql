@@ -1,0 +1,2 @@
+CREATE INDEX "rule_nodes_deleted_idx" ON "rule_nodes" USING btree ("id") WHERE deleted_at is not null;--> statement-breakpoint
+CREATE INDEX "rules_deleted_idx" ON "rules" USING btree ("id") WHERE deleted_at is not null;
