@@ -186,7 +186,10 @@ t.test('index, recent and filters', async (t) => {
   const bySet = (await agent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}`)).json().data
   t.same(bySet.items.map((s: { name: string }) => s.name), ['Fails', 'Passes'])
   t.equal(bySet.total, 2)
-  t.same((await agent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}&status=fail`)).json().data.items.map((s: { id: number }) => s.id), [fail.id])
+  const failing = (await agent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}&status=fail`)).json().data
+  t.same(failing.items.map((s: { id: number }) => s.id), [fail.id])
+  t.equal(failing.total, 1, 'a status filter counts by the latest run')
+  t.equal((await agent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}&status=notRun`)).json().data.total, 0, 'both ran')
   t.same((await agent.api('GET', `/api/advicescenario/adviceset/${set.id}?status=pass`)).json().data.map((s: { id: number }) => s.id), [pass.id])
   t.same((await agent.api('GET', `/api/advicescenario/adviceset/${other.set.id}?status=notRun`)).json().data.map((s: { name: string }) => s.name), ['Elsewhere'])
   t.match((await agent.api('GET', '/api/advicescenario/index?q=elsew')).json().data.items, [{ name: 'Elsewhere', adviceSetName: 'Other set' }])
