@@ -29,12 +29,16 @@ export async function insertActivity(db: Db, p: InsertActivityParams): Promise<v
 /** Many activity rows in one statement (a rename's batch of nodes). */
 export async function insertActivities(db: Db, rows: readonly InsertActivityParams[]): Promise<void> {
   if (rows.length === 0) return
-  await db.insert(activity).values(rows.map((p) => ({ ...p, before: p.before ?? null, after: p.after ?? null })))
+  await db.insert(activity).values(rows.map(activityRow))
 }
 
 /** insertActivity's statement, not yet sent: a part of a change's one statement (audited-change.ts). */
 export function activityInsert(db: Db, p: InsertActivityParams) {
-  return db.insert(activity).values({ ...p, before: p.before ?? null, after: p.after ?? null })
+  return db.insert(activity).values(activityRow(p))
+}
+
+function activityRow(p: InsertActivityParams) {
+  return { ...p, before: p.before ?? null, after: p.after ?? null }
 }
 
 export interface ListActivityParams {

@@ -99,14 +99,13 @@ function hasAnyHash(hashes: string[]): SQL {
   return sql`${decisionRecords.personalHashes} <> '{}'::text[] and ${decisionRecords.personalHashes} && ${sql.param(hashes)}::text[]`
 }
 
+/**
+ * How many records match, or with `upTo` how many up to that: a replay needs at most its thousand, and a published
+ * version of a big team has millions.
+ */
 export async function countDecisionRecords(db: Db, filter: DecisionFilter, upTo?: number): Promise<number> {
-  if (upTo !== undefined) {
-    // Counting stops at `upTo`: a replay needs at most its thousand, and a published version of a big team has millions.
-    const found = db.select({ one: sql`1` }).from(decisionRecords).where(decisionWhere(filter)).limit(upTo).as('found')
-    const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(found)
-    return row?.n ?? 0
-  }
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(decisionRecords).where(decisionWhere(filter))
+  const matching = db.select({ one: sql`1` }).from(decisionRecords).where(decisionWhere(filter))
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from((upTo === undefined ? matching : matching.limit(upTo)).as('matching'))
   return row?.n ?? 0
 }
 

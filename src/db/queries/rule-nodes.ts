@@ -116,8 +116,8 @@ export function nodeUpdate(db: Db, id: number, p: NodeChange, at: Date) {
 }
 
 /** The text fields a rename rewrites (services/authoring/entities.ts). */
-export type NodeTextChange = Partial<Pick<RuleNodeRow, 'expression' | 'variable' | 'headline' | 'text' | 'question'>>
-const TEXT_COLUMNS = [['expression', 'expression'], ['variable', 'variable'], ['headline', 'headline'], ['text', 'text'], ['question', 'question']] as const
+const TEXT_FIELDS = ['expression', 'variable', 'headline', 'text', 'question'] as const
+export type NodeTextChange = Partial<Pick<RuleNodeRow, typeof TEXT_FIELDS[number]>>
 
 /**
  * Text changes of many nodes (a batch of a rename) in one statement: each node gets only the fields given for it, and
@@ -125,8 +125,9 @@ const TEXT_COLUMNS = [['expression', 'expression'], ['variable', 'variable'], ['
  */
 export async function updateNodeTexts(db: Db, changes: readonly { id: number; fields: NodeTextChange }[], by: number | null, at: Date): Promise<number[]> {
   if (changes.length === 0) return []
-  const set = TEXT_COLUMNS.map(([key, column]) =>
-    sql`${sql.identifier(column)} = case when c.f ? ${key} then c.f ->> ${key} else n.${sql.identifier(column)} end`)
+  // The field names are the columns' names.
+  const set = TEXT_FIELDS.map((field) =>
+    sql`${sql.identifier(field)} = case when c.f ? ${field} then c.f ->> ${field} else n.${sql.identifier(field)} end`)
   const result = await db.execute(sql`
     update rule_nodes n set ${sql.join(set, sql`, `)}, updated_by = ${by}, updated_at = ${at.toISOString()}::timestamptz
     from (select (e ->> 'id')::int as id, e -> 'fields' as f from jsonb_array_elements(${JSON.stringify(changes)}::jsonb) e) c

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/client.ts'
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findEntity, findEntityByName, findEntitySeenBy, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
-import { updateNodeTexts, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
+import { updateNodeTexts, type NodeTextChange, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
 import { eachReferringNode } from './node-references.ts'
 import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import {
@@ -221,8 +221,8 @@ export function rewriteExpression(source: string, mode: ParseMode | 'assignment'
 }
 
 /** A node's fields after renaming `from` to `to`; only the fields that change. */
-function rewriteNode(node: RuleNodeRow, from: NameRef, to: NameRef): Partial<Pick<RuleNodeRow, 'expression' | 'variable' | 'headline' | 'text' | 'question'>> {
-  const changes: Partial<Pick<RuleNodeRow, 'expression' | 'variable' | 'headline' | 'text' | 'question'>> = {}
+function rewriteNode(node: RuleNodeRow, from: NameRef, to: NameRef): NodeTextChange {
+  const changes: NodeTextChange = {}
   if (node.expression) {
     const next = rewriteExpression(node.expression, parseModeOf(node.type), from, to)
     if (next !== node.expression) changes.expression = next
