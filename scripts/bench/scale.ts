@@ -41,7 +41,7 @@ const dataDir = path.join(os.tmpdir(), 'advice-bench-scale')
 mkdirSync(dataDir, { recursive: true })
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
 
-interface Tenant { label: string; database: Database; url?: string; app: FastifyInstance; agent: Agent; setId: number; ruleId: number; keyId: number; deepPage: number; variableId: number; liveSets: number; close(): Promise<void> }
+interface Tenant { label: string; database: Database; url?: string; app: FastifyInstance; agent: Agent; setId: number; ruleId: number; nodeId: number; keyId: number; deepPage: number; variableId: number; liveSets: number; close(): Promise<void> }
 
 const server = PG_URL ? postgres(PG_URL, { max: 1, onnotice: () => {} }) : null
 
@@ -113,10 +113,11 @@ async function openTenant(label: string, scale: number): Promise<Tenant> {
   await agent.signIn(SCALE_ADMIN_EMAIL, PASSWORD)
   const setId = await scalar(database.db, `select min(id) from advice_sets where owner_id = '${SCALE_OWNER_ID}'`)
   const ruleId = await scalar(database.db, `select id from rules where advice_set_id = ${setId} and name = 'Large rule'`)
+  const nodeId = await scalar(database.db, `select min(id) from rule_nodes where rule_id = ${ruleId} and parent_id is null`)
   const keyId = await scalar(database.db, `select min(id) from api_keys where owner_id = '${SCALE_OWNER_ID}'`)
   const liveSets = await scalar(database.db, `select count(*) from advice_sets where owner_id = '${SCALE_OWNER_ID}' and deleted_at is null`)
   const variableId = await scalar(database.db, `select min(id) from entities where owner_id = '${SCALE_OWNER_ID}' and reserved_name = 'Age'`)
-  return { label, database, url, app, agent, setId, ruleId, keyId, deepPage: 50, liveSets, variableId, close: async () => { await app.close(); await database.close(); await drop() } }
+  return { label, database, url, app, agent, setId, ruleId, nodeId, keyId, deepPage: 50, liveSets, variableId, close: async () => { await app.close(); await database.close(); await drop() } }
 }
 
 let peakRss = 0

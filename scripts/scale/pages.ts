@@ -1,12 +1,13 @@
 // The pages and JSON lists the big tenant's admin opens (issue 29 part 3): bench:scale times them, and the query-plan
 // test explains every statement they send.
 /**
- * Where the tenant's own things are: its first set (published, with half the records), its 200-node rule, a key, the
+ * Where the tenant's own things are: its first set (published, with half the records), its 200-node rule and that rule's
+ * first top-level node, a key, the
  * variable its conditions use (Age); and
  * the library's deep page, one that every tenant compared has: PGlite's smaller tenant has 21 pages, and its page 50
  * showed no set at all, so the comparison was of a page of 24 cards against an empty one.
  */
-export interface ScaleIds { setId: number; ruleId: number; keyId: number; deepPage: number; variableId: number }
+export interface ScaleIds { setId: number; ruleId: number; nodeId: number; keyId: number; deepPage: number; variableId: number }
 
 /** The deepest library page compared: the 50th, or the last full one of the smallest tenant if it has fewer. */
 export function deepLibraryPage(fewestLiveSets: number, pageSize: number): number {
@@ -36,6 +37,7 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
   { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
   { name: 'deleted parts of the 200-node rule JSON', method: 'GET', url: (t) => `/api/activity/roots/deleted?ruleId=${t.ruleId}`, json: true },
+  { name: 'deleted parts under a node of the 200-node rule JSON', method: 'GET', url: (t) => `/api/activity/${t.nodeId}/deleted`, json: true },
   { name: 'deleted rules of the set JSON', method: 'GET', url: (t) => `/api/activity/rules/deleted?adviceSetId=${t.setId}`, json: true },
   { name: 'decisions list', method: 'GET', url: (t) => `/adviceset/${t.setId}/decisions` },
   { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },

@@ -54,22 +54,29 @@ export type DeletedScope = { nodeId: number } | { ruleId: number } | { adviceSet
 /**
  * The latest delete row of each item in the scope that is still deleted today, newest first. Children deleted along
  * with a parent have no delete row of their own: they come back with it.
+ *
+ * The items still deleted in the place are found first (a node's children, a rule's top level, a set's rules: a few
+ * rows by their parent's index), and their delete rows by the log's entity index. Filtering the owner's log instead
+ * read all its rows of the last 90 days: 490,000 on the big tenant, 55 ms for a node that never lost a child.
  */
 export async function listDeletedIn(db: Db, p: { ownerId: string; since: Date; scope: DeletedScope; limit: number }) {
   const parentIs = (id: number | null): SQL => id === null ? sql`${activity.before}->>'parentId' is null` : sql`${activity.before}->>'parentId' = ${String(id)}`
-  const deletedNodes = db.select({ id: sql`${ruleNodes.id}::text` }).from(ruleNodes).where(isNotNull(ruleNodes.deletedAt))
+  // One list of (entity type, id) pairs, so the planner can walk it into the log's entity index; an OR of two
+  // IN lists made it filter the owner's whole log again.
+  const deleted = (type: string, table: typeof ruleNodes | typeof comments | typeof rules, place: SQL | undefined) =>
+    sql`select ${type}::text, ${table.id}::text from ${table} where ${table.deletedAt} is not null and ${place}`
+  const deletedIn = (...lists: SQL[]): SQL => sql`(${activity.entityType}, ${activity.entityId}) in (${sql.join(lists, sql` union all `)})`
   let where: SQL | undefined
   if ('nodeId' in p.scope) {
-    const deletedComments = db.select({ id: sql`${comments.id}::text` }).from(comments).where(isNotNull(comments.deletedAt))
-    where = or(
-      and(eq(activity.entityType, NODE), parentIs(p.scope.nodeId), inArray(activity.entityId, deletedNodes)),
-      and(eq(activity.entityType, COMMENT), parentIs(p.scope.nodeId), inArray(activity.entityId, deletedComments)),
-    )
+    where = and(parentIs(p.scope.nodeId), deletedIn(
+      deleted(NODE, ruleNodes, eq(ruleNodes.parentId, p.scope.nodeId)),
+      deleted(COMMENT, comments, eq(comments.ruleNodeId, p.scope.nodeId)),
+    ))
   } else if ('ruleId' in p.scope) {
-    where = and(eq(activity.entityType, NODE), parentIs(null), sql`${activity.before}->>'ruleId' = ${String(p.scope.ruleId)}`, inArray(activity.entityId, deletedNodes))
+    where = and(parentIs(null), sql`${activity.before}->>'ruleId' = ${String(p.scope.ruleId)}`,
+      deletedIn(deleted(NODE, ruleNodes, and(eq(ruleNodes.ruleId, p.scope.ruleId), isNull(ruleNodes.parentId)))))
   } else {
-    const deletedRules = db.select({ id: sql`${rules.id}::text` }).from(rules).where(isNotNull(rules.deletedAt))
-    where = and(eq(activity.entityType, RULE), parentIs(p.scope.adviceSetId), inArray(activity.entityId, deletedRules))
+    where = and(parentIs(p.scope.adviceSetId), deletedIn(deleted(RULE, rules, eq(rules.adviceSetId, p.scope.adviceSetId))))
   }
   const rows = await db.select(ROW).from(activity).leftJoin(users, eq(users.id, activity.actorId)).leftJoin(impersonators, eq(impersonators.id, activity.impersonatorId))
     .where(and(eq(activity.ownerId, p.ownerId), eq(activity.action, 'delete'), gte(activity.createdAt, p.since), where))

@@ -72,7 +72,8 @@ if (testDriver() !== 'postgres') {
     await agent.signIn(SCALE_ADMIN_EMAIL, 'plans-Zq9-password')
     const keyId = Number((await explain`select min(id) as id from api_keys where owner_id = 'scale'`)[0]!.id)
     const variableId = Number((await explain`select min(id) as id from entities where owner_id = 'scale' and reserved_name = 'Age'`)[0]!.id)
-    const ids = { setId: tenant.bigSetId, ruleId: tenant.bigRuleId, keyId, deepPage: 50, variableId }
+    const nodeId = Number((await explain`select min(id) as id from rule_nodes where rule_id = ${tenant.bigRuleId} and parent_id is null`)[0]!.id)
+    const ids = { setId: tenant.bigSetId, ruleId: tenant.bigRuleId, nodeId, keyId, deepPage: 50, variableId }
 
     // Columns a trigram index serves: `table.column`, from each gin_trgm_ops index's definition.
     const trigramColumns = new Set<string>()

@@ -125,6 +125,12 @@ t.test('rule nodes: update, move, delete with subtree, create rows', async (t) =
   const under = (await agent.api('GET', `/api/activity/${a}/deleted`)).json().data
   t.same(under.map((d: { entityId: string }) => d.entityId), [String(a2)], 'a deleted child is listed under its parent')
   t.same((await agent.api('GET', `/api/activity/roots/deleted?ruleId=${rule.id}`)).json().data, [], 'and not at the top level')
+  // Brought back, moved and deleted again, it is listed where it was deleted last, not where it was deleted once.
+  t.equal((await restore(under[0].activityId)).statusCode, 200)
+  t.equal((await agent.api('POST', `${base}/move`, { nodeId: a2, parentId: b, position: 0 })).statusCode, 200)
+  await agent.api('DELETE', `${base}/${a2}`)
+  t.same((await agent.api('GET', `/api/activity/${a}/deleted`)).json().data, [], 'no longer under its first parent')
+  t.same((await agent.api('GET', `/api/activity/${b}/deleted`)).json().data.map((d: { entityId: string }) => d.entityId), [String(a2)], 'but under the one it left')
 
   const added = (await agent.api('POST', base, { type: 'condition', expression: 'true', parentId: b })).json().data
   await agent.api('POST', base, { type: 'advice', headline: 'under the new one', parentId: added.id })
