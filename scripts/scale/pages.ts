@@ -36,6 +36,8 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: 'set activity', method: 'GET', url: (t) => `/adviceset/${t.setId}/activity` },
   { name: '200-node rule page', method: 'GET', url: (t) => `/adviceset/${t.setId}/rule/${t.ruleId}/show` },
   { name: 'scenario index', method: 'GET', url: (t) => `/adviceset/${t.setId}/advicescenario/index` },
+  { name: 'every set\'s scenarios JSON', method: 'GET', url: () => '/api/advicescenario/index', json: true },
+  { name: 'recent scenarios JSON', method: 'GET', url: () => '/api/advicescenario/recent', json: true },
   { name: 'deleted parts of the 200-node rule JSON', method: 'GET', url: (t) => `/api/activity/roots/deleted?ruleId=${t.ruleId}`, json: true },
   { name: 'deleted parts under a node of the 200-node rule JSON', method: 'GET', url: (t) => `/api/activity/${t.nodeId}/deleted`, json: true },
   { name: 'deleted rules of the set JSON', method: 'GET', url: (t) => `/api/activity/rules/deleted?adviceSetId=${t.setId}`, json: true },

@@ -1,6 +1,6 @@
 // Advice scenarios and their runs. A scenario's status is its latest run's, read with a lateral join on the runs'
 // (scenario_id, id) index, so listing never scans the whole history.
-import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { adviceScenarioRuns, adviceScenarios, adviceSets, users, versions, type ScenarioDifferences, type ScenarioRunStatus } from '../schema/index.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
@@ -100,6 +100,8 @@ export interface ListScenariosParams {
   order?: 'name' | 'recent'
   limit: number
   offset?: number
+  /** By name only: the scenarios after this one (a keyset page, as deep as the first). */
+  afterId?: number
 }
 
 function latestRun(db: Db) {
@@ -125,10 +127,14 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
   const latest = latestRun(db)
   const statusIs: SQL | undefined = p.status === undefined ? undefined
     : p.status === 'notRun' ? isNull(latest.id) : eq(latest.status, p.status)
-  const touched = p.touchedBy === undefined ? undefined : or(
-    eq(adviceScenarios.createdBy, p.touchedBy), eq(adviceScenarios.updatedBy, p.touchedBy),
-    sql`exists (select 1 from ${adviceScenarioRuns} where ${adviceScenarioRuns.scenarioId} = ${adviceScenarios.id} and ${adviceScenarioRuns.userId} = ${p.touchedBy})`,
-  )
+  // One list of the ids the user made, changed or ran, so each comes from its own index; an OR with a per-row
+  // EXISTS read every scenario of the database (151 ms on the big tenant).
+  const touched = p.touchedBy === undefined ? undefined : sql`${adviceScenarios.id} in (
+    select s.id from ${adviceScenarios} s where s.created_by = ${p.touchedBy}
+    union select s.id from ${adviceScenarios} s where s.updated_by = ${p.touchedBy}
+    union select r.scenario_id from ${adviceScenarioRuns} r where r.user_id = ${p.touchedBy})`
+  const afterRow = p.afterId === undefined ? undefined
+    : sql`(lower(${adviceScenarios.name}), ${adviceScenarios.id}) > (select lower(s.name), s.id from ${adviceScenarios} s where s.id = ${p.afterId})`
   const where = and(
     isNull(adviceScenarios.deletedAt), isNull(adviceSets.deletedAt),
     p.visibility ? visibleTo(p.visibility) : undefined,
@@ -149,7 +155,7 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
   const order = p.order === 'recent'
     ? [desc(sql`greatest(${adviceScenarios.updatedAt}, coalesce(${latest.ranAt}, ${adviceScenarios.updatedAt}))`), desc(adviceScenarios.id)]
     : [sql`lower(${adviceScenarios.name})`, adviceScenarios.id]
-  const rows = await base().where(where).orderBy(...order).limit(p.limit).offset(p.offset ?? 0)
+  const rows = await base().where(and(where, afterRow)).orderBy(...order).limit(p.limit).offset(p.offset ?? 0)
   // The count joins each scenario's latest run only when a status is asked for: for 200,000 scenarios the join was
   // 217 ms of the index's 290.
   const counted = db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(adviceScenarios)

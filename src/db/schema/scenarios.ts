@@ -1,4 +1,5 @@
 // Advice scenarios (DESIGN "Testing advice"): saved answers plus the outcome they must give, and every run of them.
+import { sql } from 'drizzle-orm'
 import { date, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core'
 import { adviceSets } from './advice-sets.ts'
 import { users } from './users.ts'
@@ -59,7 +60,16 @@ export const adviceScenarios = pgTable('advice_scenarios', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [index('advice_scenarios_set_idx').on(t.adviceSetId, t.deletedAt)])
+}, (t) => [
+  index('advice_scenarios_set_idx').on(t.adviceSetId, t.deletedAt),
+  // The index of every set's scenarios (advicescenario/index) is by name: a page of a big tenant walks this instead
+  // of sorting its 200,000 scenarios (103 ms), and its word filter reads the matching names by trigram.
+  index('advice_scenarios_name_idx').on(sql`lower(${t.name})`, t.id).where(sql`deleted_at is null`),
+  index('advice_scenarios_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  // advicescenario/recent: the scenarios a user made or changed last (and ran: advice_scenario_runs_user_idx).
+  index('advice_scenarios_created_by_idx').on(t.createdBy),
+  index('advice_scenarios_updated_by_idx').on(t.updatedBy),
+])
 
 /** One run of one scenario. A scenario's status is its latest run's; the rows are its run history. */
 export const adviceScenarioRuns = pgTable('advice_scenario_runs', {

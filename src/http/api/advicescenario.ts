@@ -25,6 +25,7 @@ const scenarioFields = {
 const StatusQuery = { status: Type.Optional(Type.String({ maxLength: 20 })) }
 const IndexQuery = Type.Object({
   ...StatusQuery, adviceSetId: Type.Optional(IdString), q: Type.Optional(Type.String({ maxLength: 512 })), page: Type.Optional(Type.Integer({ minimum: 1 })),
+  after: Type.Optional(Type.String({ maxLength: 40, description: 'The answer’s `next`: the page after the last scenario shown (instead of `page`).' })),
 }, { additionalProperties: false })
 const TestBody = Type.Object({
   adviceSetId: AnyId,
@@ -43,6 +44,7 @@ export const adviceScenarioApi: FastifyPluginAsyncTypebox = async (app) => {
     return {
       data: await listScenarioIndex(deps, actorOf(request), {
         ...(query.adviceSetId !== undefined ? { adviceSetId: itemId(query.adviceSetId, 'adviceSetId') } : {}),
+        ...(query.after !== undefined ? { afterId: itemId(query.after, 'after') } : {}),
         status: query.status, text: query.q, page: query.page,
       }),
     }

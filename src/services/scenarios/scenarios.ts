@@ -70,15 +70,23 @@ export async function listSetScenarios(deps: Deps, actor: Actor, adviceSetId: nu
   return rows.map((row) => itemOf(actor, row))
 }
 
-/** advicescenario/index: scenarios across the sets the actor reads, by set and status, a page at a time. */
-export async function listScenarioIndex(deps: Deps, actor: Actor, opts: { adviceSetId?: number; status?: unknown; text?: string; page?: number }) {
+/**
+ * advicescenario/index: scenarios across the sets the actor reads, by set and status, a page at a time: by number
+ * (`page`), or after the last scenario shown (`afterId`, the answer's `next`), which costs the same however deep.
+ */
+export async function listScenarioIndex(deps: Deps, actor: Actor, opts: { adviceSetId?: number; status?: unknown; text?: string; page?: number; afterId?: number }) {
   if (opts.adviceSetId !== undefined) await readableSetOf(deps.db, actor, opts.adviceSetId)
+  if (opts.afterId !== undefined && opts.page !== undefined) throw new ValidationError('after', 'after: give after or page, not both.')
   const page = Math.max(1, opts.page ?? 1)
   const { rows, total } = await listScenarios(deps.db, {
     visibility: setVisibility(actor), adviceSetId: opts.adviceSetId, status: statusFilter(opts.status), text: opts.text?.trim() || undefined,
-    limit: SCENARIO_INDEX_PAGE, offset: (page - 1) * SCENARIO_INDEX_PAGE,
+    limit: SCENARIO_INDEX_PAGE + 1, ...(opts.afterId === undefined ? { offset: (page - 1) * SCENARIO_INDEX_PAGE } : { afterId: opts.afterId }),
   })
-  return { items: rows.map((row) => itemOf(actor, row)), total, page, pageSize: SCENARIO_INDEX_PAGE }
+  const shown = rows.slice(0, SCENARIO_INDEX_PAGE)
+  return {
+    items: shown.map((row) => itemOf(actor, row)), total, page: opts.afterId === undefined ? page : null, pageSize: SCENARIO_INDEX_PAGE,
+    next: rows.length > SCENARIO_INDEX_PAGE ? String(shown.at(-1)!.scenario.id) : null,
+  }
 }
 
 /** advicescenario/recent: the scenarios the actor made, changed or ran most recently. */

@@ -4,6 +4,8 @@ import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInTeam } from '../../helpers/team.ts'
+import { signedInAgent } from '../../helpers/agent.ts'
+import { createOwner, createUser } from '../../helpers/factories.ts'
 import { activityRows } from '../../helpers/activity.ts'
 import { retirementSet } from '../../helpers/scenarios.ts'
 import { adviceScenarios } from '../../../src/db/schema/index.ts'
@@ -196,6 +198,41 @@ t.test('index, recent and filters', async (t) => {
   const recent = (await agent.api('GET', '/api/advicescenario/recent')).json().data
   t.same(recent.slice(0, 3).map((s: { name: string }) => s.name).sort(), ['Elsewhere', 'Fails', 'Passes'], 'the author’s latest first')
   t.same((await viewerAgent.api('GET', '/api/advicescenario/recent')).json().data, [], 'the viewer made or ran none')
+})
+
+t.test('the index pages after the last scenario shown; recent lists what a user made, changed or ran', async (t) => {
+  const owner = await createOwner(db, { name: 'Paged' })
+  const first = await createUser(db, { ownerId: owner, role: 'author' })
+  const second = await createUser(db, { ownerId: owner, role: 'author' })
+  const [firstAgent, secondAgent] = [await signedInAgent(app, first), await signedInAgent(app, second)]
+  const { set } = await retirementSet(db, owner, { name: 'Many scenarios' })
+  // 53 names, some equal and in either case, so a page boundary falls inside a run of equal names.
+  const names = Array.from({ length: 53 }, (_, i) => [`case ${i % 7}`, `Case ${i % 5}`, `b${i}`][i % 3]!)
+  await db.insert(adviceScenarios).values(names.map((name) => ({ adviceSetId: set.id, name, expected: { advice: [], focus: 'complete', variables: {} }, createdBy: first.id })))
+  const byName = (await db.select({ id: adviceScenarios.id, name: adviceScenarios.name }).from(adviceScenarios).where(eq(adviceScenarios.adviceSetId, set.id)))
+    .sort((a, b) => a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id).map((s) => s.id)
+
+  const walked: number[] = []
+  let after: string | null = null
+  do {
+    const data: { total: number; items: Array<{ id: number }>; next: string | null } = (await firstAgent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}${after === null ? '' : `&after=${after}`}`)).json().data
+    t.equal(data.total, 53)
+    walked.push(...data.items.map((s) => s.id))
+    after = data.next
+  } while (after !== null && walked.length < 200)
+  t.same(walked, byName, 'each scenario once, by name then id')
+  const second50 = (await firstAgent.api('GET', `/api/advicescenario/index?adviceSetId=${set.id}&page=2`)).json().data
+  t.same(second50.items.map((s: { id: number }) => s.id), byName.slice(50), 'page 2 is what follows the first page')
+  t.equal(second50.next, null)
+  t.equal((await firstAgent.api('GET', `/api/advicescenario/index?page=1&after=${byName[0]}`)).json().error.field, 'after', 'a page or after, not both')
+  t.equal((await firstAgent.api('GET', '/api/advicescenario/index?after=x')).json().error.field, 'after')
+
+  const [changed, ran, made] = [byName[0]!, byName[1]!, (await secondAgent.api('POST', '/api/advicescenario', { adviceSetId: set.id, name: 'Mine', inputs: { Age: 70 } })).json().data.id]
+  t.equal((await secondAgent.api('PATCH', `/api/advicescenario/${changed}`, { description: 'looked at' })).statusCode, 200)
+  t.equal((await secondAgent.api('POST', '/api/advicescenario/test', { adviceSetId: set.id, scenarioIds: [ran] })).statusCode, 200)
+  const recent = (await secondAgent.api('GET', '/api/advicescenario/recent')).json().data.map((s: { id: number }) => s.id)
+  t.same([...recent].sort(), [changed, ran, made].sort(), 'made, changed and ran: no other')
+  t.equal(recent[0], ran, 'the latest first')
 })
 
 t.test('copying an advice set copies its scenarios, pointing at the copied nodes, and they pass there', async (t) => {
