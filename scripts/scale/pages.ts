@@ -45,6 +45,7 @@ export const SCALE_PAGES: ScalePage[] = [
   { name: 'decisions JSON', method: 'GET', url: (t) => `/api/adviceset/${t.setId}/decisions`, json: true },
   { name: 'team (users)', method: 'GET', url: () => '/user/team' },
   { name: 'API keys', method: 'GET', url: () => '/admin/apikey' },
+  { name: 'what a key is served JSON', method: 'GET', url: (t) => `/api/adviceset/publish-config/${t.keyId}`, json: true },
   { name: 'API key usage', method: 'GET', url: (t) => `/admin/apikey/${t.keyId}/usage` },
   { name: 'tags', method: 'GET', url: () => '/admin/tag' },
   { name: 'keyword maps', method: 'GET', url: () => '/admin/keywordMap' },

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { BY_WHOM, impersonators } from './activity.ts'
+import type { KeysetParams } from './keyset-page.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
 import { activity, adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
 
@@ -93,9 +94,21 @@ export async function findServedVersion(db: Db, adviceSetId: number, who: { envi
 
 interface ServedListRow { adviceSetId: number; name: string; versionId: number | null; versionNumber: number | null; state: VersionState | null; assigned: boolean }
 
-/** For each listed live set (by name): the version one kind of key gets, ranked as in findServedVersion; null when none. */
-export async function listServedVersions(db: Db, adviceSetIds: number[], who: { environment: 'production' | 'preview'; audienceId: number | null }): Promise<ServedListRow[]> {
-  if (adviceSetIds.length === 0) return []
+/**
+ * A page of one key's live sets, by name, each with the version that key gets (ranked as in findServedVersion; null
+ * when none): the owner's sets, or `allowedIds` when the key is limited to some. The page starts after set
+ * `afterId` in that order and reads `limit` sets (plus one, to tell whether more follow), not every set of the owner.
+ */
+export async function listServedVersions(db: Db, key: { ownerId: string; allowedIds: number[] }, who: { environment: 'production' | 'preview'; audienceId: number | null }, page: Required<Pick<KeysetParams, 'limit'>> & KeysetParams): Promise<ServedListRow[]> {
+  const sets = await db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets)
+    .where(and(
+      // A limited key may list the provider's and public sets too; a key of every set is served its team's.
+      key.allowedIds.length > 0 ? inArray(adviceSets.id, key.allowedIds) : eq(adviceSets.ownerId, key.ownerId),
+      isNull(adviceSets.deletedAt),
+      page.afterId === undefined ? undefined : sql`(lower(${adviceSets.name}), ${adviceSets.id}) > (select lower(s.name), s.id from ${adviceSets} s where s.id = ${page.afterId})`,
+    ))
+    .orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id)).limit(page.limit)
+  if (sets.length === 0) return []
   const assigned = who.environment === 'production' && who.audienceId !== null
     ? sql`exists (select 1 from ${versionAssignments} where ${versionAssignments.adviceSetId} = ${versions.adviceSetId} and ${versionAssignments.audienceId} = ${who.audienceId} and ${versionAssignments.versionId} = ${versions.id})`
     : sql`false`
@@ -104,21 +117,13 @@ export async function listServedVersions(db: Db, adviceSetIds: number[], who: { 
     adviceSetId: versions.adviceSetId, versionId: versions.id, versionNumber: versions.number, state: versions.state,
     assigned: sql<boolean>`${assigned}`,
   }).from(versions)
-    .where(and(inArray(versions.adviceSetId, adviceSetIds), or(eq(versions.state, 'published'), preview, assigned)))
+    .where(and(inArray(versions.adviceSetId, sets.map((set) => set.id)), or(eq(versions.state, 'published'), preview, assigned)))
     .orderBy(versions.adviceSetId, sql`case when ${assigned} or ${preview} then 0 else 1 end`)
   const bySet = new Map(served.map((r) => [r.adviceSetId, r]))
-  const sets = await db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets)
-    .where(and(inArray(adviceSets.id, adviceSetIds), isNull(adviceSets.deletedAt))).orderBy(asc(sql`lower(${adviceSets.name})`), asc(adviceSets.id))
   return sets.map((set) => {
     const v = bySet.get(set.id)
     return { adviceSetId: set.id, name: set.name, versionId: v?.versionId ?? null, versionNumber: v?.versionNumber ?? null, state: v?.state ?? null, assigned: v?.assigned ?? false }
   })
-}
-
-/** Live sets of an owner, for "every set of the owner" keys. */
-export async function liveSetIdsOf(db: Db, ownerId: string): Promise<number[]> {
-  const rows = await db.select({ id: adviceSets.id }).from(adviceSets).where(and(eq(adviceSets.ownerId, ownerId), isNull(adviceSets.deletedAt)))
-  return rows.map((r) => r.id)
 }
 
 /** Users' names by id, for who did what on the version pages. */

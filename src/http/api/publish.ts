@@ -17,6 +17,8 @@ import { IdString, StringEnum } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
 const PUBLISH_ACTIONS = ['create', ...VERSION_ACTIONS] as const
+/** A key's sets come this many to a page: an owner may have tens of thousands. */
+const KEY_SETS_PAGE = 200
 /** Ids may come as numbers or digit strings; itemId() names the field when one is neither. */
 const anyId = (description: string) => Type.Unknown({ description })
 
@@ -136,9 +138,20 @@ export const publishApi: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/publish-config/:keyId', {
     schema: {
       summary: 'What one API key is served of each advice set it may use',
+      description: `The key's sets by name, ${KEY_SETS_PAGE} at a time (or \`limit\`, up to 1,000). \`data.next\` is the last set shown when more follow: pass it as \`after\` for the next page; null on the last.`,
       params: Type.Object({ keyId: IdString }),
+      querystring: Type.Object({
+        after: Type.Optional(IdString), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+      }, { additionalProperties: false }),
     },
-  }, async (request) => ({ data: await keyPublishConfig(deps, actorOf(request), itemId(request.params.keyId, 'keyId')) }))
+  }, async (request) => {
+    const { after, limit } = request.query
+    return {
+      data: await keyPublishConfig(deps, actorOf(request), itemId(request.params.keyId, 'keyId'), {
+        ...(after !== undefined ? { afterId: itemId(after, 'after') } : {}), limit: limit ?? KEY_SETS_PAGE,
+      }),
+    }
+  })
 
   app.post('/restore/:versionId', {
     schema: {

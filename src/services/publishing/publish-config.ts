@@ -5,7 +5,7 @@
 import { findLiveApiKey } from '../../db/queries/api-keys.ts'
 import { findAudience, listAudiences } from '../../db/queries/audiences.ts'
 import {
-  deleteAssignment, findVersion, findVersionInState, listAssignments, listServedVersions, liveSetIdsOf, upsertAssignment,
+  deleteAssignment, findVersion, findVersionInState, listAssignments, listServedVersions, upsertAssignment,
   type VersionRow,
 } from '../../db/queries/versions.ts'
 import { audit } from '../audit/audit.ts'
@@ -68,17 +68,20 @@ export async function assignVersion(deps: Deps, actor: Actor, input: { adviceSet
 }
 
 /** What one API key is served of each set it may use. Admins of the key's owner and provider admins. */
-export async function keyPublishConfig(deps: Deps, actor: Actor, keyId: number) {
+export async function keyPublishConfig(deps: Deps, actor: Actor, keyId: number, page: { afterId?: number; limit: number }) {
   const key = await findLiveApiKey(deps.db, keyId)
   if (!key || !canAdministerOwned(actor, key.ownerId)) throw new NotFoundError('No API key with this id')
-  const setIds = key.allowedAdviceSetIds.length > 0 ? key.allowedAdviceSetIds : await liveSetIdsOf(deps.db, key.ownerId)
-  const rows = await listServedVersions(deps.db, setIds, { environment: key.environment, audienceId: key.audienceId })
+  const rows = await listServedVersions(deps.db, { ownerId: key.ownerId, allowedIds: key.allowedAdviceSetIds }, { environment: key.environment, audienceId: key.audienceId }, {
+    ...page, limit: page.limit + 1,
+  })
+  const shown = rows.slice(0, page.limit)
   return {
     keyId: key.id, name: key.name, prefix: key.prefix, environment: key.environment, audienceId: key.audienceId,
-    adviceSets: rows.map((r) => ({
+    adviceSets: shown.map((r) => ({
       adviceSetId: r.adviceSetId, name: r.name,
       version: r.versionId === null ? null : { versionId: r.versionId, number: r.versionNumber, state: r.state },
       source: r.versionId === null ? null : r.assigned ? 'audience' : r.state === 'preview' ? 'preview' : 'published',
     })),
+    next: rows.length > page.limit ? String(shown.at(-1)!.adviceSetId) : null,
   }
 }

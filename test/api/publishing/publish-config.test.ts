@@ -1,6 +1,7 @@
 // Issue 7: publish-config shows which version each environment and audience gets; assigning a version to an
 // audience changes what its keys are served (and is heard); publish-config/{keyId} shows what one key gets.
 import t from 'tap'
+import { eq } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
@@ -9,6 +10,7 @@ import { buildRule } from '../../helpers/rules.ts'
 import { publishVersion } from '../../helpers/publishing.ts'
 import { createApiKey } from '../../helpers/api-keys.ts'
 import { activityRows } from '../../helpers/activity.ts'
+import { adviceSets } from '../../../src/db/schema/index.ts'
 import { onServedVersionChange, servedVersion, createVersion } from '../../../src/services/publishing/versions.ts'
 
 const { app, database } = await buildTestApp(t)
@@ -77,4 +79,48 @@ t.test('a preview key and a key for every set of the owner', async (t) => {
   const { key } = await createApiKey(db, { ownerId, environment: 'preview' })
   const data = (await admin.api('GET', `/api/adviceset/publish-config/${key.id}`)).json().data
   t.match(data.adviceSets, [{ adviceSetId: other.id, version: null, source: null }, { adviceSetId: set.id, version: { versionId: pre.id }, source: 'preview' }])
+})
+
+t.test('a key’s sets come in pages by name, each after the last set shown', async (t) => {
+  const team = await createOwner(db, { name: 'Many sets' })
+  const teamAdmin = await signedInAgent(app, await createUser(db, { ownerId: team, role: 'admin' }))
+  // Names equal but for case, so a page ends inside a run of names that sort alike.
+  const sets: Array<{ id: number; name: string }> = []
+  for (const name of ['b', 'A', 'a', 'C', 'c', 'gone']) sets.push(await createAdviceSet(db, { ownerId: team, name }))
+  await buildRule(db, sets[1]!.id, 'Main', [{ type: 'advice', headline: 'One' }])
+  const published = await publishVersion(db, { adviceSetId: sets[1]!.id })
+  await db.update(adviceSets).set({ deletedAt: new Date() }).where(eq(adviceSets.id, sets[5]!.id))
+  const byName = (ids: number[]) => sets.filter((s) => ids.includes(s.id))
+    .sort((x, y) => x.name.toLowerCase().localeCompare(y.name.toLowerCase()) || x.id - y.id).map((s) => s.id)
+
+  async function walk(keyId: number) {
+    const seen: Array<{ adviceSetId: number; version: { versionId: number } | null }> = []
+    let after: string | null = null
+    do {
+      const res = await teamAdmin.api('GET', `/api/adviceset/publish-config/${keyId}?limit=2${after === null ? '' : `&after=${after}`}`)
+      t.equal(res.statusCode, 200)
+      const data: { adviceSets: typeof seen; next: string | null } = res.json().data
+      t.ok(data.adviceSets.length <= 2)
+      seen.push(...data.adviceSets)
+      after = data.next
+    } while (after !== null && seen.length < 20)
+    return seen
+  }
+  const everySet = (await createApiKey(db, { ownerId: team })).key
+  const all = await walk(everySet.id)
+  t.same(all.map((s) => s.adviceSetId), byName(sets.slice(0, 5).map((s) => s.id)), 'every live set once, by name then id')
+  t.match(all.find((s) => s.adviceSetId === sets[1]!.id), { version: { versionId: published.id } }, 'with the version it is served')
+  // A limited key may name another team's public set as well.
+  sets.push(await createAdviceSet(db, { ownerId, name: 'B public', isPublic: true }))
+  const some = (await createApiKey(db, { ownerId: team, allowedAdviceSetIds: [sets[0]!.id, sets[2]!.id, sets[4]!.id, sets[5]!.id, sets[6]!.id] })).key
+  t.same((await walk(some.id)).map((s) => s.adviceSetId), byName([sets[0]!.id, sets[2]!.id, sets[4]!.id, sets[6]!.id]), 'a limited key: its live sets only, whoever owns them')
+  const first = (await teamAdmin.api('GET', `/api/adviceset/publish-config/${everySet.id}`)).json().data
+  t.equal(first.adviceSets.length, 5, 'without a limit, a page of 200')
+  t.equal(first.next, null)
+
+  for (const [query, field] of [['after=x', 'after'], ['limit=0', 'limit'], ['limit=1001', 'limit']] as const) {
+    const bad = await teamAdmin.api('GET', `/api/adviceset/publish-config/${everySet.id}?${query}`)
+    t.equal(bad.statusCode, 400, query)
+    t.equal(bad.json().error.field, field, `${query} names ${field}`)
+  }
 })
