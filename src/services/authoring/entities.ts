@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts'
 import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { findEntity, findEntityByName, findEntitySeenBy, insertEntity, listEntities, ownersWithName, updateEntity as updateEntityRow, type EntityFields, type EntityRow } from '../../db/queries/entities.ts'
 import { updateNodeTexts, type NodeTextChange, type OwnedNode, type RuleNodeRow } from '../../db/queries/rule-nodes.ts'
-import { eachReferringNode } from './node-references.ts'
+import { eachReferringNode, referencesOf } from './node-references.ts'
 import type { ReferenceScope } from '../../db/queries/node-references.ts'
 import {
   ENTITY_TYPES, ENTITY_TYPE_LIST, EngineError, NAME_PATTERN, RESERVED_VARIABLE_NAMES, coerceInput, isDataType, parseAssignment, parseExpression,
@@ -315,7 +315,7 @@ async function rewriteReferences(tx: Db, actor: Actor, entity: EntityRow, from: 
     const batch: OwnedNode[] = []
     await eachReferringNode(tx, referenceKeys(from), scope.nodes, (node) => batch.push(node) < REWRITE_BATCH, { expected: REWRITE_BATCH, afterId })
     const changes = batch.map((node) => ({ node, fields: rewriteNode(node, from, to) })).filter((c) => Object.keys(c.fields).length > 0)
-    const changed = new Set(await updateNodeTexts(tx, changes.map((c) => ({ id: c.node.id, fields: c.fields })), actor.userId, new Date()))
+    const changed = new Set(await updateNodeTexts(tx, changes.map((c) => ({ id: c.node.id, fields: c.fields, refs: referencesOf({ ...c.node, ...c.fields }) })), actor.userId, new Date()))
     const rewritten = changes.filter((c) => changed.has(c.node.id))
     await auditMany(tx, actor, ENTITY_RULE_NODE, rewritten.map(({ node, fields }) => ({
       ownerId: node.ownerId, action: 'update' as const, entityId: node.id, adviceSetId: node.adviceSetId,

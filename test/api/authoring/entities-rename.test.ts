@@ -10,6 +10,7 @@ import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
 import { activity, adviceSets, entities, ruleNodes } from '../../../src/db/schema/index.ts'
 import { REWRITE_BATCH } from '../../../src/services/authoring/entities.ts'
+import { referencesOf } from '../../../src/services/authoring/node-references.ts'
 
 const { app, database } = await buildTestApp(t)
 const db = database.db
@@ -97,6 +98,9 @@ t.test('a name used by more nodes than a rename rewrites at a time: every one, e
   t.equal(stored.at(-1)!.expression, '{{Unrelated}} > 1', 'a node that does not use it is untouched')
   t.same(stored.slice(-7, -1).map((n) => [n.headline, n.text]), Array.from({ length: 6 }, (_, i) => [`Keep {{Other}} ${i}`, `Has {{Batch_Renamed}} (${i})`]), 'only the fields that used it change')
   t.ok(stored.filter((n) => using.includes(n.id)).every((n) => n.updatedBy === author.id), 'each by the author')
+  const rewritten = stored.filter((n) => using.includes(n.id))
+  t.same(rewritten.filter((n) => n.refHash !== referencesOf(n).refHash || JSON.stringify(n.refKeys) !== JSON.stringify(referencesOf(n).refKeys)).map((n) => n.id), [],
+    'each names what it refers to now, so none waits for the filler')
   const logged = await db.select().from(activity).where(and(eq(activity.entityType, 'rulenode'), inArray(activity.entityId, using.map(String))))
   t.equal(logged.length, using.length, 'one activity row a node')
   const last = logged.find((row) => row.entityId === String(using.at(-1)))!
