@@ -121,12 +121,12 @@ export type NodeTextChange = Partial<Pick<RuleNodeRow, typeof TEXT_FIELDS[number
 
 /**
  * Text changes of many nodes (a batch of a rename) in one statement: each node gets only the fields given for it, and
- * the names it refers to after them (`refs`, as referencesOf reads them) so that it stays trusted; without `refs` it
- * is left for the filler. Each node's rule row is locked FOR SHARE first, as nodeUpdate locks it. Returns the ids of
- * the nodes changed.
+ * the names it refers to after them (`refs`, as referencesOf reads them), so that it stays trusted and no reader
+ * parses it again until the filler comes. Each node's rule row is locked FOR SHARE first, as nodeUpdate locks it.
+ * Returns the ids of the nodes changed.
  */
 export async function updateNodeTexts(
-  db: Db, changes: readonly { id: number; fields: NodeTextChange; refs?: { refKeys: string[]; refHash: string } }[], by: number | null, at: Date,
+  db: Db, changes: readonly { id: number; fields: NodeTextChange; refs: { refKeys: string[]; refHash: string } }[], by: number | null, at: Date,
 ): Promise<number[]> {
   if (changes.length === 0) return []
   // The field names are the columns' names.
@@ -134,8 +134,7 @@ export async function updateNodeTexts(
     sql`${sql.identifier(field)} = case when c.f ? ${field} then c.f ->> ${field} else n.${sql.identifier(field)} end`)
   const result = await db.execute(sql`
     update rule_nodes n set ${sql.join(set, sql`, `)},
-      ref_keys = case when c.r is null then n.ref_keys else array(select jsonb_array_elements_text(c.r -> 'refKeys')) end,
-      ref_hash = case when c.r is null then n.ref_hash else c.r ->> 'refHash' end,
+      ref_keys = array(select jsonb_array_elements_text(c.r -> 'refKeys')), ref_hash = c.r ->> 'refHash',
       updated_by = ${by}, updated_at = ${at.toISOString()}::timestamptz
     from (select (e ->> 'id')::int as id, e -> 'fields' as f, e -> 'refs' as r from jsonb_array_elements(${JSON.stringify(changes)}::jsonb) e) c
     where n.id = c.id and n.rule_id = (select r.id from rules r where r.id = n.rule_id for share)
