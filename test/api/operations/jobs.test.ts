@@ -1,13 +1,14 @@
 // The job queue through /api/job: who sees and cancels which job, progress, cancel within a second, retries with
 // backoff, failure after the last attempt, and two workers never running one job.
 import t from 'tap'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { gate, waitForJob } from '../../helpers/jobs.ts'
 import { activity } from '../../../src/db/schema/index.ts'
 import { JobQueue } from '../../../src/jobs/queue.ts'
+import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 
 const gates = new Map<number, ReturnType<typeof gate>>()
 // The job and the test may reach a gate in either order: whoever comes first creates it.
@@ -37,6 +38,10 @@ const { app, database } = await buildTestApp(t, {}, {
       return { attempt: job.attempt }
     }, { attempts: 3, retryDelaySeconds: 1 })
     jobs.register('test.broken', async () => { throw new Error('Nothing works') }, { attempts: 1 })
+    jobs.register<{ calls: number }>('test.chatty', async (payload, { progress }) => {
+      for (let n = 1; n <= payload.calls; n++) await progress((n / payload.calls) * 99, `${n} of ${payload.calls} rows`)
+      return { calls: payload.calls }
+    })
   },
 })
 const db = database.db
@@ -161,6 +166,23 @@ t.test('two workers on one database never run the same job', async (t) => {
   t.same(ids.filter((id) => ranBy.get(id)?.length !== 1), [], 'every job ran exactly once')
   const workers = new Set([...ranBy.values()].flat())
   t.ok(workers.size >= 1, `ran on: ${[...workers].join(', ')}`)
+})
+
+t.test('progress that counts rows at every call is written a few times, not at every call', async (t) => {
+  // Each write of a new line is counted by a trigger made for this test.
+  await db.execute(sql`create table progress_writes (job_id bigint not null)`)
+  await db.execute(sql`create function count_progress_write() returns trigger language plpgsql as $$ begin insert into progress_writes values (new.id); return new; end $$`)
+  await db.execute(sql`create trigger count_progress_write after update of progress_text on jobs for each row when (old.progress_text is distinct from new.progress_text) execute function count_progress_write()`)
+  t.teardown(async () => {
+    await db.execute(sql`drop trigger count_progress_write on jobs`)
+    await db.execute(sql`drop function count_progress_write()`)
+    await db.execute(sql`drop table progress_writes`)
+  })
+  const job = await enqueue('test.chatty', { calls: 2_000 })
+  const done = await waitForJob(db, job.id, (j) => j.state === 'completed')
+  t.equal(done.progress, 100)
+  const writes = Number(rowsOf(await db.execute(sql`select count(*)::int as n from progress_writes where job_id = ${job.id}`))[0]!.n)
+  t.ok(writes < 100, `2,000 calls, ${writes} writes of the line`)
 })
 
 t.test('bad ids are named', async (t) => {
