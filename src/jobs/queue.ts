@@ -4,11 +4,12 @@
 // process after a restart, or in another instance. The `jobs` row is what users see, and its `attempt` column
 // fences every write, so only the attempt that holds the job can report progress or finish it: a job completes
 // exactly once even when an attempt was cut off midway.
+import { writeJobFile } from './job-files.ts'
 import { sql } from 'drizzle-orm'
 import { fromDrizzle, type DrizzleTransactionLike, type JobWithMetadata, type PgBoss } from 'pg-boss'
 import type { Db } from '../db/client.ts'
 import {
-  beginJobAttempt, cancelRequestedJobIds, finishJob, insertJob, insertJobFile, runningBossJobIds, setBossJobId, settleCancelledJob, updateJobProgress,
+  beginJobAttempt, cancelRequestedJobIds, finishJob, insertJob, runningBossJobIds, setBossJobId, settleCancelledJob, updateJobProgress,
   type JobRow,
 } from '../db/queries/jobs.ts'
 import { createBoss, isEmbedded } from './boss.ts'
@@ -217,7 +218,7 @@ export class JobQueue {
       },
       saveFile: async (file) => {
         stopIfAborted()
-        await insertJobFile(this.db, { jobId: row.id, ...file })
+        await writeJobFile(this.db, row.id, file)
         return { downloadUrl: `/api/job/${row.id}/download` }
       },
     }

@@ -1,4 +1,5 @@
 // What a job kind's handler sees, and what other domains pass to enqueue one (README "Adding a job kind").
+import type { JobFileContent } from './job-files.ts'
 
 export interface JobContext {
   /**
@@ -10,8 +11,11 @@ export interface JobContext {
   /** Aborted when someone cancels the job, the app shuts down, or this worker lost the job to another one. */
   signal: AbortSignal
   job: { id: number; ownerId: string; userId: number | null; attempt: number; maxAttempts: number }
-  /** Keeps a file with the job for download (an export); the job's result links to it. */
-  saveFile(file: { name: string; contentType: string; bytes: Buffer }): Promise<{ downloadUrl: string }>
+  /**
+   * Keeps a file with the job for download (an export); the job's result links to it. The content is written as it
+   * comes (src/jobs/job-files.ts), so a stream of any length is never held whole.
+   */
+  saveFile(file: JobFileContent): Promise<{ downloadUrl: string }>
 }
 
 /** Returns the job's result (JSON: shown to the user, e.g. counts or a download link). */

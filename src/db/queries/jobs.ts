@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { jobFiles, jobs, users, type JobState } from '../schema/index.ts'
+import { jobFileChunks, jobFiles, jobs, users, type JobState } from '../schema/index.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export const ACTIVE_JOB_STATES: JobState[] = ['queued', 'running']
@@ -112,13 +112,30 @@ export async function cancelRequestedJobIds(db: Db, ids: number[]): Promise<numb
   return rows.map((r) => r.id)
 }
 
-export async function insertJobFile(db: Db, p: { jobId: number; name: string; contentType: string; bytes: Buffer }): Promise<void> {
-  await db.insert(jobFiles).values(p).onConflictDoUpdate({ target: jobFiles.jobId, set: { name: p.name, contentType: p.contentType, bytes: p.bytes } })
+/** Forgets what an earlier attempt of the job wrote of its file, before this one writes it again. */
+export async function deleteJobFile(db: Db, jobId: number): Promise<void> {
+  await db.delete(jobFiles).where(eq(jobFiles.jobId, jobId))
+  await db.delete(jobFileChunks).where(eq(jobFileChunks.jobId, jobId))
+}
+
+export async function insertJobFileChunk(db: Db, p: { jobId: number; seq: number; bytes: Buffer }): Promise<void> {
+  await db.insert(jobFileChunks).values(p)
+}
+
+/** The file's name, type and size, once all its chunks are written: a download finds it only then. */
+export async function insertJobFile(db: Db, p: { jobId: number; name: string; contentType: string; size: number }): Promise<void> {
+  await db.insert(jobFiles).values(p)
 }
 
 export async function findJobFile(db: Db, jobId: number) {
   const [row] = await db.select().from(jobFiles).where(eq(jobFiles.jobId, jobId)).limit(1)
   return row
+}
+
+/** The file's bytes from chunk `seq`, or undefined past its last. */
+export async function findJobFileChunk(db: Db, jobId: number, seq: number): Promise<Buffer | undefined> {
+  const [row] = await db.select({ bytes: jobFileChunks.bytes }).from(jobFileChunks).where(and(eq(jobFileChunks.jobId, jobId), eq(jobFileChunks.seq, seq)))
+  return row?.bytes
 }
 
 /** The last job of this kind about `subject` that completed, whoever started it (a replay at the review gate). */

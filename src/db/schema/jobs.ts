@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, bigserial, bigint, integer, jsonb, index, pgEnum, customType } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, bigserial, bigint, integer, jsonb, index, pgEnum, customType, primaryKey } from 'drizzle-orm/pg-core'
 import { owners } from './owners.ts'
 import { users } from './users.ts'
 
@@ -47,11 +47,21 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => Buffer.isBuffer(value) ? value : Buffer.from(value),
 })
 
-/** Files a job made for download (an export), kept with the job and removed with it. */
+/**
+ * Files a job made for download (an export), kept with the job and removed with it: the name and type here, the
+ * bytes in order in job_file_chunks. An export of a million decision records is most of a gigabyte, more than one
+ * bytea value or one Node.js string may hold; written and read a chunk at a time, neither end holds it whole.
+ */
 export const jobFiles = pgTable('job_files', {
   jobId: bigint('job_id', { mode: 'number' }).primaryKey().references(() => jobs.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   contentType: text('content_type').notNull(),
-  bytes: bytea('bytes').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+export const jobFileChunks = pgTable('job_file_chunks', {
+  jobId: bigint('job_id', { mode: 'number' }).notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+  seq: integer('seq').notNull(),
+  bytes: bytea('bytes').notNull(),
+}, (t) => [primaryKey({ columns: [t.jobId, t.seq] })])

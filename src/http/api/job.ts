@@ -31,7 +31,7 @@ export const jobApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/:id/download', { schema: { params: IdParams } }, async (request, reply) => {
     const file = await jobDownload(deps, actorOf(request), itemId(request.params.id))
-    reply.type(file.contentType).header('content-disposition', dispositionHeader(file.name, 'attachment'))
-    return file.bytes
+    reply.type(file.contentType).header('content-length', String(file.size)).header('content-disposition', dispositionHeader(file.name, 'attachment'))
+    return reply.send(file.stream)
   })
 }

@@ -9,7 +9,7 @@ import { teamSet } from '../publishing/versions.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { slugify } from '../library/tags.ts'
-import { CONTENT_TYPES, csvStream, jsonStream, streamBytes, type ExportRow } from '../operations/export.ts'
+import { CONTENT_TYPES, csvStream, jsonStream, type ExportRow } from '../operations/export.ts'
 import { canonicalJson } from './canonical.ts'
 import { parseDecisionQuery, type DecisionQuery } from './filters.ts'
 import { ValidationError } from '../errors.ts'
@@ -130,8 +130,7 @@ export function registerDecisionExportJob(deps: Deps): void {
       done = n
       return progress(total === 0 ? 99 : Math.min(99, (n / total) * 99), recordsLine(n, Math.max(n, total)))
     })
-    const bytes = await streamBytes(stream)
-    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], bytes })
+    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], content: stream })
     // Records erased while the job ran are not in the file: the line says how many it holds.
     await progress(100, recordsLine(done, Math.max(done, total)))
     return { downloadUrl, fileName: plan.fileName, rows: done }

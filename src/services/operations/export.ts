@@ -159,13 +159,6 @@ export function jsonStream(rows: AsyncIterable<unknown>): Readable {
   })())
 }
 
-/** A finished export's bytes, for the job's file (the job store keeps a file whole). */
-export async function streamBytes(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
-  return Buffer.concat(chunks)
-}
-
 /** The export as a byte stream in the format asked for. `onRow` sees each row as it is written (job progress). */
 export function exportStream(deps: Deps, plan: ExportPlan, onRow: (n: number) => Promise<void> = async () => {}): Readable {
   const columns = COLUMNS[plan.kind]
@@ -218,7 +211,7 @@ export const EXPORT_JOB_SUBJECT = 'export'
 export function registerExportJob(deps: Deps): void {
   deps.jobs.register<ExportPlan>(EXPORT_JOB, async (plan, { progress, saveFile }) => {
     const stream = exportStream(deps, plan, (n) => progress(plan.rows === 0 ? 99 : Math.min(99, (n / plan.rows) * 99), `${n.toLocaleString('en')} of ${plan.rows.toLocaleString('en')} rows`))
-    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], bytes: await streamBytes(stream) })
+    const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], content: stream })
     await progress(100, `${plan.rows.toLocaleString('en')} rows`)
     return { downloadUrl, fileName: plan.fileName, rows: plan.rows }
   }, { attempts: 3 })

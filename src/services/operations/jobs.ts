@@ -1,5 +1,6 @@
 // Jobs as users see them (SPEC §7 `job`, `job/{id}/cancel`): their own jobs, and for admins their owner's (provider
 // admins: every owner's); the jobs panel's props; the download a finished job left. The queue itself is src/jobs.
+import { readJobFile } from '../../jobs/job-files.ts'
 import { ACTIVE_JOB_STATES, findJob, findJobFile, listJobs, requestJobCancel, type JobRow } from '../../db/queries/jobs.ts'
 import type { JobState } from '../../db/schema/index.ts'
 import { audit } from '../audit/audit.ts'
@@ -80,7 +81,7 @@ export async function jobDownload(deps: Deps, actor: Actor, id: number) {
   await visibleJob(deps, actor, id)
   const file = await findJobFile(deps.db, id)
   if (!file) throw new NotFoundError('This job has no file to download.')
-  return { name: file.name, contentType: file.contentType, bytes: file.bytes }
+  return { name: file.name, contentType: file.contentType, size: file.size, stream: readJobFile(deps.db, id) }
 }
 
 /**

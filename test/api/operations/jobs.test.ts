@@ -6,7 +6,8 @@ import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { gate, waitForJob } from '../../helpers/jobs.ts'
-import { activity } from '../../../src/db/schema/index.ts'
+import { activity, jobFileChunks } from '../../../src/db/schema/index.ts'
+import { JOB_FILE_CHUNK_BYTES } from '../../../src/jobs/job-files.ts'
 import { JobQueue } from '../../../src/jobs/queue.ts'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 
@@ -38,6 +39,11 @@ const { app, database } = await buildTestApp(t, {}, {
       return { attempt: job.attempt }
     }, { attempts: 3, retryDelaySeconds: 1 })
     jobs.register('test.broken', async () => { throw new Error('Nothing works') }, { attempts: 1 })
+    jobs.register<{ pieces: number }>('test.file', async (payload, { saveFile }) => {
+      // Pieces of 100,000 bytes, each of its own digit, so a chunk out of order or lost shows.
+      const content = (async function* pieces() { for (let i = 0; i < payload.pieces; i++) yield String(i % 10).repeat(100_000) })()
+      return saveFile({ name: 'big.txt', contentType: 'text/plain', content })
+    })
     jobs.register<{ calls: number }>('test.chatty', async (payload, { progress }) => {
       for (let n = 1; n <= payload.calls; n++) await progress((n / payload.calls) * 99, `${n} of ${payload.calls} rows`)
       return { calls: payload.calls }
@@ -166,6 +172,23 @@ t.test('two workers on one database never run the same job', async (t) => {
   t.same(ids.filter((id) => ranBy.get(id)?.length !== 1), [], 'every job ran exactly once')
   const workers = new Set([...ranBy.values()].flat())
   t.ok(workers.size >= 1, `ran on: ${[...workers].join(', ')}`)
+})
+
+t.test('a job’s file bigger than a chunk is kept in chunks and downloaded whole, in order', async (t) => {
+  const pieces = Math.ceil((2.5 * JOB_FILE_CHUNK_BYTES) / 100_000)
+  const job = await enqueue('test.file', { pieces })
+  await waitForJob(db, job.id, (j) => j.state === 'completed')
+  const chunks = await db.select({ seq: jobFileChunks.seq }).from(jobFileChunks).where(eq(jobFileChunks.jobId, job.id)).orderBy(jobFileChunks.seq)
+  t.same(chunks.map((c) => c.seq), [0, 1, 2], 'three chunks')
+  const res = await agents.starter.request({ method: 'GET', url: `/api/job/${job.id}/download` })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['content-length'], String(pieces * 100_000))
+  t.match(res.headers['content-disposition'], /attachment; filename="big.txt"/)
+  const body = res.rawPayload
+  t.equal(body.length, pieces * 100_000)
+  const wrong = Array.from({ length: pieces }, (_, i) => i).filter((i) => body.subarray(i * 100_000, (i + 1) * 100_000).toString() !== String(i % 10).repeat(100_000))
+  t.same(wrong, [], 'every piece in its place')
+  t.equal((await agents.stranger.request({ method: 'GET', url: `/api/job/${job.id}/download` })).statusCode, 404, 'others get 404')
 })
 
 t.test('progress that counts rows at every call is written a few times, not at every call', async (t) => {

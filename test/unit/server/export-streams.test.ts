@@ -1,7 +1,15 @@
 // The export streams (services/operations/export.ts): a failure while reading the rows (a database closing under an
 // export job) fails the stream its reader consumes, in CSV as in JSON, instead of leaving it open for ever.
 import t from 'tap'
-import { csvStream, jsonStream, streamBytes } from '../../../src/services/operations/export.ts'
+import type { Readable } from 'node:stream'
+import { csvStream, jsonStream } from '../../../src/services/operations/export.ts'
+
+/** What a reader of the stream (the job's file writer) gets, whole. */
+async function streamBytes(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
+  return Buffer.concat(chunks)
+}
 
 async function* failingAfterOne(): AsyncGenerator<{ a: string }> {
   yield { a: 'first' }

@@ -1,0 +1,1 @@
+ALTER TABLE "job_files" DROP COLUMN "bytes";
