@@ -13,6 +13,11 @@ export interface KeysetPage<T> {
 
 /** The page of `rows`, read with a limit of `size + 1`. */
 export function keysetPage<T extends { id: number }>(rows: T[], size: number): KeysetPage<T> {
+  return keysetPageBy(rows, size, (row) => row.id)
+}
+
+/** keysetPage of rows whose cursor is not their `id` (a scenario with its run, a key's set with its version). */
+export function keysetPageBy<T>(rows: T[], size: number, idOf: (row: T) => number): KeysetPage<T> {
   const shown = rows.slice(0, size)
-  return { shown, nextAfter: rows.length > size ? shown.at(-1)!.id : null }
+  return { shown, nextAfter: rows.length > size ? idOf(shown.at(-1)!) : null }
 }

@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { BY_WHOM, impersonators } from './activity.ts'
-import type { KeysetParams } from './keyset-page.ts'
 import { visibleTo, type SetVisibility } from './advice-sets.ts'
 import { activity, adviceSets, audiences, users, versionAssignments, versions, type VersionState } from '../schema/index.ts'
 
@@ -99,7 +98,7 @@ interface ServedListRow { adviceSetId: number; name: string; versionId: number |
  * when none): the owner's sets, or `allowedIds` when the key is limited to some. The page starts after set
  * `afterId` in that order and reads `limit` sets (plus one, to tell whether more follow), not every set of the owner.
  */
-export async function listServedVersions(db: Db, key: { ownerId: string; allowedIds: number[] }, who: { environment: 'production' | 'preview'; audienceId: number | null }, page: Required<Pick<KeysetParams, 'limit'>> & KeysetParams): Promise<ServedListRow[]> {
+export async function listServedVersions(db: Db, key: { ownerId: string; allowedIds: number[] }, who: { environment: 'production' | 'preview'; audienceId: number | null }, page: { afterId?: number; limit: number }): Promise<ServedListRow[]> {
   const sets = await db.select({ id: adviceSets.id, name: adviceSets.name }).from(adviceSets)
     .where(and(
       // A limited key may list the provider's and public sets too; a key of every set is served its team's.

@@ -2,6 +2,7 @@
 // (an audience's keys get an assigned version instead of the published one). Assigning needs an admin of the set's
 // owner (or a provider admin) and a version that was approved; every change is audited and heard by served-version
 // listeners.
+import { keysetPageBy } from '../../db/queries/keyset-page.ts'
 import { findLiveApiKey } from '../../db/queries/api-keys.ts'
 import { findAudience, listAudiences } from '../../db/queries/audiences.ts'
 import {
@@ -74,7 +75,7 @@ export async function keyPublishConfig(deps: Deps, actor: Actor, keyId: number, 
   const rows = await listServedVersions(deps.db, { ownerId: key.ownerId, allowedIds: key.allowedAdviceSetIds }, { environment: key.environment, audienceId: key.audienceId }, {
     ...page, limit: page.limit + 1,
   })
-  const shown = rows.slice(0, page.limit)
+  const { shown, nextAfter } = keysetPageBy(rows, page.limit, (row) => row.adviceSetId)
   return {
     keyId: key.id, name: key.name, prefix: key.prefix, environment: key.environment, audienceId: key.audienceId,
     adviceSets: shown.map((r) => ({
@@ -82,6 +83,6 @@ export async function keyPublishConfig(deps: Deps, actor: Actor, keyId: number, 
       version: r.versionId === null ? null : { versionId: r.versionId, number: r.versionNumber, state: r.state },
       source: r.versionId === null ? null : r.assigned ? 'audience' : r.state === 'preview' ? 'preview' : 'published',
     })),
-    next: rows.length > page.limit ? String(shown.at(-1)!.adviceSetId) : null,
+    next: nextAfter === null ? null : String(nextAfter),
   }
 }

@@ -1,5 +1,6 @@
 // Advice scenarios: list, read, create, change, copy, delete and restore, each checked against the set's rights and
 // audited in its own transaction. A scenario's status is its latest run's (runs.ts stores them).
+import { keysetPageBy } from '../../db/queries/keyset-page.ts'
 import type { Db } from '../../db/client.ts'
 import {
   countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
@@ -82,10 +83,10 @@ export async function listScenarioIndex(deps: Deps, actor: Actor, opts: { advice
     visibility: setVisibility(actor), adviceSetId: opts.adviceSetId, status: statusFilter(opts.status), text: opts.text?.trim() || undefined,
     limit: SCENARIO_INDEX_PAGE + 1, ...(opts.afterId === undefined ? { offset: (page - 1) * SCENARIO_INDEX_PAGE } : { afterId: opts.afterId }),
   })
-  const shown = rows.slice(0, SCENARIO_INDEX_PAGE)
+  const { shown, nextAfter } = keysetPageBy(rows, SCENARIO_INDEX_PAGE, (row) => row.scenario.id)
   return {
     items: shown.map((row) => itemOf(actor, row)), total, page: opts.afterId === undefined ? page : null, pageSize: SCENARIO_INDEX_PAGE,
-    next: rows.length > SCENARIO_INDEX_PAGE ? String(shown.at(-1)!.scenario.id) : null,
+    next: nextAfter === null ? null : String(nextAfter),
   }
 }
 
