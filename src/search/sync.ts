@@ -17,6 +17,9 @@ export interface IndexerLog {
   warn(obj: object, msg: string): void
 }
 
+/** How long a search waits for the index to take in pending writes before it answers from the index as it stands. */
+export const SEARCH_WAITS_FOR_INDEX_MS = 5_000
+
 export class SearchIndexer {
   private tail: Promise<unknown> = Promise.resolve()
   private queued: Promise<number> | null = null
@@ -25,15 +28,22 @@ export class SearchIndexer {
   private soonTimer: NodeJS.Timeout | null = null
   private unlisten: Unlisten | null = null
   private stopped = false
+  /** The start's pass over what was left from before; resolves with how many tasks it applied. */
+  caughtUp: Promise<number> = Promise.resolve(0)
 
   constructor(private readonly db: Db, private readonly index: SearchIndex, private log: IndexerLog) {}
 
-  /** Listens for new tasks, then applies everything left over from before (a crash between commit and indexing). */
-  async start(log?: IndexerLog): Promise<number> {
+  /**
+   * Listens for new tasks, then applies everything left over from before (a crash between commit and indexing, or a
+   * rename that touched every set) in the background: such a backlog can take minutes, and the app's readiness does
+   * not wait for it (455,442 tasks made the start time out). `caughtUp` settles when it is done.
+   */
+  async start(log?: IndexerLog): Promise<void> {
     if (log) this.log = log
     this.stopped = false
     this.unlisten = await listenOn(this.db, INDEX_TASK_CHANNEL, () => this.soon())
-    return this.repair()
+    this.caughtUp = this.repair()
+    this.caughtUp.catch((err: unknown) => this.log.warn({ err }, 'search index catch-up failed; its tasks wait for the next pass'))
   }
 
   async stop(): Promise<void> {
@@ -63,9 +73,20 @@ export class SearchIndexer {
     return this.run(true)
   }
 
-  /** Applies the tasks that are due, after any pass already running; searches call it to read their own writes. */
+  /** Applies the tasks that are due, after any pass already running. */
   flush(): Promise<number> {
     return this.run(false)
+  }
+
+  /**
+   * flush(), waited for at most `ms`: a search reads its own writes, but behind a backlog of minutes it answers from the
+   * index as it stands (the pass goes on).
+   */
+  async flushWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms) })
+    await Promise.race([this.flush().catch(() => undefined), waited])
+    clearTimeout(timer)
   }
 
   /** Passes never overlap; requests arriving while one waits to start share it. */
@@ -104,7 +125,8 @@ export class SearchIndexer {
           else failed = true
         }
       }
-      if (tasks.length < TASK_BATCH) break
+      // A stopping app does not wait for the rest of a backlog: it stays in the outbox for the next start.
+      if (tasks.length < TASK_BATCH || this.stopped) break
     }
     if (failed) await this.scheduleRetry()
     return applied

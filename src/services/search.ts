@@ -6,7 +6,7 @@ import { DOCUMENT_MAPPERS } from '../search/documents.ts'
 import { fieldValue, hitMatchesFilter } from '../search/filter-match.ts'
 import { createSearchIndex, indexNameFor } from '../search/index.ts'
 import { algoliaResult, HITS_PER_PAGE, parseParams } from '../search/instantsearch.ts'
-import { SearchIndexer } from '../search/sync.ts'
+import { SEARCH_WAITS_FOR_INDEX_MS, SearchIndexer } from '../search/sync.ts'
 import type { Filter, FilterField, SearchIndex, SearchResult } from '../search/types.ts'
 import { audit } from './audit/audit.ts'
 import { isProviderAdmin, PROVIDER_OWNER_ID, type Actor, type Deps } from './context.ts'
@@ -92,10 +92,10 @@ function countedIn(facets: SearchResult['facets'], hit: KeywordMapHit): SearchRe
   return counted
 }
 
-/** POST /api/search: each request answered in order, Algolia-shaped. Pending index work is applied first. */
+/** POST /api/search: each request answered in order, Algolia-shaped. Pending index work is applied first (waited for at most SEARCH_WAITS_FOR_INDEX_MS). */
 export async function searchLibrary(deps: Deps, actor: Actor, requests: MultiSearchRequest[]) {
   const runtime = searchRuntime(deps)
-  await runtime.indexer.flush()
+  await runtime.indexer.flushWithin(SEARCH_WAITS_FOR_INDEX_MS)
   const suggestions = new Map<string, Promise<KeywordMapHit | null>>()
   const suggestionFor = (query: string) => {
     let found = suggestions.get(query)

@@ -30,8 +30,8 @@ async function search(query: string, params: Record<string, unknown> = {}) {
   return res.json().results[0] as { nbHits: number; hits: Array<{ objectID: string; name: string; name_alt: string; tags: string[]; _highlightResult: { name: { value: string } } }> }
 }
 
-/** `inner` with its upserts seen first by `before` (which may throw), also inside the indexer's transactions. */
-function watchedIndex(inner: SearchIndex, before: (docs: SearchDocument[]) => void): SearchIndex {
+/** `inner` with its upserts seen first by `before` (which may throw or wait), also inside the indexer's transactions. */
+function watchedIndex(inner: SearchIndex, before: (docs: SearchDocument[]) => void | Promise<void>): SearchIndex {
   return {
     kind: inner.kind,
     search: (q) => inner.search(q),
@@ -39,7 +39,7 @@ function watchedIndex(inner: SearchIndex, before: (docs: SearchDocument[]) => vo
     clear: () => inner.clear(),
     stats: () => inner.stats(),
     upsert: async (docs: SearchDocument[]) => {
-      before(docs)
+      await before(docs)
       return inner.upsert(docs)
     },
     inTransaction: (tx) => watchedIndex(inner.inTransaction!(tx), before),
@@ -124,10 +124,34 @@ t.test('a crash between commit and indexing is repaired at start-up', async (t) 
   t.same(await indexed('platypus'), [], 'not in the index: the process "died" before indexing')
 
   const restarted = new SearchIndexer(db, index, silent)
-  t.equal(await restarted.start(), 1, 'start-up applies the left-over task')
+  await restarted.start()
+  t.equal(await restarted.caughtUp, 1, 'start-up applies the left-over task')
   await restarted.stop()
   t.same(await indexed('platypus'), [`adviceset-${set.id}`], 'now found')
   t.equal(await countIndexTasks(db), 0, 'and the task is gone')
+})
+
+t.test('readiness does not wait for a backlog, and a search behind one answers from the index as it stands', async (t) => {
+  await indexer.stop()
+  t.teardown(() => indexer.start())
+  const set = await createAdviceSet(app.deps, actor, { name: 'Quokka quotas' })
+  // An index whose upserts wait for the test: the start's catch-up is held inside its pass.
+  let reach!: () => void
+  const reached = new Promise<void>((resolve) => { reach = resolve })
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => { open = resolve })
+  const held = watchedIndex(index, async () => { reach(); await gate })
+  const restarted = new SearchIndexer(db, held, silent)
+  const first = await Promise.race([restarted.start().then(() => 'ready'), reached.then(() => 'held in the catch-up')])
+  t.equal(first, 'ready', 'the start resolves before its catch-up is done')
+  await reached
+  await restarted.flushWithin(20)
+  t.pass('a search waits at most its bound for a pass that is held')
+  // (Nothing reads the database here: on PGlite the held pass's transaction has the one connection.)
+  open()
+  t.equal(await restarted.caughtUp, 1, 'the catch-up goes on and applies the task')
+  await restarted.stop()
+  t.ok((await indexed('quokka')).includes(`adviceset-${set.id}`), 'now found')
 })
 
 t.test('an index that fails loses nothing: the task waits with backoff and is applied later', async (t) => {
