@@ -97,6 +97,8 @@ export const ruleNodes = pgTable('rule_nodes', {
   index('rule_nodes_refs_stale_idx').on(t.id).where(sql`ref_hash is distinct from rule_node_ref_hash(type, expression, variable, headline, text, question)`),
   // The deleted nodes (what can be restored under a rule or node): few among a big tenant's 2,000,000.
   index('rule_nodes_deleted_idx').on(t.id).where(sql`deleted_at is not null`),
+  // The calls of an external API (before its edit or delete): few among a big tenant's nodes.
+  index('rule_nodes_api_idx').on(t.apiId).where(sql`api_id is not null`),
 ])
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "rule_nodes_api_idx" ON "rule_nodes" USING btree ("api_id") WHERE api_id is not null;
