@@ -1,5 +1,5 @@
-// `npm run reindex`: empties the search index (PostgreSQL full-text, or Meilisearch when MEILI_URL is set) and
-// indexes every live searchable entity again, with a progress bar. Uses the same environment as `npm start`.
+// `npm run reindex`: indexes every live searchable entity again, with a progress bar, and removes what is gone
+// (PostgreSQL full-text keeps answering searches meanwhile; Meilisearch, when MEILI_URL is set, is emptied first). Uses the same environment as `npm start`.
 // The rebuild is the `search.reindex` job: this script enqueues it and works the queue until the job ends, so it
 // runs exactly as when support starts it from /admin/support (and a crash midway is resumed by the next worker).
 import path from 'node:path'

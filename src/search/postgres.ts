@@ -63,6 +63,8 @@ export class PostgresSearchIndex implements SearchIndex {
           ownerId: d.ownerId, ownerName: d.ownerName, adviceSetId: d.adviceset?.id ?? null,
           isPublic: d.adviceset?.isPublic ?? false, isStarter: d.adviceset?.isStarter ?? false, tags: d.tags, hit: storedHit(d),
           ...words, prefixTerms: prefixTokens(Object.values(words).join(' ')), updatedAt: d.updatedAt,
+          // The moment of the write itself, not of its transaction: a write that lands after a rebuild's start is newer.
+          indexedAt: sql`clock_timestamp()`,
         }
       })
       // In one order, as the documents are (sync.ts): two writers adding the same new words wait on each other in turn.
@@ -71,7 +73,7 @@ export class PostgresSearchIndex implements SearchIndex {
       await Promise.all([
         this.db.insert(searchDocuments).values(rows).onConflictDoUpdate({
           target: searchDocuments.objectId,
-          set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'prefixTerms', 'updatedAt']
+          set: Object.fromEntries(['entityTypeId', 'entityTypeName', 'ownerId', 'ownerName', 'adviceSetId', 'isPublic', 'isStarter', 'tags', 'hit', 'nameTerms', 'nameAltTerms', 'textTerms', 'prefixTerms', 'updatedAt', 'indexedAt']
             .map((key) => [key, sql.raw(`excluded.${toSnake(key)}`)])),
         }),
         lexicon.length > 0 ? this.db.insert(searchTerms).values(lexicon.map((term) => ({ term }))).onConflictDoNothing() : undefined,
@@ -88,6 +90,15 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async clear(): Promise<void> {
     await this.db.execute(sql`TRUNCATE search_documents, search_terms`)
+  }
+
+  async markForSweep(): Promise<() => Promise<number>> {
+    // The database's clock, as the writes' indexed_at is; kept as text, at the microsecond that JavaScript's Date would lose.
+    const [mark] = await rows<{ at: string }>(this.db, sql`SELECT clock_timestamp()::text AS at`)
+    return async () => {
+      const [row] = await rows<{ n: number }>(this.db, sql`WITH gone AS (DELETE FROM search_documents WHERE indexed_at < ${mark!.at}::timestamptz RETURNING 1) SELECT count(*)::int AS n FROM gone`)
+      return row!.n
+    }
   }
 
   async stats(): Promise<SearchIndexStats> {

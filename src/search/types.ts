@@ -78,6 +78,11 @@ export interface SearchIndex {
   delete(objectIDs: string[]): Promise<number>
   search(query: SearchQuery): Promise<SearchResult>
   clear(): Promise<void>
+  /**
+   * For a rebuild that keeps answering searches: marks this moment, and gives what removes every document not written
+   * since (how many it removed). An index without it is emptied before a rebuild.
+   */
+  markForSweep?(): Promise<() => Promise<number>>
   stats(): Promise<SearchIndexStats>
   /**
    * The same index writing through a transaction. Required of any index stored in the application's database: the

@@ -147,9 +147,12 @@ export async function deleteSearchObject(deps: Deps, actor: Actor, objectID: str
 }
 
 /**
- * Empties the index and indexes every live searchable entity again. Outbox rows already committed when it starts
- * are covered by what it reads afterwards, so those (and only those) are dropped at the end. `onProgress` is
- * awaited between batches; a job stops it there by throwing (cancel).
+ * Indexes every live searchable entity again. The index's own (PostgreSQL) keeps answering meanwhile: every document is
+ * written again over the old one, and those not written since the start (of what is gone) are removed at the end. At
+ * full size a rebuild takes minutes, and emptying the index first left search empty or partial all that time.
+ * Meilisearch's is emptied first. Outbox rows already committed when it starts are covered by what it reads
+ * afterwards, so those (and only those) are dropped at the end. `onProgress` is awaited between batches; a job stops
+ * it there by throwing (cancel).
  */
 export async function reindexAll(deps: Deps, onProgress: (done: number, total: number) => void | Promise<void> = () => {}): Promise<number> {
   const { index } = searchRuntime(deps)
@@ -158,7 +161,8 @@ export async function reindexAll(deps: Deps, onProgress: (done: number, total: n
   const total = counts.reduce((a, b) => a + b, 0)
   let done = 0
   await onProgress(done, total)
-  await index.clear()
+  const sweep = index.markForSweep ? await index.markForSweep() : null
+  if (!sweep) await index.clear()
   for (const mapper of DOCUMENT_MAPPERS) {
     for await (const batch of mapper.batches(deps.db, 500)) {
       await index.upsert(batch)
@@ -166,6 +170,7 @@ export async function reindexAll(deps: Deps, onProgress: (done: number, total: n
       await onProgress(done, total)
     }
   }
+  await sweep?.()
   await deleteIndexTasks(deps.db, coveredTasks)
   return done
 }

@@ -32,6 +32,11 @@ export const searchDocuments = pgTable('search_documents', {
   /** Name and name_alt alone: the first ranking tier, with statistics of its own for the planner. */
   nameSearch: tsvector('name_search').notNull().generatedAlwaysAs((): SQL => sql`setweight(to_tsvector('simple', ${searchDocuments.nameTerms}), 'A') || setweight(to_tsvector('simple', ${searchDocuments.nameAltTerms}), 'B')`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  /**
+   * When the row was last written (clock_timestamp() at the write): a rebuild writes every live document again and
+   * then removes those it did not write, so search keeps answering while it runs.
+   */
+  indexedAt: timestamp('indexed_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   // No fastupdate: PGlite runs no autovacuum, so a pending list would only grow and be scanned by every search.
   // updated_at (btree_gin) first: a broad word's candidates are first looked for among the newest documents, and

@@ -8,7 +8,7 @@ import { Agent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { createAdviceSet as createAdviceSetRow } from '../../helpers/advice-sets.ts'
 import { createAdviceSet } from '../../../src/services/library/advice-sets.ts'
-import { searchRuntime } from '../../../src/services/search.ts'
+import { reindexAll, searchRuntime } from '../../../src/services/search.ts'
 import { SearchIndexer } from '../../../src/search/sync.ts'
 import { countIndexTasks } from '../../../src/db/queries/search.ts'
 import type { SearchDocument, SearchIndex } from '../../../src/search/types.ts'
@@ -230,4 +230,22 @@ t.test('support deletes a search-index object', async (t) => {
   const page = await support.get('/admin/support')
   t.match(page.body, 'Nothing in the search index has the object ID “nonsense id !!”; nothing was removed.', 'the support page says nothing was found')
   t.notMatch(page.body, 'Removed “nonsense id !!”')
+})
+
+t.test('a rebuild keeps answering searches while it runs, and removes what it did not write again', async (t) => {
+  const set = (await agent.api('POST', '/api/adviceset', { name: 'Bilby budgets' })).json().data as { id: number }
+  const rule = (await agent.api('POST', '/api/rule', { adviceSetId: set.id, name: 'Bilby eligibility' })).json().data as { id: number }
+  t.same((await search('bilby')).hits.map((h) => h.objectID).sort(), [`adviceset-${set.id}`, `rule-${rule.id}`])
+  // A document whose entity is gone (support's deletion or a lost task would leave one): the rebuild does not write it.
+  const gone = `adviceset-${set.id + 100000}`
+  await index.upsert([{
+    objectID: gone, entityType: { id: 9, displayName: 'Advice Set' }, ownerId: ownerA, ownerName: 'Owner A', name: 'Bilby leftovers',
+    name_alt: 'Bilby leftovers', uri: `/adviceset/${set.id + 100000}/show`, nodeId: null, rule: null,
+    adviceset: { id: set.id + 100000, name: 'Bilby leftovers', name_alt: 'Bilby leftovers', isPublic: false, isStarter: false }, tags: [], text: '', updatedAt: new Date(),
+  }])
+  // Sets are written again first, rules after them: after the first batch, the rule must still be found.
+  const seenMidway: string[][] = []
+  await reindexAll(app.deps, async (done) => { if (done > 0 && seenMidway.length === 0) seenMidway.push(await indexed('bilby')) })
+  t.ok(seenMidway[0]?.includes(`rule-${rule.id}`), `midway, the rule not yet written again is still found (${seenMidway[0]?.join(', ')})`)
+  t.same((await indexed('bilby')).sort(), [`adviceset-${set.id}`, `rule-${rule.id}`], 'at the end, the live documents, and not the one whose entity is gone')
 })

@@ -1,0 +1,1 @@
+ALTER TABLE "search_documents" ADD COLUMN "indexed_at" timestamp with time zone DEFAULT now() NOT NULL;
