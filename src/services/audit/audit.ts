@@ -55,16 +55,31 @@ export async function audit(tx: Db, actor: Actor | null, entry: AuditEntry): Pro
 
 /**
  * The audits of many changes of one entity type, each to the content of a known advice set (a rename's batch of nodes):
- * their activity rows, search tasks and the sets' "updated" marks, a statement each instead of three per change.
+ * their activity rows and search tasks, a statement each instead of two per change. The sets are not marked here: a
+ * change made in batches marks them all at its end (markSetsUpdated), where its lock on their rows is held only briefly.
  */
-export async function auditMany(tx: Db, actor: Actor | null, entityType: string, entries: readonly (Omit<AuditEntry, 'entityType'> & { adviceSetId: number })[]): Promise<void> {
+export async function auditMany(tx: Db, actor: Actor | null, entityType: string, entries: readonly Omit<AuditEntry, 'entityType'>[]): Promise<void> {
   if (entries.length === 0) return
   const rows = entries.map((entry) => auditRowsOf(actor, { ...entry, entityType }))
   await Promise.all([
     insertActivities(tx, rows.map((row) => row.activity)),
     isSearchable(entityType) ? recordIndexTasks(tx, entityType, entries.map((entry) => String(entry.entityId))) : undefined,
-    markAdviceSetUpdated(tx, { of: { adviceSetIds: [...new Set(entries.map((entry) => entry.adviceSetId))] }, by: actor?.userId ?? null, at: new Date() }),
   ])
+}
+
+/** How many sets one statement marks: a rename at full size touches 50,000, near a statement's 65,535 parameters. */
+const SET_MARK_BATCH = 10_000
+
+/**
+ * Marks the advice sets whose content a change made in batches changed (auditMany), once, at the change's end. A rename
+ * of a name every set uses marked each batch's sets as it went: their rows stayed locked for the rest of its
+ * transaction (over a minute at full size), and an edit of any of those sets waited that long.
+ */
+export async function markSetsUpdated(tx: Db, actor: Actor | null, adviceSetIds: Iterable<number>): Promise<void> {
+  const ids = [...new Set(adviceSetIds)].sort((a, b) => a - b)
+  for (let i = 0; i < ids.length; i += SET_MARK_BATCH) {
+    await markAdviceSetUpdated(tx, { of: { adviceSetIds: ids.slice(i, i + SET_MARK_BATCH) }, by: actor?.userId ?? null, at: new Date() })
+  }
 }
 
 /**

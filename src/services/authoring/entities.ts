@@ -12,7 +12,7 @@ import {
   parseTemplate, references, templateTags, type Expr, type ParseMode,
 } from '../../engine/index.ts'
 import { dictionaryFor } from './advice-set-model.ts'
-import { audit, auditMany } from '../audit/audit.ts'
+import { audit, auditMany, markSetsUpdated } from '../audit/audit.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { assertNoDependents, DEPENDENTS_LISTED, registerDependentCheck } from './dependents.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
@@ -311,6 +311,7 @@ export const REWRITE_BATCH = 1_000
 async function rewriteReferences(tx: Db, actor: Actor, entity: EntityRow, from: NameRef, to: NameRef): Promise<{ nodes: number[]; entities: number[] }> {
   const scope = await usesScope(tx, entity)
   const done = { nodes: [] as number[], entities: [] as number[] }
+  const sets = new Set<number>()
   for (let afterId = 0; ;) {
     const batch: OwnedNode[] = []
     await eachReferringNode(tx, referenceKeys(from), scope.nodes, (node) => batch.push(node) < REWRITE_BATCH, { expected: REWRITE_BATCH, afterId })
@@ -318,9 +319,10 @@ async function rewriteReferences(tx: Db, actor: Actor, entity: EntityRow, from: 
     const changed = new Set(await updateNodeTexts(tx, changes.map((c) => ({ id: c.node.id, fields: c.fields, refs: referencesOf({ ...c.node, ...c.fields }) })), actor.userId, new Date()))
     const rewritten = changes.filter((c) => changed.has(c.node.id))
     await auditMany(tx, actor, ENTITY_RULE_NODE, rewritten.map(({ node, fields }) => ({
-      ownerId: node.ownerId, action: 'update' as const, entityId: node.id, adviceSetId: node.adviceSetId,
+      ownerId: node.ownerId, action: 'update' as const, entityId: node.id,
       before: nodeSnapshot(node), after: nodeSnapshot({ ...node, ...fields }, { renamed: { from: from.name, to: to.name } }),
     })))
+    for (const { node } of rewritten) sets.add(node.adviceSetId)
     done.nodes.push(...rewritten.map((c) => c.node.id))
     if (batch.length < REWRITE_BATCH) break
     afterId = batch.at(-1)!.id
@@ -333,6 +335,7 @@ async function rewriteReferences(tx: Db, actor: Actor, entity: EntityRow, from: 
     await audit(tx, actor, { ownerId: formula.ownerId, action: 'update', entityType: ENTITY_DICTIONARY, entityId: formula.id, before: snapshot(formula), after: snapshot(updated) })
     done.entities.push(formula.id)
   }
+  await markSetsUpdated(tx, actor, sets)
   return done
 }
 
