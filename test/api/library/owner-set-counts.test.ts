@@ -106,10 +106,15 @@ t.test('two sets moved at once between the same two teams, in opposite direction
   // meanwhile taken the second team's row, and the two then waited for each other.
   let release!: () => void
   const held = new Promise<void>((resolve) => { release = resolve })
+  let holding!: () => void
+  const holds = new Promise<void>((resolve) => { holding = resolve })
   const blocker = db.transaction(async (tx) => {
     await tx.execute(sql`select 1 from owner_set_counts where owner_id = ${first!} for update`)
+    holding()
     await held
   })
+  // The moves start once the row is held: sent beside the blocker, a move could run first and never wait.
+  await holds
   const failures: string[] = []
   const move = (id: number, to: string) => db.execute(sql`update advice_sets set owner_id = ${to} where id = ${id}`).catch((err: unknown) => { failures.push(databaseMessage(err)) })
   const waitingMoves = async () => Number(rowsOf(await db.execute(sql`select count(*)::int as n from pg_stat_activity
