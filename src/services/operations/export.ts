@@ -210,9 +210,14 @@ export const EXPORT_JOB_SUBJECT = 'export'
 
 export function registerExportJob(deps: Deps): void {
   deps.jobs.register<ExportPlan>(EXPORT_JOB, async (plan, { progress, saveFile }) => {
-    const stream = exportStream(deps, plan, (n) => progress(plan.rows === 0 ? 99 : Math.min(99, (n / plan.rows) * 99), `${n.toLocaleString('en')} of ${plan.rows.toLocaleString('en')} rows`))
+    // The file says what was written: rows added since the start's count (its own activity entry, for one) are in it.
+    let written = 0
+    const stream = exportStream(deps, plan, (n) => {
+      written = n
+      return progress(plan.rows === 0 ? 99 : Math.min(99, (n / plan.rows) * 99), `${n.toLocaleString('en')} of ${Math.max(n, plan.rows).toLocaleString('en')} rows`)
+    })
     const { downloadUrl } = await saveFile({ name: plan.fileName, contentType: CONTENT_TYPES[plan.format], content: stream })
-    await progress(100, `${plan.rows.toLocaleString('en')} rows`)
-    return { downloadUrl, fileName: plan.fileName, rows: plan.rows }
+    await progress(100, `${written.toLocaleString('en')} rows`)
+    return { downloadUrl, fileName: plan.fileName, rows: written }
   }, { attempts: 3 })
 }
