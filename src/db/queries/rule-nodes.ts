@@ -34,9 +34,20 @@ export async function listChildren(db: Db, ruleId: number, parentId: number | nu
     .orderBy(asc(ruleNodes.position))
 }
 
-/** Serialises every structural change of one rule's tree: the caller holds the rule row until its transaction ends. */
+/** Holds the rule row until the caller's transaction ends, for a change of the rule row itself (promoting it to a set). */
 export async function lockRuleRow(tx: Db, ruleId: number): Promise<void> {
   await tx.select({ id: rules.id }).from(rules).where(eq(rules.id, ruleId)).for('update')
+}
+
+/**
+ * Serialises every structural change of one rule's tree (a node added, moved, removed or brought back): the caller holds
+ * it until its transaction ends. The changes wait for each other on an advisory lock of the rule, and hold its row FOR
+ * SHARE, as every node edit does, so that the rule's removal waits for them. Not the row FOR UPDATE: a rename holds
+ * the row of every rule it rewrites FOR SHARE for as long as it runs (over a minute at full size), and a new node in any
+ * of those rules waited that long. In one statement, the advisory lock first (the row is locked above the scan).
+ */
+export async function lockRuleTree(tx: Db, ruleId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`rule-tree:${ruleId}`})) from rules where id = ${ruleId} for share`)
 }
 
 /** `key` left out: a new one (a new node, a copy); given: the node a version held comes back (publishing/restore-trees.ts). */

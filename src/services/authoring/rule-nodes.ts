@@ -2,7 +2,7 @@
 // field and the position); structure changes lock the rule row and renumber siblings gap-free (schema/rules.ts).
 import type { Db } from '../../db/client.ts'
 import {
-  copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleRow, renumberNodes, setNodesDeleted, subtreeIds,
+  copyNodeRows, findNode, insertNode, listChildren, parentsFirst, listNodes, lockRuleTree, renumberNodes, setNodesDeleted, subtreeIds,
   nextNodeId, nodeUpdate, updateNode as updateNodeRow, type NodeContent, type RuleNodeRow,
 } from '../../db/queries/rule-nodes.ts'
 import { findRule, type RuleWithSet } from '../../db/queries/rules.ts'
@@ -263,7 +263,7 @@ async function insertPlacedNode(tx: Db, actor: Actor, rule: RuleWithSet, content
   // The lock and the reads are sent together: a connection runs its statements in order, so the reads still happen
   // under the lock, and the transaction (which every other writer of the embedded database waits for) is shorter.
   const [, , siblingRows, id] = await Promise.all([
-    lockRuleRow(tx, rule.id), checkParentIn(tx, rule.id, parentId), listChildren(tx, rule.id, parentId), nextNodeId(tx),
+    lockRuleTree(tx, rule.id), checkParentIn(tx, rule.id, parentId), listChildren(tx, rule.id, parentId), nextNodeId(tx),
   ])
   const siblings = siblingRows.map((n) => n.id)
   const row = { ...content, id, ruleId: rule.id, parentId, position: siblings.length, createdBy: actor.userId }
@@ -294,7 +294,7 @@ export interface NodeTreeInput extends NodeInput { children?: NodeTreeInput[] }
  * caller holds a transaction. Returns the nodes made, in tree order.
  */
 export async function insertNodeTree(tx: Db, actor: Actor, rule: { id: number; set: { id: number; ownerId: string } }, roots: NodeTreeInput[]): Promise<RuleNodeRow[]> {
-  await lockRuleRow(tx, rule.id)
+  await lockRuleTree(tx, rule.id)
   const made: RuleNodeRow[] = []
   const add = async (specs: NodeTreeInput[], parentId: number | null, first: number) => {
     for (const [index, spec] of specs.entries()) {
@@ -346,7 +346,7 @@ export async function moveNode(deps: Deps, actor: Actor, ruleId: number, input: 
   if (!Number.isSafeInteger(nodeId) || nodeId < 1) throw new ValidationError('nodeId', 'nodeId: Invalid item id format.')
   const position = positionOf(input.position)
   return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
+    await lockRuleTree(tx, ruleId)
     const node = await nodeOfRule(tx, ruleId, nodeId)
     // No parentId: stay under the same parent; null: move to the roots.
     const parentId = input.parentId === undefined ? node.parentId : await parentIn(tx, ruleId, input.parentId)
@@ -374,7 +374,7 @@ export async function deleteNode(deps: Deps, actor: Actor, ruleId: number, nodeI
   const rule = await writableRule(deps.db, actor, ruleId)
   return deps.db.transaction(async (tx) => {
     // Sent together, read under the lock (statements run in order): see insertPlacedNode.
-    const [, node, ids] = await Promise.all([lockRuleRow(tx, ruleId), nodeOfRule(tx, ruleId, nodeId), subtreeIds(tx, nodeId, { deletedAt: null })])
+    const [, node, ids] = await Promise.all([lockRuleTree(tx, ruleId), nodeOfRule(tx, ruleId, nodeId), subtreeIds(tx, nodeId, { deletedAt: null })])
     const deletedAt = new Date()
     // The audit records what is known now (the node, its subtree, the time): it goes with the delete.
     const [, siblings] = await Promise.all([
@@ -390,7 +390,7 @@ export async function deleteNode(deps: Deps, actor: Actor, ruleId: number, nodeI
 export async function recoverNode(deps: Deps, actor: Actor, ruleId: number, nodeId: number): Promise<RuleNodeRow> {
   const rule = await writableRule(deps.db, actor, ruleId)
   return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
+    await lockRuleTree(tx, ruleId)
     const node = await nodeOfRule(tx, ruleId, nodeId, { includeDeleted: true })
     if (!node.deletedAt) throw new ValidationError('nodeId', 'This node is not deleted.')
     if (node.parentId !== null && !(await findNode(tx, node.parentId))) throw new ValidationError('nodeId', 'Its parent is deleted: recover the parent first.')
@@ -410,7 +410,7 @@ export async function copyNode(deps: Deps, actor: Actor, ruleId: number, nodeId:
   const rule = await writableRule(deps.db, actor, ruleId)
   const position = positionOf(input.position)
   return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, ruleId)
+    await lockRuleTree(tx, ruleId)
     const node = await nodeOfRule(tx, ruleId, nodeId)
     const parentId = input.parentId === undefined ? node.parentId : await parentIn(tx, ruleId, input.parentId)
     const inSubtree = new Set(await subtreeIds(tx, nodeId, { deletedAt: null }))
@@ -446,7 +446,7 @@ export async function restoreNodeSnapshot(deps: Deps, actor: Actor, nodeId: numb
   if (deleteIt && node.deletedAt) throw new ValidationError('id', 'This node is already deleted.')
   const content = deleteIt ? undefined : await nodeContent(deps.db, actor, rule.set, target!, undefined, true)
   return deps.db.transaction(async (tx) => {
-    await lockRuleRow(tx, node.ruleId)
+    await lockRuleTree(tx, node.ruleId)
     const current = (await findNode(tx, nodeId, { includeDeleted: true }))!
     let subtree: number
     if (deleteIt) {

@@ -1,7 +1,9 @@
 // Issue 5: rule nodes — create with parse validation naming field and position, move/copy/delete/recover keeping
 // sibling positions gap-free, rights, and one activity row per write.
 import t, { type Test } from 'tap'
+import postgres from 'postgres'
 import { buildTestApp } from '../../helpers/app.ts'
+import { testDriver } from '../../helpers/database.ts'
 import { signedInTeam } from '../../helpers/team.ts'
 import { activityRows } from '../../helpers/activity.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
@@ -131,6 +133,38 @@ t.test('move, copy, delete, recover keep sibling positions gap-free', async (t) 
   t.same((await nodeRows(a)).map((r) => r.action), ['delete', 'restore'])
   t.match((await nodeRows(a))[0]!.before, { parentId: null, ruleId: rule.id })
   t.equal((await agent.api('POST', `${base}/${a}/recover`)).statusCode, 400, 'a live node is not recovered')
+})
+
+t.test('a node is added to a rule whose row another writer holds FOR SHARE (a rename, a node edit)', { skip: testDriver() === 'postgres' ? false : 'row locks are PostgreSQL\'s (PGlite runs one transaction at a time)' }, async (t) => {
+  const set = await createAdviceSet(db, { ownerId })
+  const { rule } = await buildRule(db, set.id, 'Shared', [{ type: 'advice', headline: 'first' }])
+  const other = postgres((database as { url?: string }).url!, { max: 2, onnotice: () => {} })
+  t.teardown(() => other.end())
+  let release!: () => void
+  const released = new Promise<void>((resolve) => { release = resolve })
+  let holding!: () => void
+  const holds = new Promise<void>((resolve) => { holding = resolve })
+  const holder = other.begin(async (tx) => {
+    await tx`select id from rules where id = ${rule.id} for share`
+    holding()
+    await released
+  })
+  await holds
+  let polling = true
+  const waiting = (async () => {
+    while (polling) {
+      if ((await other`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n > 0) return 'waits on a lock'
+    }
+    return 'never waited'
+  })()
+  const added = agent.api('POST', `/api/rule/${rule.id}/node`, { type: 'advice', headline: 'beside the share' })
+  const first = await Promise.race([added.then(() => 'answered'), waiting])
+  polling = false
+  release()
+  await holder
+  t.equal(first, 'answered', 'the new node does not wait for the holder')
+  t.equal((await added).statusCode, 201)
+  t.same((await positionsByParent(db, rule.id)).get(null), [0, 1])
 })
 
 t.test('concurrent moves in one rule stay consistent', async (t) => {
