@@ -2,12 +2,11 @@
 // in one transaction (each audited) and the engine gives the same advice before and after. Switching a variable to a
 // formula rewrites {{X}} to [[X]].
 import t from 'tap'
-import postgres from 'postgres'
 import { and, eq, inArray } from 'drizzle-orm'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Agent, signedInAgent } from '../../helpers/agent.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
-import { testDriver } from '../../helpers/database.ts'
+import { lockHeldElsewhere, ON_POSTGRES_ONLY, someoneWaitsForALock } from '../../helpers/concurrency.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
 import { buildRule, createFormula, createVariable } from '../../helpers/rules.ts'
 import { activity, adviceSets, entities, ruleNodes } from '../../../src/db/schema/index.ts'
@@ -114,33 +113,20 @@ t.test('a name used by more nodes than a rename rewrites at a time: every one, e
   t.equal(uses.next, `rulenode:${uses.data.at(-1).id}`)
 })
 
-t.test('a rename marks the sets it changed at its end: their rows are not held while it goes on', { skip: testDriver() === 'postgres' ? false : 'row locks are PostgreSQL\'s (PGlite runs one transaction at a time)' }, async (t) => {
+t.test('a rename marks the sets it changed at its end: their rows are not held while it goes on', ON_POSTGRES_ONLY, async (t) => {
   const early = await createAdviceSet(db, { ownerId, name: 'Locks early' })
   const late = await createAdviceSet(db, { ownerId, name: 'Locks late' })
   const variable = await createVariable(db, ownerId, 'Lock_Var')
   await buildRule(db, early.id, 'First batch', Array.from({ length: REWRITE_BATCH }, (_, i) => ({ type: 'condition' as const, expression: `{{Lock_Var}} > ${i}` })))
   const { nodes: [held] } = await buildRule(db, late.id, 'Second batch', [{ type: 'condition', expression: '{{Lock_Var}} > 0' }])
-  const other = postgres((database as { url?: string }).url!, { max: 2, onnotice: () => {} })
-  t.teardown(() => other.end())
-
   // Another writer holds the node of the rename's second batch: the rename stops there, its first batch done.
-  let release!: () => void
-  const released = new Promise<void>((resolve) => { release = resolve })
-  let holding!: () => void
-  const holds = new Promise<void>((resolve) => { holding = resolve })
-  const holder = other.begin(async (tx) => {
-    await tx`select id from rule_nodes where id = ${held!.id} for update`
-    holding()
-    await released
-  })
-  await holds
+  const { other, release } = await lockHeldElsewhere(t, (database as { url?: string }).url!, (tx) => tx`select id from rule_nodes where id = ${held!.id} for update`)
   const renaming = agent.api('PATCH', `/api/entity/${variable.id}`, { reservedName: 'Lock_Renamed' })
-  while ((await other`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n === 0) { /* the rename has not reached the held node yet */ }
+  while (!await someoneWaitsForALock(other)) { /* the rename has not reached the held node yet */ }
 
   const firstSet = await other`select id from advice_sets where id = ${early.id} for update nowait`
     .then(() => 'free', (error: { code?: string }) => `held (${error.code})`)
-  release()
-  await holder
+  await release()
   t.equal(firstSet, 'free', 'the set of the first batch is free while the rename waits in its second')
   t.equal((await renaming).statusCode, 200)
   const sets = await db.select().from(adviceSets).where(inArray(adviceSets.id, [early.id, late.id]))

@@ -1,9 +1,8 @@
 // Issue 5: rule nodes — create with parse validation naming field and position, move/copy/delete/recover keeping
 // sibling positions gap-free, rights, and one activity row per write.
 import t, { type Test } from 'tap'
-import postgres from 'postgres'
 import { buildTestApp } from '../../helpers/app.ts'
-import { testDriver } from '../../helpers/database.ts'
+import { lockHeldElsewhere, ON_POSTGRES_ONLY, someoneWaitsForALock } from '../../helpers/concurrency.ts'
 import { signedInTeam } from '../../helpers/team.ts'
 import { activityRows } from '../../helpers/activity.ts'
 import { createAdviceSet } from '../../helpers/advice-sets.ts'
@@ -135,33 +134,19 @@ t.test('move, copy, delete, recover keep sibling positions gap-free', async (t) 
   t.equal((await agent.api('POST', `${base}/${a}/recover`)).statusCode, 400, 'a live node is not recovered')
 })
 
-t.test('a node is added to a rule whose row another writer holds FOR SHARE (a rename, a node edit)', { skip: testDriver() === 'postgres' ? false : 'row locks are PostgreSQL\'s (PGlite runs one transaction at a time)' }, async (t) => {
+t.test('a node is added to a rule whose row another writer holds FOR SHARE (a rename, a node edit)', ON_POSTGRES_ONLY, async (t) => {
   const set = await createAdviceSet(db, { ownerId })
   const { rule } = await buildRule(db, set.id, 'Shared', [{ type: 'advice', headline: 'first' }])
-  const other = postgres((database as { url?: string }).url!, { max: 2, onnotice: () => {} })
-  t.teardown(() => other.end())
-  let release!: () => void
-  const released = new Promise<void>((resolve) => { release = resolve })
-  let holding!: () => void
-  const holds = new Promise<void>((resolve) => { holding = resolve })
-  const holder = other.begin(async (tx) => {
-    await tx`select id from rules where id = ${rule.id} for share`
-    holding()
-    await released
-  })
-  await holds
+  const { other, release } = await lockHeldElsewhere(t, (database as { url?: string }).url!, (tx) => tx`select id from rules where id = ${rule.id} for share`)
   let polling = true
   const waiting = (async () => {
-    while (polling) {
-      if ((await other`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n > 0) return 'waits on a lock'
-    }
+    while (polling) if (await someoneWaitsForALock(other)) return 'waits on a lock'
     return 'never waited'
   })()
   const added = agent.api('POST', `/api/rule/${rule.id}/node`, { type: 'advice', headline: 'beside the share' })
   const first = await Promise.race([added.then(() => 'answered'), waiting])
   polling = false
-  release()
-  await holder
+  await release()
   t.equal(first, 'answered', 'the new node does not wait for the holder')
   t.equal((await added).statusCode, 201)
   t.same((await positionsByParent(db, rule.id)).get(null), [0, 1])
