@@ -147,6 +147,12 @@ t.test('readiness does not wait for a backlog, and a search behind one answers f
   await reached
   await restarted.flushWithin(20)
   t.pass('a search waits at most its bound for a pass that is held')
+  // Once the pass has run for longer than a search's bound, a search does not wait at all.
+  const heldSince = performance.now()
+  while (performance.now() - heldSince < 30) await Promise.resolve()
+  const waits: number[] = []
+  await restarted.flushWithin(25, async (ms) => { waits.push(ms) })
+  t.same(waits, [], 'behind a pass running for longer than its bound, a search does not wait at all')
   // (Nothing reads the database here: on PGlite the held pass's transaction has the one connection.)
   open()
   t.equal(await restarted.caughtUp, 1, 'the catch-up goes on and applies the task')
