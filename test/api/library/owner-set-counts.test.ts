@@ -12,7 +12,7 @@ import { createOwner } from '../../helpers/factories.ts'
 import { databaseBefore } from '../../helpers/upgrade-database.ts'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import type { Db } from '../../../src/db/client.ts'
-import { ON_POSTGRES_ONLY, databaseMessage } from '../../helpers/concurrency.ts'
+import { ON_POSTGRES_ONLY, databaseMessage, lockHeldElsewhere } from '../../helpers/concurrency.ts'
 
 /** Live and shared sets per owner, counted from the sets (owners with none left out). */
 async function counted(db: Db): Promise<Record<string, [number, number]>> {
@@ -104,17 +104,8 @@ t.test('two sets moved at once between the same two teams, in opposite direction
   const back = await createAdviceSet(db, { ownerId: second!, name: 'Coming to the first team' })
   // The first team's count row is held, so both moves queue behind it; the old trigger's move from the second team had
   // meanwhile taken the second team's row, and the two then waited for each other.
-  let release!: () => void
-  const held = new Promise<void>((resolve) => { release = resolve })
-  let holding!: () => void
-  const holds = new Promise<void>((resolve) => { holding = resolve })
-  const blocker = db.transaction(async (tx) => {
-    await tx.execute(sql`select 1 from owner_set_counts where owner_id = ${first!} for update`)
-    holding()
-    await held
-  })
   // The moves start once the row is held: sent beside the blocker, a move could run first and never wait.
-  await holds
+  const { release } = await lockHeldElsewhere(t, (database as { url?: string }).url!, (tx) => tx`select 1 from owner_set_counts where owner_id = ${first!} for update`)
   const failures: string[] = []
   const move = (id: number, to: string) => db.execute(sql`update advice_sets set owner_id = ${to} where id = ${id}`).catch((err: unknown) => { failures.push(databaseMessage(err)) })
   const waitingMoves = async () => Number(rowsOf(await db.execute(sql`select count(*)::int as n from pg_stat_activity
@@ -124,8 +115,7 @@ t.test('two sets moved at once between the same two teams, in opposite direction
   while (await waitingMoves() < 1);
   moves.push(move(back.id, first!))
   while (await waitingMoves() < 2);
-  release()
-  await blocker
+  await release()
   await Promise.all(moves)
   t.same(failures, [], 'both moves commit')
   t.same(await kept(db), await counted(db), 'and the counts are right')
