@@ -6,6 +6,7 @@ import { seedFirstRun } from './services/library/demo.ts'
 import { demoCurlLine } from './services/library/demo-delivery.ts'
 import { SESSION_SWEEP_INTERVAL_MS, sweepExpiredSessions } from './services/accounts/sessions.ts'
 import { NodeReferencesFiller } from './services/authoring/node-references.ts'
+import { SCENARIO_COUNTS_FOLD_INTERVAL_MS, foldScenarioCounts } from './services/scenarios/kept-counts.ts'
 
 /**
  * The embedded database's thread died: every query now fails, so the app stops with the reason rather than serve
@@ -50,6 +51,8 @@ async function main() {
   const sweep = () => sweepExpiredSessions(app.deps).catch((err) => app.log.error({ err }, 'session sweep failed'))
   await sweep()
   setInterval(sweep, SESSION_SWEEP_INTERVAL_MS).unref()
+  const fold = () => foldScenarioCounts(app.deps).catch((err) => app.log.error({ err }, 'folding the kept scenario counts failed'))
+  setInterval(fold, SCENARIO_COUNTS_FOLD_INTERVAL_MS).unref()
   // The names each node refers to, filled in behind writes that left them stale (and all of them after the upgrade
   // that added them), so the dictionary finds where an entry is used without parsing nodes.
   const filler = new NodeReferencesFiller(database.db, (err, nodeId) => app.log.error({ err, nodeId }, nodeId === undefined ? 'filling in node references failed' : 'a node\'s references could not be read; it stays stale'))
