@@ -34,9 +34,9 @@ const ROUNDS = arg('rounds', 3)
 /**
  * Flat out is as many answers as a mode can give, and how many connections that takes depends on the mode. With 16,
  * each durable connection waits for its record's commit, the commits group about four records each, and the machine is
- * not busy (1.4 of its 2 cores counted, PostgreSQL): durable gave 9,248 req/s with 16 and 15,119 with 64. Off gave
- * 28,936 with 16 and 27,608 with 64. So each round runs each mode with both and keeps its better, and the ratios compare
- * the modes' bests. The paced phase keeps 16: its rate is fixed, and more connections only spread it.
+ * not busy (1.4 of its 2 cores counted, PostgreSQL): in one round durable gave 9,312 req/s with 16 and 15,919 with 64,
+ * and off 30,237 with 16 and 29,189 with 64. So each round runs each mode with both and keeps its better, and the
+ * ratios compare the modes' bests. The paced phase keeps 16: its rate is fixed, and more connections only spread it.
  */
 const FLAT_OUT_CONNECTIONS = [16, 64]
 const PACED_CONNECTIONS = 16
