@@ -123,7 +123,10 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
-export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ rows: ScenarioListRow[]; total: number }> {
+/** What a list's filters select (ListScenariosParams without its order and page). */
+export type ScenarioListFilter = Omit<ListScenariosParams, 'order' | 'limit' | 'offset' | 'afterId'>
+
+function filterOf(db: Db, p: ScenarioListFilter) {
   const latest = latestRun(db)
   const statusIs: SQL | undefined = p.status === undefined ? undefined
     : p.status === 'notRun' ? isNull(latest.id) : eq(latest.status, p.status)
@@ -133,8 +136,6 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
     select s.id from ${adviceScenarios} s where s.created_by = ${p.touchedBy}
     union select s.id from ${adviceScenarios} s where s.updated_by = ${p.touchedBy}
     union select r.scenario_id from ${adviceScenarioRuns} r where r.user_id = ${p.touchedBy})`
-  const afterRow = p.afterId === undefined ? undefined
-    : sql`(lower(${adviceScenarios.name}), ${adviceScenarios.id}) > (select lower(s.name), s.id from ${adviceScenarios} s where s.id = ${p.afterId})`
   const where = and(
     isNull(adviceScenarios.deletedAt), isNull(adviceSets.deletedAt),
     p.visibility ? visibleTo(p.visibility) : undefined,
@@ -143,7 +144,17 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
     p.text ? ilike(adviceScenarios.name, `%${escapeLike(p.text)}%`) : undefined,
     statusIs, touched,
   )
-  const base = () => db.select({
+  return { latest, statusIs, where }
+}
+
+export async function listScenarios(db: Db, p: ListScenariosParams): Promise<ScenarioListRow[]> {
+  const { latest, where } = filterOf(db, p)
+  const afterRow = p.afterId === undefined ? undefined
+    : sql`(lower(${adviceScenarios.name}), ${adviceScenarios.id}) > (select lower(s.name), s.id from ${adviceScenarios} s where s.id = ${p.afterId})`
+  const order = p.order === 'recent'
+    ? [desc(sql`greatest(${adviceScenarios.updatedAt}, coalesce(${latest.ranAt}, ${adviceScenarios.updatedAt}))`), desc(adviceScenarios.id)]
+    : [sql`lower(${adviceScenarios.name})`, adviceScenarios.id]
+  const rows = await db.select({
     scenario: adviceScenarios, set: { id: adviceSets.id, name: adviceSets.name, ownerId: adviceSets.ownerId },
     last: {
       id: latest.id, status: latest.status, ranAt: latest.ranAt, versionId: latest.versionId, versionNumber: latest.versionNumber, userName: latest.userName,
@@ -152,15 +163,16 @@ export async function listScenarios(db: Db, p: ListScenariosParams): Promise<{ r
   }).from(adviceScenarios)
     .innerJoin(adviceSets, eq(adviceSets.id, adviceScenarios.adviceSetId))
     .leftJoinLateral(latest, sql`true`)
-  const order = p.order === 'recent'
-    ? [desc(sql`greatest(${adviceScenarios.updatedAt}, coalesce(${latest.ranAt}, ${adviceScenarios.updatedAt}))`), desc(adviceScenarios.id)]
-    : [sql`lower(${adviceScenarios.name})`, adviceScenarios.id]
-  const rows = await base().where(and(where, afterRow)).orderBy(...order).limit(p.limit).offset(p.offset ?? 0)
-  const unfiltered = p.adviceSetId === undefined && p.ids === undefined && !p.text && statusIs === undefined && touched === undefined
-  return {
-    total: unfiltered ? await keptScenarioTotal(db, p.visibility) : await countScenarios(db, where, statusIs === undefined ? undefined : latest),
-    rows: rows.map((r) => ({ scenario: r.scenario, set: r.set, lastRun: r.last.id === null ? null : { ...r.last, id: r.last.id, status: r.last.status, ranAt: r.last.ranAt } })),
-  }
+    .where(and(where, afterRow)).orderBy(...order).limit(p.limit).offset(p.offset ?? 0)
+  return rows.map((r) => ({ scenario: r.scenario, set: r.set, lastRun: r.last.id === null ? null : { ...r.last, id: r.last.id, status: r.last.status, ranAt: r.last.ranAt } }))
+}
+
+/** How many scenarios a list's filters select: unfiltered, from the kept counts. */
+export async function countScenarioList(db: Db, p: ScenarioListFilter): Promise<number> {
+  const unfiltered = p.adviceSetId === undefined && p.ids === undefined && !p.text && p.status === undefined && p.touchedBy === undefined
+  if (unfiltered) return keptScenarioTotal(db, p.visibility)
+  const { latest, statusIs, where } = filterOf(db, p)
+  return countScenarios(db, where, statusIs === undefined ? undefined : latest)
 }
 
 async function countScenarios(db: Db, where: SQL | undefined, latest: ReturnType<typeof latestRun> | undefined): Promise<number> {

@@ -3,7 +3,7 @@
 import { keysetPageBy } from '../../db/queries/keyset-page.ts'
 import type { Db } from '../../db/client.ts'
 import {
-  countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
+  countScenarioList, countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
   type ScenarioListRow, type ScenarioRow, type ScenarioStatusFilter,
 } from '../../db/queries/scenarios.ts'
 import { compileAdviceSet } from '../../engine/index.ts'
@@ -67,7 +67,7 @@ function statusFilter(raw: unknown): ScenarioStatus | undefined {
 /** A set's live scenarios by name with their status, optionally only one status. */
 export async function listSetScenarios(deps: Deps, actor: Actor, adviceSetId: number, opts: { status?: unknown } = {}) {
   const set = await readableSetOf(deps.db, actor, adviceSetId)
-  const { rows } = await listScenarios(deps.db, { adviceSetId: set.id, status: statusFilter(opts.status), limit: 10_000 })
+  const rows = await listScenarios(deps.db, { adviceSetId: set.id, status: statusFilter(opts.status), limit: 10_000 })
   return rows.map((row) => itemOf(actor, row))
 }
 
@@ -79,10 +79,11 @@ export async function listScenarioIndex(deps: Deps, actor: Actor, opts: { advice
   if (opts.adviceSetId !== undefined) await readableSetOf(deps.db, actor, opts.adviceSetId)
   if (opts.afterId !== undefined && opts.page !== undefined) throw new ValidationError('after', 'after: give after or page, not both.')
   const page = Math.max(1, opts.page ?? 1)
-  const { rows, total } = await listScenarios(deps.db, {
-    visibility: setVisibility(actor), adviceSetId: opts.adviceSetId, status: statusFilter(opts.status), text: opts.text?.trim() || undefined,
-    limit: SCENARIO_INDEX_PAGE + 1, ...(opts.afterId === undefined ? { offset: (page - 1) * SCENARIO_INDEX_PAGE } : { afterId: opts.afterId }),
-  })
+  const filter = { visibility: setVisibility(actor), adviceSetId: opts.adviceSetId, status: statusFilter(opts.status), text: opts.text?.trim() || undefined }
+  const [rows, total] = await Promise.all([
+    listScenarios(deps.db, { ...filter, limit: SCENARIO_INDEX_PAGE + 1, ...(opts.afterId === undefined ? { offset: (page - 1) * SCENARIO_INDEX_PAGE } : { afterId: opts.afterId }) }),
+    countScenarioList(deps.db, filter),
+  ])
   const { shown, nextAfter } = keysetPageBy(rows, SCENARIO_INDEX_PAGE, (row) => row.scenario.id)
   return {
     items: shown.map((row) => itemOf(actor, row)), total, page: opts.afterId === undefined ? page : null, pageSize: SCENARIO_INDEX_PAGE,
@@ -92,13 +93,13 @@ export async function listScenarioIndex(deps: Deps, actor: Actor, opts: { advice
 
 /** advicescenario/recent: the scenarios the actor made, changed or ran most recently. */
 export async function recentScenarios(deps: Deps, actor: Actor) {
-  const { rows } = await listScenarios(deps.db, { visibility: setVisibility(actor), touchedBy: actor.userId, order: 'recent', limit: RECENT_SCENARIOS })
+  const rows = await listScenarios(deps.db, { visibility: setVisibility(actor), touchedBy: actor.userId, order: 'recent', limit: RECENT_SCENARIOS })
   return rows.map((row) => itemOf(actor, row))
 }
 
 export async function getScenario(deps: Deps, actor: Actor, id: number): Promise<ScenarioItem> {
   const { scenario, set } = await readableScenario(deps.db, actor, id)
-  const { rows } = await listScenarios(deps.db, { adviceSetId: set.id, limit: 1, ids: [scenario.id] })
+  const rows = await listScenarios(deps.db, { adviceSetId: set.id, limit: 1, ids: [scenario.id] })
   if (!rows[0]) throw new NotFoundError('No advice scenario with this id')
   return itemOf(actor, rows[0])
 }
