@@ -198,15 +198,14 @@ async function keptScenarioTotal(db: Db, visibility: SetVisibility | undefined):
 }
 
 /**
- * Folds the rows that transactions added to the kept counts into one row per owner (xact 0). Safe beside writers and
- * other folds: each row is taken away once, by whichever fold deletes it, and added to the owner's row.
+ * Folds the rows that statements added to the kept counts into one per owner. Safe beside writers and other folds:
+ * each row is taken away once, by whichever fold deletes it, and its sum added back; rows written after the fold began
+ * are left for the next.
  */
 export async function foldOwnerScenarioCounts(db: Db): Promise<void> {
-  await db.execute(sql`with gone as (delete from owner_scenario_counts where xact <> 0 returning owner_id, live, shared)
-    insert into owner_scenario_counts (owner_id, xact, live, shared)
-    select owner_id, 0, sum(live)::int, sum(shared)::int from gone group by owner_id
-    on conflict (owner_id, xact) do update
-    set live = owner_scenario_counts.live + excluded.live, shared = owner_scenario_counts.shared + excluded.shared`)
+  await db.execute(sql`with gone as (delete from owner_scenario_counts returning owner_id, live, shared)
+    insert into owner_scenario_counts (owner_id, live, shared)
+    select owner_id, sum(live)::int, sum(shared)::int from gone group by owner_id having sum(live) <> 0 or sum(shared) <> 0`)
 }
 
 /** How many live scenarios a set has, by their latest run's status. */

@@ -1,6 +1,6 @@
 // Advice scenarios (DESIGN "Testing advice"): saved answers plus the outcome they must give, and every run of them.
 import { sql } from 'drizzle-orm'
-import { bigint, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core'
+import { date, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core'
 import { adviceSets } from './advice-sets.ts'
 import { users } from './users.ts'
 import { versions } from './publishing.ts'
@@ -72,28 +72,27 @@ export const adviceScenarios = pgTable('advice_scenarios', {
 ])
 
 /**
- * Each set's live scenarios (migration 0050), kept by a trigger. A row exists for every set, made with it, so that a
- * change of the set's liveness, sharing or owner and a scenario's change of that set take the same row and are counted
- * in order (the trigger's comment says how).
+ * A row per set (migration 0050), made with it, that orders the kept scenario counts' writers: a statement writing
+ * scenarios takes its sets' rows FOR SHARE, a change of a set's liveness, sharing or owner takes the set's row FOR
+ * UPDATE, so the two wait for each other and each counts what the other left (the trigger's comment says how). Apart
+ * from the set's own row, which rule edits update, so that scenario writers never wait for an edit.
  */
-export const setScenarioCounts = pgTable('set_scenario_counts', {
+export const setScenarioLocks = pgTable('set_scenario_locks', {
   adviceSetId: integer('advice_set_id').primaryKey(),
-  live: integer('live').notNull(),
 })
 
 /**
  * Each owner's live scenarios in live sets, and how many of them are in shared sets (public or starter), for the
- * unfiltered total of advicescenario/index (migration 0050). A transaction that changes them adds its own row
- * (`xact`, its transaction id), so that teammates writing scenarios never wait for one another's count; the rows are
- * folded into the owner's row of xact 0 every minute (services/scenarios/count-folding.ts). The total is their sum.
- * No foreign key, as owner_set_counts.
+ * unfiltered total of advicescenario/index (migration 0050), as changes: every statement that changes them adds a row
+ * (never updates one), so that writers never wait for one another and a transaction of many statements costs each the
+ * same. The rows are folded into one per owner every minute (services/scenarios/kept-counts.ts); the total is their
+ * sum. No foreign key, as owner_set_counts.
  */
 export const ownerScenarioCounts = pgTable('owner_scenario_counts', {
   ownerId: text('owner_id').notNull(),
-  xact: bigint('xact', { mode: 'number' }).notNull(),
   live: integer('live').notNull(),
   shared: integer('shared').notNull(),
-}, (t) => [primaryKey({ columns: [t.ownerId, t.xact] })])
+})
 
 /** One run of one scenario. A scenario's status is its latest run's; the rows are its run history. */
 export const adviceScenarioRuns = pgTable('advice_scenario_runs', {

@@ -1,6 +1,6 @@
-// Housekeeping for the kept scenario counts (migration 0050). Each transaction that changes them adds a row of its own,
-// so that scenario writers never wait for one another; folding those rows every minute keeps the total's read (the
-// index of every set's scenarios) to about one row per owner.
+// Housekeeping for the kept scenario counts (migration 0050). Each statement that changes them adds a row, so that
+// scenario writers never wait for one another; folding those rows every minute keeps the total's read (the index of
+// every set's scenarios) to about one row per owner.
 import { foldOwnerScenarioCounts } from '../../db/queries/scenarios.ts'
 import type { Deps } from '../context.ts'
 
