@@ -74,8 +74,8 @@ export const adviceScenarios = pgTable('advice_scenarios', {
 /**
  * A row per set (migration 0050), made with it, that orders the kept scenario counts' writers: a statement writing
  * scenarios takes its sets' rows FOR SHARE, a change of a set's liveness, sharing or owner takes the set's row FOR
- * UPDATE, so the two wait for each other and each counts what the other left (the trigger's comment says how). Apart
- * from the set's own row, which rule edits update, so that scenario writers never wait for an edit.
+ * UPDATE, so the two wait for each other and each counts what the other left (the trigger's comment says how). Not the
+ * set's own row: every rule edit updates that one, and would wait for scenario writers holding it.
  */
 export const setScenarioLocks = pgTable('set_scenario_locks', {
   adviceSetId: integer('advice_set_id').primaryKey(),
