@@ -16,6 +16,16 @@ export async function insertScenario(db: Db, p: ScenarioFields & { adviceSetId: 
   return row!
 }
 
+/** Rows per insert statement: nine values a row stay well under PostgreSQL's 65,535 parameters. */
+const SCENARIOS_PER_INSERT = 1_000
+
+/** Many scenarios at once (a set's copy): a statement per thousand, where one each cost a round trip and a trigger. */
+export async function insertScenarios(db: Db, rows: Array<ScenarioFields & { adviceSetId: number; createdBy: number | null }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += SCENARIOS_PER_INSERT) {
+    await db.insert(adviceScenarios).values(rows.slice(i, i + SCENARIOS_PER_INSERT).map((p) => ({ ...p, updatedBy: p.createdBy })))
+  }
+}
+
 export async function updateScenario(db: Db, id: number, p: Partial<ScenarioFields> & { updatedBy: number | null; deletedAt?: Date | null }): Promise<ScenarioRow> {
   const [row] = await db.update(adviceScenarios).set({ ...p, updatedAt: new Date() }).where(eq(adviceScenarios.id, id)).returning()
   return row!

@@ -3,7 +3,7 @@
 import { keysetPageBy } from '../../db/queries/keyset-page.ts'
 import type { Db } from '../../db/client.ts'
 import {
-  countScenarioList, countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, listRuns, listScenarios, updateScenario as updateScenarioRow,
+  countScenarioList, countScenariosByStatus, findRun, findScenariosOfSet, insertScenario, insertScenarios, listRuns, listScenarios, updateScenario as updateScenarioRow,
   type ScenarioListRow, type ScenarioRow, type ScenarioStatusFilter,
 } from '../../db/queries/scenarios.ts'
 import { compileAdviceSet } from '../../engine/index.ts'
@@ -203,12 +203,10 @@ export async function copyScenario(deps: Deps, actor: Actor, id: number, overrid
 export async function copyScenariosOfSet(tx: Db, actor: Actor, fromSetId: number, toSetId: number, nodeIds: ReadonlyMap<number, number>): Promise<number> {
   const moved = (id: string) => String(nodeIds.get(Number(id)) ?? id)
   const scenarios = await findScenariosOfSet(tx, fromSetId)
-  for (const s of scenarios) {
-    await insertScenario(tx, {
-      adviceSetId: toSetId, name: s.name, description: s.description, inputs: s.inputs, runAsOf: s.runAsOf, pinnedResponses: s.pinnedResponses, createdBy: actor.userId,
-      expected: { ...s.expected, advice: s.expected.advice.map(moved), focus: s.expected.focus === FOCUS_COMPLETE ? FOCUS_COMPLETE : moved(s.expected.focus) },
-    })
-  }
+  await insertScenarios(tx, scenarios.map((s) => ({
+    adviceSetId: toSetId, name: s.name, description: s.description, inputs: s.inputs, runAsOf: s.runAsOf, pinnedResponses: s.pinnedResponses, createdBy: actor.userId,
+    expected: { ...s.expected, advice: s.expected.advice.map(moved), focus: s.expected.focus === FOCUS_COMPLETE ? FOCUS_COMPLETE : moved(s.expected.focus) },
+  })))
   return scenarios.length
 }
 

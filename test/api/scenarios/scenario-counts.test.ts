@@ -139,6 +139,22 @@ t.test('the kept counts follow every change, and every reader\'s index total is 
   await check('scenarios made after a fold')
 })
 
+t.test('a set copy writes its scenarios a thousand to a statement, all of them in order, and counts them', async (t) => {
+  const { app, database } = await buildTestApp(t)
+  const db = database.db
+  const { acme, acmeAdmin } = await adminCast(db)
+  const admin = await signedInAgent(app, acmeAdmin)
+  const { set } = await retirementSet(db, acme)
+  await insertScenarios(db, set.id, 2_100)
+  const copied = await admin.api('POST', '/api/adviceset/copy', { id: set.id })
+  t.equal(copied.statusCode, 201)
+  const names = async (setId: number) => rowsOf(await db.execute(sql`select name from advice_scenarios where advice_set_id = ${setId} and deleted_at is null order by id`)).map((r) => r.name)
+  const copy = copied.json().data.id as number
+  t.same(await names(copy), await names(set.id), 'the 2,100 scenarios, in the same order')
+  t.same(await kept(db), await counted(db), 'the kept counts')
+  t.same(await kept(db), { [acme]: [4_200, 0] }, 'both sets\' scenarios count for the team')
+})
+
 t.test('a scenario made beside its set\'s deletion is counted for the owner only while the set is live, in either order', ON_POSTGRES_ONLY, async (t) => {
   const { database } = await buildTestApp(t)
   const db = database.db
