@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import type { KeysetParams } from './keyset-page.ts'
 import { adviceCategories, adviceScenarios, adviceSets, ownerSetCounts, owners, ruleNodes, rules, tagLinks, tags, tagUseCounts, versions } from '../schema/index.ts'
@@ -119,12 +119,19 @@ async function countVisibleAdviceSets(db: Db, p: ListAdviceSetsParams): Promise<
  */
 async function keptTotal(db: Db, p: ListAdviceSetsParams): Promise<number> {
   const c = ownerSetCounts
-  const { ownerId, providerOwnerId } = p.visibility
-  const total = p.shared ? sql`sum(${c.shared})`
-    : p.visibility.all ? sql`sum(${c.live})`
-    : sql`sum(case when ${c.ownerId} in (${ownerId}, ${providerOwnerId}) then ${c.live} else ${c.shared} end)`
+  const total = p.shared ? sql`sum(${c.shared})` : visibleKeptSum(c, p.visibility)
   const [row] = await db.select({ n: sql<number>`coalesce(${total}, 0)`.mapWith(Number) }).from(c)
   return row?.n ?? 0
+}
+
+/**
+ * The sum a reader sees of counts kept per owner, live and shared (owner_set_counts, owner_scenario_counts), as
+ * visibleTo reads sets: everything live for a reader of every set, else the live ones of the reader's team and the
+ * provider, and the shared ones of the other teams.
+ */
+export function visibleKeptSum(counts: { ownerId: Column; live: Column; shared: Column }, v: SetVisibility): SQL {
+  return v.all ? sql`sum(${counts.live})`
+    : sql`sum(case when ${counts.ownerId} in (${v.ownerId}, ${v.providerOwnerId}) then ${counts.live} else ${counts.shared} end)`
 }
 
 async function countAdviceSets(db: Db, where: SQL | undefined): Promise<number> {
