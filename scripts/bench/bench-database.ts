@@ -12,13 +12,18 @@ export interface BenchDatabase {
   close(): Promise<void>
 }
 
-export async function openBenchDatabase(name: string): Promise<BenchDatabase> {
+/**
+ * `options.dataDir`: PGlite keeps its data in files there, as `npm start` does in DATA_DIR, instead of in memory, where
+ * every row written stays in the process's RSS (a bench that measures memory needs it).
+ */
+export async function openBenchDatabase(name: string, options: { dataDir?: string } = {}): Promise<BenchDatabase> {
   const url = process.env.BENCH_DATABASE_URL
   if (!url) {
     // As `npm start` runs it, PGlite on a thread of its own; BENCH_PGLITE=in-process for the app's own thread (as tests
     // and the releases before run it), to compare.
     const inProcess = process.env.BENCH_PGLITE === 'in-process'
-    const database = await openDatabase(inProcess ? { kind: 'pglite' } : { kind: 'pglite-worker', onCrash: (reason) => { throw reason } })
+    const { dataDir } = options
+    const database = await openDatabase(inProcess ? { kind: 'pglite', dataDir } : { kind: 'pglite-worker', dataDir, onCrash: (reason) => { throw reason } })
     await database.migrate()
     return { database, driver: inProcess ? 'PGlite (in-process)' : 'PGlite', close: () => database.close() }
   }
