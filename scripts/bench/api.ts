@@ -32,7 +32,7 @@ import { buildApp } from '../../src/app.ts'
 import { eq } from 'drizzle-orm'
 import { owners, type DecisionMode } from '../../src/db/schema/index.ts'
 import { openBenchDatabase } from './bench-database.ts'
-import { formatStageSplit, profileStages } from './stage-split.ts'
+import { formatStageSplit, mainThreadCpuMicros, profileStages } from './stage-split.ts'
 import { recordInterviewEvent, setInterviewEventsEnabled } from '../../src/services/delivery/interview-events.ts'
 import { insertEntity } from '../../src/db/queries/entities.ts'
 import { ENTITY_TYPES } from '../../src/engine/index.ts'
@@ -51,6 +51,13 @@ const ROUNDS = 5
 const FIXED_RATE = { connections: 16, seconds: 10, perSecond: 1000 }
 const PACED = { perSecond: 1000, seconds: 10 }
 const WARM_UP_SECONDS = 3
+/**
+ * Work added to hello world's handler, in µs. On 2 cores shared with the load generator, a request costs its server more
+ * than the work added: fewer requests a second means fewer answers per wake-up on each side, and the kernel's share per
+ * request grows (a plain Fastify server: 30 µs of work cost 37 more in all, 15 of it the kernel's, against 6 with none).
+ * So the ratio advice / hello world depends on how much work advice adds, as the machine charges for it.
+ */
+const BUSY_MICROS = [10, 20, 30]
 const EVENT_ROUNDS = 3
 /** Events a second recorded in-process on top of the API's own, to reach 10,000 a second in all. */
 const EXTRA_EVENTS_PER_SECOND = 9_000
@@ -185,6 +192,18 @@ async function stageSplit(adviceUrl: string, adviceHeaders: Record<string, strin
   console.log(`  hello world on the same thread: ${hello.unprofiledMicros.toFixed(1)} µs per request without the profiler; its profile's rest, by function:`)
   for (const entry of hello.rest.slice(0, 8)) console.log(`      ${entry.name.slice(0, 70).padEnd(70)} ${entry.micros.toFixed(1).padStart(6)} µs`)
   console.log(`  advice / hello world in the serving thread's CPU, without the profiler: ${(hello.unprofiledMicros / advice.unprofiledMicros).toFixed(2)} with records, ${(hello.unprofiledMicros / withoutRecords.unprofiledMicros).toFixed(2)} without (the req/s ratio where the load generator and the database have cores of their own; target ≥ 0.50)`)
+  console.log(`  hello world with busy work in its handler (the same thread's CPU, without the profiler): what a known amount of work costs a request on this machine`)
+  const busy: Array<{ work: number; ratio: number }> = []
+  for (const work of BUSY_MICROS) {
+    const cpu = mainThreadCpuMicros()
+    const requests = await load(`${helloUrl.replace(/\/hello$/, '/hello-busy')}?us=${work}`, {})()
+    const micros = (mainThreadCpuMicros() - cpu) / requests
+    busy.push({ work, ratio: hello.unprofiledMicros / micros })
+    console.log(`      ${String(work).padStart(3)} µs of work: ${micros.toFixed(1)} µs a request, ${(micros - hello.unprofiledMicros).toFixed(1)} more than hello world; hello world / this ${(hello.unprofiledMicros / micros).toFixed(2)}`)
+  }
+  const at = busy.findIndex((b) => b.ratio < 0.5)
+  const reach = at <= 0 ? null : busy[at - 1]!.work + (busy[at - 1]!.ratio - 0.5) / (busy[at - 1]!.ratio - busy[at]!.ratio) * (busy[at]!.work - busy[at - 1]!.work)
+  console.log(`  so 0.50 leaves ${reach === null ? `a budget outside ${BUSY_MICROS[0]}–${BUSY_MICROS.at(-1)} µs` : `about ${reach.toFixed(0)} µs`} of work on top of hello world's; advice without records costs ${(withoutRecords.unprofiledMicros - hello.unprofiledMicros).toFixed(1)} µs more than hello world in all`)
 }
 
 function row(name: string, f: Figures): string {
@@ -217,6 +236,13 @@ app.get('/bench/hello', async () => ({ hello: 'world' }))
 // costs (writing 2.5 KB to the socket) shows apart from what producing it costs.
 let adviceBodyCopy = ''
 app.get('/bench/hello-advice-body', async (_request, reply) => reply.type('application/json').send(adviceBodyCopy))
+// For reading the ratio too: hello world whose handler first spins for `us` µs, so what a known amount of work costs a
+// request in all (the kernel's share grows with it, see BUSY_MICROS) shows beside what advice costs.
+app.get<{ Querystring: { us?: string } }>('/bench/hello-busy', async (request) => {
+  const until = performance.now() + Number(request.query.us ?? 0) / 1000
+  while (performance.now() < until) { /* the work */ }
+  return { hello: 'world' }
+})
 await app.listen({ port: 0, host: '127.0.0.1' })
 const address = app.server.address()
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
