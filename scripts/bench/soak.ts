@@ -128,8 +128,10 @@ async function writersProcess(base: string, writers: Writer[], schedule: Schedul
 
 if (process.argv[2] === '--writers') {
   const report = await writersProcess(process.argv[3]!, JSON.parse(process.argv[4]!) as Writer[], JSON.parse(process.argv[5]!) as Schedule)
-  // Exit once the report is written: a pipe takes 64 KB at a time, and a long run's report is larger.
-  process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0))
+  // Exit once the report is written: a pipe takes 64 KB at a time, and a long run's report is larger. Until then the
+  // module waits here: without the wait, the server's part below began in this process too (its data directory made,
+  // its database opened) before the exit.
+  await new Promise<never>(() => process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0)))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
