@@ -1,8 +1,8 @@
 // Checkpoints for the embedded database. PGlite runs PostgreSQL as one standalone backend, and a standalone backend
-// never checkpoints by itself: only a checkpointer process starts one when the log reaches max_wal_size. PGlite also
-// keeps the data directory in memory, so under steady writes the write-ahead log grew by a 16 MB segment every few
-// seconds for as long as the process ran (bench:soak: +167 MB in 50 s with 10 writers). A checkpoint lets PostgreSQL
-// reuse or remove the segments before it.
+// never checkpoints by itself: only a checkpointer process starts one when the log reaches max_wal_size. So under
+// steady writes the write-ahead log grew by a 16 MB segment every few seconds for as long as the process ran
+// (bench:soak, with PGlite in memory: +167 MB of RSS in 50 s with 10 writers; on a data directory, as much disk). A
+// checkpoint lets PostgreSQL reuse or remove the segments before it.
 import type { PGlite } from '@electric-sql/pglite'
 
 /** The log written since the last checkpoint that makes a checkpoint worth it: one segment. */

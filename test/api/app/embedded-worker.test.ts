@@ -6,13 +6,14 @@ import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { count, eq } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import { testDriver } from '../../helpers/database.ts'
 import { createOwner, createUser } from '../../helpers/factories.ts'
 import { waitFor, waitForJob } from '../../helpers/jobs.ts'
 import { openDatabase } from '../../../src/db/client.ts'
 import { startEmbeddedServer } from '../../../src/db/embedded-server/host.ts'
 import { decisionRecords, owners, searchIndexTasks } from '../../../src/db/schema/index.ts'
+import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { loadConfig } from '../../../src/config.ts'
 import { buildApp } from '../../../src/app.ts'
 import { seedFirstRun } from '../../../src/services/library/demo.ts'
@@ -37,6 +38,8 @@ if (testDriver() === 'postgres') {
     await database.migrate()
     const db = database.db
     t.equal((await db.select().from(owners).where(eq(owners.id, earlier)))[0]?.name, 'Made before the upgrade', 'what the last release wrote is there')
+    // PGlite's default of 128 MB held 100 MB more of the process's memory (pglite-client.ts).
+    t.same(rowsOf(await db.execute(sql`select current_setting('shared_buffers') as size`)), [{ size: '32MB' }], 'a 32 MB buffer cache')
 
     const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), db, logger: false })
     app.deps.jobs.register<{ word: string }>('test.echo', async (payload) => ({ echoed: payload.word }))
