@@ -169,7 +169,7 @@ async function eventsComparison(adviceUrl: string, adviceHeaders: Record<string,
 }
 
 /** Where the serving thread's CPU goes, per request: the advice request by stage, hello world's total beside it. */
-async function stageSplit(adviceUrl: string, adviceHeaders: Record<string, string>, helloUrl: string, ownerId: string): Promise<void> {
+async function stageSplit(adviceUrl: string, adviceHeaders: Record<string, string>, helloUrl: string, busyUrl: string, ownerId: string): Promise<void> {
   const load = (url: string, headers: Record<string, string>) => async () => {
     const figures = await autocannon(url, headers, FLAT_OUT)
     if (figures.non2xx + figures.errors > 0) throw new Error(`the split's load was answered ${figures.non2xx} non-2xx and ${figures.errors} errors`)
@@ -196,10 +196,11 @@ async function stageSplit(adviceUrl: string, adviceHeaders: Record<string, strin
   const busy: Array<{ work: number; ratio: number }> = []
   for (const work of BUSY_MICROS) {
     const cpu = mainThreadCpuMicros()
-    const requests = await load(`${helloUrl.replace(/\/hello$/, '/hello-busy')}?us=${work}`, {})()
+    const requests = await load(`${busyUrl}?us=${work}`, {})()
     const micros = (mainThreadCpuMicros() - cpu) / requests
-    busy.push({ work, ratio: hello.unprofiledMicros / micros })
-    console.log(`      ${String(work).padStart(3)} µs of work: ${micros.toFixed(1)} µs a request, ${(micros - hello.unprofiledMicros).toFixed(1)} more than hello world; hello world / this ${(hello.unprofiledMicros / micros).toFixed(2)}`)
+    const ratio = hello.unprofiledMicros / micros
+    busy.push({ work, ratio })
+    console.log(`      ${String(work).padStart(3)} µs of work: ${micros.toFixed(1)} µs a request, ${(micros - hello.unprofiledMicros).toFixed(1)} more than hello world; hello world / this ${ratio.toFixed(2)}`)
   }
   const at = busy.findIndex((b) => b.ratio < 0.5)
   const reach = at <= 0 ? null : busy[at - 1]!.work + (busy[at - 1]!.ratio - 0.5) / (busy[at - 1]!.ratio - busy[at]!.ratio) * (busy[at]!.work - busy[at - 1]!.work)
@@ -270,6 +271,7 @@ try {
   const largeAdviceUrl = `${base}/api/advice/${largeSetId}?${answers}`
   const adviceHeaders = { authorization: `Bearer ${secret}`, accept: 'application/json' }
   const helloUrl = `${base}/bench/hello`
+  const busyUrl = `${base}/bench/hello-busy`
 
   const timed = async () => {
     const started = performance.now()
@@ -294,7 +296,7 @@ try {
   if (STAGES_ONLY) {
     await autocannon(helloUrl, {}, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
     await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
-    await stageSplit(adviceUrl, adviceHeaders, helloUrl, ownerId)
+    await stageSplit(adviceUrl, adviceHeaders, helloUrl, busyUrl, ownerId)
   } else if (EVENTS_ONLY) {
     await autocannon(adviceUrl, adviceHeaders, { connections: FLAT_OUT.connections, seconds: WARM_UP_SECONDS })
     await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
@@ -346,7 +348,7 @@ try {
     console.log(`${row(`GET /api/advice/${largeSetId} (${LARGE_NODES.toLocaleString('en')} nodes)`, pacedLarge)}   server loop delay p99 ${pacedLarge.loopP99.toFixed(1)} ms, max ${pacedLarge.loopMax.toFixed(0)} ms`)
     console.log(`advice p99 at ${PACED.perSecond} req/s: ${pacedAdvice.p99.toFixed(1)} ms (target < 20 ms) ${pacedAdvice.p99 < 20 ? 'met' : 'NOT met'}; the ${LARGE_NODES.toLocaleString('en')}-node set ${pacedLarge.p99.toFixed(1)} ms`)
     await eventsComparison(adviceUrl, adviceHeaders, adviceSetId)
-    await stageSplit(adviceUrl, adviceHeaders, helloUrl, ownerId)
+    await stageSplit(adviceUrl, adviceHeaders, helloUrl, busyUrl, ownerId)
   }
 } finally {
   ratesServer.close()
