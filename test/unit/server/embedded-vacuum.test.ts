@@ -3,7 +3,7 @@
 // statistics.
 import t from 'tap'
 import { PGlite } from '@electric-sql/pglite'
-import { STATISTICS_TARGET, vacuumIfDue } from '../../../src/db/embedded-vacuum.ts'
+import { DECISION_RECORDS_STATISTICS_TARGET, STATISTICS_TARGET, vacuumIfDue } from '../../../src/db/embedded-vacuum.ts'
 
 interface Stats { n_dead_tup: number; vacuum_count: number; analyze_count: number; reltuples: number }
 
@@ -71,4 +71,23 @@ t.test("an analysis samples few enough rows that PGlite's memory does not grow, 
   t.equal((await client.query<{ n: number }>(`select count(*)::int as n from pg_stats where tablename = 'wide'`)).rows[0]!.n, 2, 'the columns have statistics')
   t.equal((await client.query<{ v: string }>("select current_setting('default_statistics_target') as v")).rows[0]!.v, '100', 'the setting is back to the default')
   t.equal(STATISTICS_TARGET, 25)
+})
+
+t.test("a month's decision records are analysed with a smaller sample than other tables", async (t) => {
+  const client = new PGlite()
+  t.teardown(() => client.close())
+  // Partitioned as the app's table is; `other` has the same rows, for the ordinary target beside it.
+  await client.exec(`create table decision_records (n int, at date) partition by range (at);
+    create table decision_records_m partition of decision_records for values from ('2026-11-01') to ('2026-12-01');
+    create table other (n int, at date);
+    insert into decision_records select g, '2026-11-02' from generate_series(1, 4000) g;
+    insert into other select g, '2026-11-02' from generate_series(1, 3000) g`)
+  t.same(await vacuumIfDue(client), { table: 'public.decision_records_m', vacuumed: false })
+  t.same(await vacuumIfDue(client), { table: 'public.other', vacuumed: false })
+  // A histogram has one bound more than the target it was made with.
+  const bounds = async (table: string) => (await client.query<{ n: number }>(
+    `select array_length(histogram_bounds::text::int[], 1) as n from pg_stats where tablename = $1 and attname = 'n'`, [table])).rows[0]!.n
+  t.equal(await bounds('decision_records_m'), DECISION_RECORDS_STATISTICS_TARGET + 1, 'the partition: the smaller target')
+  t.equal(await bounds('other'), STATISTICS_TARGET + 1, 'another table: the usual one')
+  t.equal(DECISION_RECORDS_STATISTICS_TARGET, 10)
 })
