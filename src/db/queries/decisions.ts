@@ -1,6 +1,6 @@
 // Decision records (issue 26): written in batches by the recorder, read by the decisions pages and API, kept in monthly
 // partitions that retention drops whole.
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { embeddedClientOf, embeddedServerOf, type Db } from '../client.ts'
 import { adviceSets, apiKeys, decisionCounts, decisionRecords, entities, owners } from '../schema/index.ts'
 import { encodeOutcome } from '../schema/decision-outcome.ts'
@@ -109,19 +109,50 @@ export async function countDecisionRecords(db: Db, filter: DecisionFilter, upTo?
   return row?.n ?? 0
 }
 
+/** A key's count: the sum of its stripes' rows (migration 0051). */
+const counted = sql<number>`sum(${decisionCounts.count})`.mapWith(Number)
+
 /** Records per UTC day of a set since `from` (days without records are absent), from the kept counts. */
 export async function decisionCountsPerDay(db: Db, adviceSetId: number, from: Date): Promise<Array<{ day: string; count: number }>> {
-  const rows = await db.select({ day: decisionCounts.day, count: decisionCounts.count }).from(decisionCounts)
+  return db.select({ day: decisionCounts.day, count: counted }).from(decisionCounts)
     .where(and(eq(decisionCounts.adviceSetId, adviceSetId), gte(decisionCounts.day, from.toISOString().slice(0, 10)), eq(decisionCounts.nodeId, '')))
-  return rows.map((r) => ({ day: r.day, count: r.count }))
+    .groupBy(decisionCounts.day).having(gt(counted, 0)).orderBy(decisionCounts.day)
 }
 
 /** How many of a set's records since `from` gave each advice item, most given first, from the kept counts. */
 export async function decisionAdviceCounts(db: Db, adviceSetId: number, from: Date): Promise<Array<{ nodeId: string; count: number }>> {
-  const given = sql<number>`sum(${decisionCounts.count})`.mapWith(Number)
-  return db.select({ nodeId: decisionCounts.nodeId, count: given }).from(decisionCounts)
+  return db.select({ nodeId: decisionCounts.nodeId, count: counted }).from(decisionCounts)
     .where(and(eq(decisionCounts.adviceSetId, adviceSetId), gte(decisionCounts.day, from.toISOString().slice(0, 10)), ne(decisionCounts.nodeId, '')))
-    .groupBy(decisionCounts.nodeId).orderBy(desc(given), decisionCounts.nodeId)
+    .groupBy(decisionCounts.nodeId).having(gt(counted, 0)).orderBy(desc(counted), decisionCounts.nodeId)
+}
+
+/**
+ * Folds the counts of days before `day` (YYYY-MM-DD) into stripe 0, one row a key, and deletes the keys whose records
+ * are all gone; the number of rows it took away. Only today's answers are written by many connections at once, so the
+ * days before need one row a key, and the set page's 30 days read those. It reads only the rows not yet folded (their
+ * partial index) and their keys' other rows, locked first in key order as the triggers take them: an erasure of past
+ * answers may be subtracting meanwhile.
+ */
+export async function foldDecisionCounts(db: Db, day: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [locked] = rowsOf(await tx.execute(sql`with locked as (
+        select c.advice_set_id, c.day, c.node_id, c.count
+        from (select distinct advice_set_id, day, node_id from decision_counts where day < ${day}::date and stripe <> 0) k,
+          -- Each key's rows by the primary key (as a join, the planner walked the whole of it to merge).
+          lateral (select * from decision_counts c where c.advice_set_id = k.advice_set_id and c.day = k.day and c.node_id = k.node_id) c
+        order by c.advice_set_id, c.day, c.node_id, c.stripe for update of c),
+      totals as (select advice_set_id, day, node_id, sum(count) as total from locked group by 1, 2, 3)
+      select coalesce(json_agg(json_build_array(advice_set_id, day, node_id)) filter (where total = 0), '[]'::json) as emptied from totals`))
+    const [emptied] = rowsOf(await tx.execute(sql`with gone as (delete from decision_counts c using json_array_elements(${JSON.stringify(locked?.emptied ?? [])}::json) k
+      where c.advice_set_id = (k->>0)::int and c.day = (k->>1)::date and c.node_id = k->>2 returning 1)
+      select count(*)::int as n from gone`))
+    const [moved] = rowsOf(await tx.execute(sql`with moved as (delete from decision_counts where day < ${day}::date and stripe <> 0 returning advice_set_id, day, node_id, count),
+      folded as (insert into decision_counts (advice_set_id, day, node_id, stripe, count)
+        select advice_set_id, day, node_id, 0, sum(count)::int from moved group by 1, 2, 3 order by 1, 2, 3
+        on conflict (advice_set_id, day, node_id, stripe) do update set count = decision_counts.count + excluded.count)
+      select count(*)::int as n from moved`))
+    return Number(emptied?.n ?? 0) + Number(moved?.n ?? 0)
+  })
 }
 
 /** Records of an owner holding any of these personal-value hashes (subject access and erasure). */

@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, json, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, date, index, integer, json, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { recordedOutcomeColumn } from './decision-outcome.ts'
 
@@ -67,5 +67,16 @@ export const decisionCounts = pgTable('decision_counts', {
   adviceSetId: integer('advice_set_id').notNull(),
   day: date('day', { mode: 'string' }).notNull(),
   nodeId: text('node_id').notNull(),
+  /**
+   * Which of a key's rows a statement adds to (migration 0051): 1 to 8, each statement the next in turn. Durable group
+   * commits run side by side on PostgreSQL, and all of a set's commits of a day upsert its day total; on one row each
+   * waited for the one before to commit. Readers sum a key's rows; the fold moves the days before today's into
+   * stripe 0, which no statement writes.
+   */
+  stripe: smallint('stripe').notNull().default(0),
   count: integer('count').notNull(),
-}, (t) => [primaryKey({ columns: [t.adviceSetId, t.day, t.nodeId] })])
+}, (t) => [
+  primaryKey({ columns: [t.adviceSetId, t.day, t.nodeId, t.stripe] }),
+  // The rows the fold takes (today's, and an erasure's of past days): the fold reads these, never the whole table.
+  index('decision_counts_unfolded_idx').on(t.day).where(sql`stripe <> 0`),
+])

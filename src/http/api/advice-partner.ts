@@ -9,7 +9,7 @@ import { authenticateApiKey, cachedApiKey, type AuthenticatedKey } from '../../s
 import { recordApiUsage } from '../../services/delivery/usage.ts'
 import { AdviceCache } from '../../services/delivery/cache.ts'
 import { DecisionRecorder } from '../../services/decisions/recorder.ts'
-import { applyDecisionRetention, ensureDecisionPartitions } from '../../services/decisions/maintenance.ts'
+import { applyDecisionRetention, ensureDecisionPartitions, foldPastDecisionCounts } from '../../services/decisions/maintenance.ts'
 import { createRateLimiter, type RateDecision } from '../../services/delivery/rate-limit.ts'
 import { DomainError } from '../../services/errors.ts'
 import { servedVersion } from '../../services/publishing/versions.ts'
@@ -58,9 +58,10 @@ export const partnerContextPlugin = fp(async function partnerContextPlugin(app: 
   app.decorateRequest('meteredAdviceSetId', 0)
   const cache = new AdviceCache((adviceSetId, who) => servedVersion(app.deps.db, adviceSetId, who), { apis: externalApiRuntime(app.deps), baseUrl: () => app.deps.config.baseUrl })
   const recorder = new DecisionRecorder(app.deps.db, { secret: app.deps.config.secretKey, onError: (err, message) => app.log.error({ err }, message) })
-  // The records' monthly partitions: made ahead at start and every six hours, when retention also runs.
+  // The records' monthly partitions: made ahead at start and every six hours, when retention and the counts' fold also run.
   const maintain = () => ensureDecisionPartitions(app.deps.db, new Date())
     .then(() => applyDecisionRetention(app.deps.db, new Date()))
+    .then(() => foldPastDecisionCounts(app.deps.db, new Date()))
     .catch((err: unknown) => app.log.error({ err }, 'decision records: partition upkeep failed; it runs again in six hours'))
   app.addHook('onReady', async () => { await maintain() })
   const upkeep = setInterval(() => { void maintain() }, 6 * 60 * 60 * 1000)

@@ -1,7 +1,8 @@
 // Keeps the decision records' monthly partitions: this month's and the next are made ahead of time, and months older
 // than every owner's retention are dropped whole; an owner whose retention is shorter has its older records deleted.
+// The set page's counts of the days before today are folded into one row a key.
 import type { Db } from '../../db/client.ts'
-import { deleteDecisionsBefore, dropMonthPartitionsBefore, ensureMonthPartition } from '../../db/queries/decisions.ts'
+import { deleteDecisionsBefore, dropMonthPartitionsBefore, ensureMonthPartition, foldDecisionCounts } from '../../db/queries/decisions.ts'
 import { owners } from '../../db/schema/index.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -25,4 +26,9 @@ export async function applyDecisionRetention(db: Db, now: Date): Promise<Retenti
   const longest = Math.max(0, ...rows.map((owner) => owner.days))
   const droppedPartitions = await dropMonthPartitionsBefore(db, new Date(now.getTime() - longest * DAY_MS))
   return { droppedPartitions, deletedRecords }
+}
+
+/** The counts' rows the fold took away (queries/decisions.ts, foldDecisionCounts): the days before today's (UTC). */
+export function foldPastDecisionCounts(db: Db, now: Date): Promise<number> {
+  return foldDecisionCounts(db, now.toISOString().slice(0, 10))
 }

@@ -17,11 +17,12 @@ import { hashPassword } from '../../../src/services/accounts/passwords.ts'
 import { SCALE_ADMIN_EMAIL, seedScaleTenant } from '../../../scripts/scale/seed.ts'
 import { SCALE_PAGES } from '../../../scripts/scale/pages.ts'
 import { searchRuntime } from '../../../src/services/search.ts'
+import { foldPastDecisionCounts } from '../../../src/services/decisions/maintenance.ts'
 import { openTestDatabase, testDriver } from '../../helpers/database.ts'
 import { Agent } from '../../helpers/agent.ts'
 
 /** Tables whose rows grow with the tenant (decision_records' monthly partitions are named after it). */
-const GROWING = /^(advice_sets|rules|rule_nodes|users|activity|advice_scenarios|advice_scenario_runs|decision_records.*|search_documents|search_terms|api_keys|api_key_usage|keyword_maps|jobs|tag_links|tag_use_counts|tags|versions|entities|comments|sessions|recent_items|advice_requests|supplements|supplement_links)$/
+const GROWING = /^(advice_sets|rules|rule_nodes|users|activity|advice_scenarios|advice_scenario_runs|decision_records.*|decision_counts|search_documents|search_terms|api_keys|api_key_usage|keyword_maps|jobs|tag_links|tag_use_counts|tags|versions|entities|comments|sessions|recent_items|advice_requests|supplements|supplement_links)$/
 
 interface PlanNode {
   'Node Type': string
@@ -107,6 +108,17 @@ if (testDriver() !== 'postgres') {
       }
       t.same(scans, [], `${page.name}: ${reads.length} statements, none scans a growing table whole`)
     }
+
+    // The counts' fold (run at start and every six hours): the seed's records left every past day's counts in stripes.
+    sent.length = 0
+    t.ok(await foldPastDecisionCounts(database.db, new Date()) > 0, 'the fold folds the seeded days')
+    const foldStatements = sent.filter((s) => /^\s*(select|with)\b/i.test(s.statement))
+    t.equal(foldStatements.length, 3, 'the fold: three statements')
+    const foldScans: string[] = []
+    for (const { statement, parameters } of foldStatements) {
+      for (const table of await planScans(statement, parameters)) foldScans.push(`${table} in: ${statement.replace(/\s+/g, ' ').slice(0, 400)}`)
+    }
+    t.same(foldScans, [], 'the fold reads only the rows to fold and their keys')
 
     // The search indexer's pass over node tasks (a rename of a name used everywhere leaves hundreds of thousands) reads
     // each batch's subtrees. The planner guesses a recursive query's rows from the tables' sizes, not from its 200

@@ -6,7 +6,7 @@ import t from 'tap'
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { ensureMonthPartition } from '../../../src/db/queries/decisions.ts'
-import { applyDecisionRetention, monthStart } from '../../../src/services/decisions/maintenance.ts'
+import { applyDecisionRetention, foldPastDecisionCounts, monthStart } from '../../../src/services/decisions/maintenance.ts'
 import { openTestDatabase } from '../../helpers/database.ts'
 
 const DAY_MS = 86_400_000
@@ -36,8 +36,9 @@ t.test('retention drops old months and deletes a short-keeping owner’s records
         'production', 'api', 'json', '{}'::json, 'complete', ${`{${advice.join(',')}}`}::text[], '{}'::json, 5)`)
   }
 
-  /** The kept counts, and the same counted from the records: "set day node count" lines. */
-  const kept = async () => rowsOf(await db.execute(sql`select advice_set_id || ' ' || day || ' ' || node_id || ' ' || count as line from decision_counts order by 1`)).map((r) => String(r.line))
+  /** The kept counts (a key's stripes summed), and the same counted from the records: "set day node count" lines. */
+  const kept = async () => rowsOf(await db.execute(sql`select advice_set_id || ' ' || day || ' ' || node_id || ' ' || sum(count) as line
+    from decision_counts group by advice_set_id, day, node_id having sum(count) <> 0 order by 1`)).map((r) => String(r.line))
   const counted = async () => rowsOf(await db.execute(sql`
     select advice_set_id || ' ' || (received_at at time zone 'UTC')::date || ' ' || node_id || ' ' || count(*) as line
     from decision_records, unnest(array_prepend(''::text, advice_node_ids)) as node_id group by advice_set_id, (received_at at time zone 'UTC')::date, node_id order by 1`)).map((r) => String(r.line))
@@ -54,4 +55,28 @@ t.test('retention drops old months and deletes a short-keeping owner’s records
   t.notOk((await kept()).some((line) => line.includes(day(longAgo))), 'the dropped month’s days are gone from the counts')
   t.ok((await kept()).includes(`1 ${day(twoMonthsAgo)} a 1`), 'the owner keeping a year keeps its answer of two months ago')
   t.notOk((await kept()).some((line) => line.startsWith(`2 ${day(twoMonthsAgo)}`)), 'the brief owner’s is gone from the counts')
+})
+
+t.test('the fold leaves one row a key for the days before today, and none for a key whose records are all gone', async (t) => {
+  const database = await openTestDatabase()
+  t.teardown(() => database.close())
+  const db = database.db
+  const today = new Date()
+  const day = (offset: number) => new Date(today.getTime() + offset * DAY_MS).toISOString().slice(0, 10)
+  // As the triggers leave them: stripes 1 to 8 of the connections that wrote (and subtracted, for erasures), and 0 as
+  // an earlier fold (or the migration) left it.
+  const rows: Array<[day: string, node: string, stripe: number, count: number]> = [
+    [day(-1), '', 0, 2], [day(-1), '', 3, 5], [day(-1), '', 5, -1],
+    [day(-1), 'gone', 2, 1], [day(-1), 'gone', 4, -1],
+    [day(-2), 'a', 6, 4],
+    [day(0), '', 1, 3], [day(0), '', 2, 1],
+  ]
+  for (const [d, node, stripe, count] of rows) {
+    await db.execute(sql`insert into decision_counts (advice_set_id, day, node_id, stripe, count) values (1, ${d}::date, ${node}, ${stripe}, ${count})`)
+  }
+  const taken = await foldPastDecisionCounts(db, today)
+  const left = rowsOf(await db.execute(sql`select day || ' ' || node_id || ' ' || stripe || ' ' || count as line from decision_counts`)).map((r) => String(r.line)).sort()
+  t.same(left, [`${day(-1)}  0 6`, `${day(-2)} a 0 4`, `${day(0)}  1 3`, `${day(0)}  2 1`].sort(), 'each past key in one row of its sum; today as it was')
+  t.equal(taken, 5, 'three rows folded into others, and the two of the key summing to nothing deleted')
+  t.equal(await foldPastDecisionCounts(db, today), 0, 'nothing to fold after')
 })
