@@ -11,31 +11,27 @@ CREATE SEQUENCE "decision_counts_stripe" MINVALUE 1 MAXVALUE 8 CYCLE;--> stateme
 ALTER TABLE "decision_counts" DROP CONSTRAINT "decision_counts_advice_set_id_day_node_id_pk";--> statement-breakpoint
 ALTER TABLE "decision_counts" ADD CONSTRAINT "decision_counts_advice_set_id_day_node_id_stripe_pk" PRIMARY KEY("advice_set_id","day","node_id","stripe");--> statement-breakpoint
 CREATE INDEX "decision_counts_unfolded_idx" ON "decision_counts" USING btree ("day") WHERE stripe <> 0;--> statement-breakpoint
+-- One function for both triggers, which name their transition tables alike: a statement that writes records adds
+-- their counts, one that deletes them (erasure, retention) subtracts them, so a stripe's count may be negative while
+-- its key's sum is not. A key whose records are all gone sums to 0: readers leave it out, and the fold deletes it.
 -- Rows in key order, as 0038 takes them: two statements that share a stripe wait for each other instead of deadlocking.
-CREATE OR REPLACE FUNCTION decision_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
+DROP TRIGGER "decision_counts_added" ON "decision_records";--> statement-breakpoint
+DROP TRIGGER "decision_counts_removed" ON "decision_records";--> statement-breakpoint
+DROP FUNCTION decision_counts_add();--> statement-breakpoint
+DROP FUNCTION decision_counts_remove();--> statement-breakpoint
+CREATE FUNCTION decision_counts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   this_stripe smallint := nextval('decision_counts_stripe');
+  direction integer := CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
 BEGIN
   INSERT INTO decision_counts (advice_set_id, day, node_id, stripe, count)
-  SELECT advice_set_id, (received_at AT TIME ZONE 'UTC')::date, node_id, this_stripe, count(*)::int
-  FROM added, unnest(array_prepend(''::text, advice_node_ids)) AS node_id
+  SELECT advice_set_id, (received_at AT TIME ZONE 'UTC')::date, node_id, this_stripe, direction * count(*)::int
+  FROM changed, unnest(array_prepend(''::text, advice_node_ids)) AS node_id
   GROUP BY 1, 2, 3
   ORDER BY 1, 2, 3
   ON CONFLICT (advice_set_id, day, node_id, stripe) DO UPDATE SET count = decision_counts.count + excluded.count;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Erasure and retention subtract the same way, in a stripe taken in turn, so a stripe's count may be negative while the key's
--- sum is not. A key whose records are all gone sums to 0: readers leave it out, and the fold deletes it.
-CREATE OR REPLACE FUNCTION decision_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  this_stripe smallint := nextval('decision_counts_stripe');
-BEGIN
-  INSERT INTO decision_counts (advice_set_id, day, node_id, stripe, count)
-  SELECT advice_set_id, (received_at AT TIME ZONE 'UTC')::date, node_id, this_stripe, -count(*)::int
-  FROM removed, unnest(array_prepend(''::text, advice_node_ids)) AS node_id
-  GROUP BY 1, 2, 3
-  ORDER BY 1, 2, 3
-  ON CONFLICT (advice_set_id, day, node_id, stripe) DO UPDATE SET count = decision_counts.count + excluded.count;
-  RETURN NULL;
-END $$;
+CREATE TRIGGER "decision_counts_added" AFTER INSERT ON "decision_records" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION decision_counts_changed();--> statement-breakpoint
+CREATE TRIGGER "decision_counts_removed" AFTER DELETE ON "decision_records" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION decision_counts_changed();
