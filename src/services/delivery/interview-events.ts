@@ -45,8 +45,20 @@ export function recordAdviceRun(adviceSetId: number, complete: boolean): void {
   if (complete) recordInterviewEvent(adviceSetId, 'api_run_complete')
 }
 
-/** Writes and clears the counts so far; the counts of a failed write are dropped, never written twice. */
-export async function flushInterviewEvents(db: Db): Promise<number> {
+/** The write under way, if any: a flush starts after it, so that when a flush settles every count before it is written. */
+let writing: Promise<unknown> = Promise.resolve()
+
+/**
+ * Writes and clears the counts so far (how many rows it wrote); the counts of a failed write are dropped, never written
+ * twice. A flush called while the timer's write is under way settles after that write, not before it.
+ */
+export function flushInterviewEvents(db: Db): Promise<number> {
+  const written = writing.then(() => writeCounters(db))
+  writing = written.catch(() => undefined)
+  return written
+}
+
+async function writeCounters(db: Db): Promise<number> {
   if (counters.size === 0) return 0
   const batch = [...counters.values()].map(({ dayNumber, ...c }) => ({ ...c, day: new Date(dayNumber * DAY_MS).toISOString().slice(0, 10) }))
   counters = new Map()

@@ -116,7 +116,8 @@ t.test('interviews come from the embed, one per interview; Advice API calls are 
   t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'started', question: 'Age' }] })).statusCode, 400, 'an interview-wide event names no question')
   t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'question_shown' }] })).statusCode, 400, 'a question event names its question')
   t.equal((await partner('POST', `/api/advice/${set.id}/events`, plainKey, { events: [{ event: 'api_run' }] })).statusCode, 400, 'runs are the server’s to count')
-  t.equal(await flushInterviewEvents(db) > 0, true, 'one batched write')
+  // Written now, unless the app's two-second timer wrote them first (seen on a slow machine): the totals below read them.
+  await flushInterviewEvents(db)
 
   const agent = await signedInAgent(app, author)
   const res = await agent.api('GET', `/api/google-analytics/getEvents?adviceSetId=${set.id}&days=5`)
