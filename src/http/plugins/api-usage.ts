@@ -8,14 +8,9 @@ const FLUSH_EVERY_MS = 2_000
 
 export default fp(async function apiUsagePlugin(app) {
   const { db } = app.deps
-  let running: Promise<unknown> = Promise.resolve()
-  // Flushes queue behind each other so the close flush runs after a timer flush still in progress.
-  const flush = () => {
-    running = running
-      .then(() => flushApiUsage(db)).catch((err: unknown) => app.log.error({ err }, 'API usage flush failed; these counts are lost'))
-      .then(() => flushInterviewEvents(db)).catch((err: unknown) => app.log.error({ err }, 'interview events flush failed; these counts are lost'))
-    return running
-  }
+  // Each flush runs after the one still in progress (one-at-a-time.ts), so the close flush settles after the timer's.
+  const flush = () => flushApiUsage(db).catch((err: unknown) => app.log.error({ err }, 'API usage flush failed; these counts are lost'))
+    .then(() => flushInterviewEvents(db)).catch((err: unknown) => app.log.error({ err }, 'interview events flush failed; these counts are lost'))
   const timer = setInterval(flush, FLUSH_EVERY_MS)
   timer.unref()
   app.addHook('onClose', async () => {

@@ -7,6 +7,7 @@
 // two seconds (the api-usage plugin's timer) and when the app closes.
 import type { Db } from '../../db/client.ts'
 import { addInterviewEventCounts, type EventCount } from '../../db/queries/interview-events.ts'
+import { oneAtATime } from './one-at-a-time.ts'
 
 /** What the embed reports of its interviews: about the whole interview, and about one question of it. */
 export const INTERVIEW_LEVEL_EVENTS = ['started', 'advice_reached'] as const
@@ -45,18 +46,11 @@ export function recordAdviceRun(adviceSetId: number, complete: boolean): void {
   if (complete) recordInterviewEvent(adviceSetId, 'api_run_complete')
 }
 
-/** The write under way, if any: a flush starts after it, so that when a flush settles every count before it is written. */
-let writing: Promise<unknown> = Promise.resolve()
-
 /**
  * Writes and clears the counts so far (how many rows it wrote); the counts of a failed write are dropped, never written
- * twice. A flush called while the timer's write is under way settles after that write, not before it.
+ * twice. A flush called while the timer's write is under way settles after that write.
  */
-export function flushInterviewEvents(db: Db): Promise<number> {
-  const written = writing.then(() => writeCounters(db))
-  writing = written.catch(() => undefined)
-  return written
-}
+export const flushInterviewEvents: (db: Db) => Promise<number> = oneAtATime(writeCounters)
 
 async function writeCounters(db: Db): Promise<number> {
   if (counters.size === 0) return 0

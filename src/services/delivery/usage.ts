@@ -2,6 +2,7 @@
 // seconds (and when the app closes), read back for the usage page.
 import type { Db } from '../../db/client.ts'
 import { addUsage, usageRowsSince, type UsageCounts } from '../../db/queries/api-keys.ts'
+import { oneAtATime } from './one-at-a-time.ts'
 
 /** Upper bounds (ms) of the latency buckets; one more bucket counts everything slower than the last bound. */
 export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] as const
@@ -42,7 +43,8 @@ export function createUsageMeter(now: () => Date = () => new Date()): UsageMeter
       c.latencyBuckets[latencyBucketIndex(durationMs)]!++
       c.lastUsedMs = ms
     },
-    async flush(db) {
+    // One at a time: a flush called while the timer's write is under way settles after it.
+    flush: oneAtATime(async (db: Db) => {
       if (counters.size === 0) return 0
       const batch = [...counters.values()].map(({ dayNumber, lastUsedMs, ...counts }): UsageCounts => ({
         ...counts, day: new Date(dayNumber * DAY_MS).toISOString().slice(0, 10), lastUsedAt: new Date(lastUsedMs).toISOString(),
@@ -50,7 +52,7 @@ export function createUsageMeter(now: () => Date = () => new Date()): UsageMeter
       counters = new Map()
       await addUsage(db, batch)
       return batch.length
-    },
+    }),
   }
 }
 

@@ -81,3 +81,13 @@ t.test('counts of a key that does not exist are skipped without losing the other
   await meter.flush(db)
   t.equal((await usageRows()).filter((r) => r.adviceSetId === 8).length, 1)
 })
+
+t.test('a flush settles after the write already under way (the timer\'s, when the app closes)', async (t) => {
+  const own = createUsageMeter(() => clock)
+  own.record({ keyId: key.id, adviceSetId: 77, status: 200, durationMs: 3 })
+  let firstWritten = false
+  const first = own.flush(db).then((rows) => { firstWritten = true; return rows })
+  t.equal(await own.flush(db), 0, 'the second flush has nothing of its own')
+  t.equal(firstWritten, true, 'it settled after the first write')
+  t.equal(await first, 1)
+})
