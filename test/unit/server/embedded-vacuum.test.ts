@@ -3,7 +3,7 @@
 // statistics.
 import t from 'tap'
 import { PGlite } from '@electric-sql/pglite'
-import { DECISION_RECORDS_STATISTICS_TARGET, STATISTICS_TARGET, vacuumIfDue } from '../../../src/db/embedded-vacuum.ts'
+import { DECISION_RECORDS_ANALYSE_SCALE, DECISION_RECORDS_STATISTICS_TARGET, STATISTICS_TARGET, vacuumIfDue } from '../../../src/db/embedded-vacuum.ts'
 
 interface Stats { n_dead_tup: number; vacuum_count: number; analyze_count: number; reltuples: number }
 
@@ -73,7 +73,7 @@ t.test("an analysis samples few enough rows that PGlite's memory does not grow, 
   t.equal(STATISTICS_TARGET, 25)
 })
 
-t.test("a month's decision records are analysed with a smaller sample than other tables", async (t) => {
+t.test("a month's decision records are analysed with a smaller sample than other tables, and again when doubled", async (t) => {
   const client = new PGlite()
   t.teardown(() => client.close())
   // Partitioned as the app's table is; `other` has the same rows, for the ordinary target beside it.
@@ -90,4 +90,13 @@ t.test("a month's decision records are analysed with a smaller sample than other
   t.equal(await bounds('decision_records_m'), DECISION_RECORDS_STATISTICS_TARGET + 1, 'the partition: the smaller target')
   t.equal(await bounds('other'), STATISTICS_TARGET + 1, 'another table: the usual one')
   t.equal(DECISION_RECORDS_STATISTICS_TARGET, 10)
+
+  // Grown by half: another table is due (past a tenth), the partition is not until it has doubled.
+  await client.exec(`insert into decision_records select g, '2026-11-03' from generate_series(4001, 6000) g;
+    insert into other select g, '2026-11-03' from generate_series(3001, 4500) g`)
+  t.same(await vacuumIfDue(client), { table: 'public.other', vacuumed: false })
+  t.equal(await vacuumIfDue(client), null, 'the partition, half as big again, is not due')
+  await client.exec(`insert into decision_records select g, '2026-11-04' from generate_series(6001, 8100) g`)
+  t.same(await vacuumIfDue(client), { table: 'public.decision_records_m', vacuumed: false }, 'doubled, it is')
+  t.equal(DECISION_RECORDS_ANALYSE_SCALE, 1)
 })
