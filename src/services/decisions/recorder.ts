@@ -8,6 +8,7 @@ import { DomainError } from '../errors.ts'
 import { buildDecisionRecord, type DecisionRun } from './build.ts'
 import { DecisionSettingsCache } from './settings.ts'
 import { yieldToEventLoop } from '../operations/event-loop.ts'
+import { oneAtATime } from '../one-at-a-time.ts'
 
 export interface RecorderOptions {
   secret: string
@@ -65,7 +66,6 @@ export class DecisionRecorder {
   /** The group commits under way (durable), each settling its answers. */
   private readonly commits = new Set<Promise<void>>()
   private commitScheduled = false
-  private flushing: Promise<void> = Promise.resolve()
   private readonly timer: NodeJS.Timeout
   private readonly maxBuffered: number
   private readonly maxWaiting: number
@@ -152,10 +152,7 @@ export class DecisionRecorder {
   }
 
   /** Writes the buffer (and the drop counts); flushes queue behind each other. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeBuffer())
-    return this.flushing
-  }
+  readonly flush: () => Promise<void> = oneAtATime(() => this.writeBuffer())
 
   private async writeBuffer(): Promise<void> {
     const rows = this.buffer

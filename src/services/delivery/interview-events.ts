@@ -7,7 +7,7 @@
 // two seconds (the api-usage plugin's timer) and when the app closes.
 import type { Db } from '../../db/client.ts'
 import { addInterviewEventCounts, type EventCount } from '../../db/queries/interview-events.ts'
-import { oneAtATime } from './one-at-a-time.ts'
+import { oneAtATime } from '../one-at-a-time.ts'
 
 /** What the embed reports of its interviews: about the whole interview, and about one question of it. */
 export const INTERVIEW_LEVEL_EVENTS = ['started', 'advice_reached'] as const

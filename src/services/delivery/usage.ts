@@ -2,7 +2,7 @@
 // seconds (and when the app closes), read back for the usage page.
 import type { Db } from '../../db/client.ts'
 import { addUsage, usageRowsSince, type UsageCounts } from '../../db/queries/api-keys.ts'
-import { oneAtATime } from './one-at-a-time.ts'
+import { oneAtATime } from '../one-at-a-time.ts'
 
 /** Upper bounds (ms) of the latency buckets; one more bucket counts everything slower than the last bound. */
 export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] as const
