@@ -135,16 +135,16 @@ export async function decisionAdviceCounts(db: Db, adviceSetId: number, from: Da
  */
 export async function foldDecisionCounts(db: Db, day: string): Promise<number> {
   return db.transaction(async (tx) => {
-    const [locked] = rowsOf(await tx.execute(sql`with locked as (
+    const [emptied] = rowsOf(await tx.execute(sql`with locked as (
         select c.advice_set_id, c.day, c.node_id, c.count
         from (select distinct advice_set_id, day, node_id from decision_counts where day < ${day}::date and stripe <> 0) k,
           -- Each key's rows by the primary key (as a join, the planner walked the whole of it to merge).
           lateral (select * from decision_counts c where c.advice_set_id = k.advice_set_id and c.day = k.day and c.node_id = k.node_id) c
         order by c.advice_set_id, c.day, c.node_id, c.stripe for update of c),
-      totals as (select advice_set_id, day, node_id, sum(count) as total from locked group by 1, 2, 3)
-      select coalesce(json_agg(json_build_array(advice_set_id, day, node_id)) filter (where total = 0), '[]'::json) as emptied from totals`))
-    const [emptied] = rowsOf(await tx.execute(sql`with gone as (delete from decision_counts c using json_array_elements(${JSON.stringify(locked?.emptied ?? [])}::json) k
-      where c.advice_set_id = (k->>0)::int and c.day = (k->>1)::date and c.node_id = k->>2 returning 1)
+      -- The sums read every locked row, so all are locked before any is deleted.
+      empty as (select advice_set_id, day, node_id from locked group by 1, 2, 3 having sum(count) = 0),
+      gone as (delete from decision_counts c using empty e
+        where c.advice_set_id = e.advice_set_id and c.day = e.day and c.node_id = e.node_id returning 1)
       select count(*)::int as n from gone`))
     const [moved] = rowsOf(await tx.execute(sql`with moved as (delete from decision_counts where day < ${day}::date and stripe <> 0 returning advice_set_id, day, node_id, count),
       folded as (insert into decision_counts (advice_set_id, day, node_id, stripe, count)

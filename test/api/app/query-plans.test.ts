@@ -113,7 +113,7 @@ if (testDriver() !== 'postgres') {
     sent.length = 0
     t.ok(await foldPastDecisionCounts(database.db, new Date()) > 0, 'the fold folds the seeded days')
     const foldStatements = sent.filter((s) => /^\s*(select|with)\b/i.test(s.statement))
-    t.equal(foldStatements.length, 3, 'the fold: three statements')
+    t.equal(foldStatements.length, 2, 'the fold: two statements')
     const foldScans: string[] = []
     for (const { statement, parameters } of foldStatements) {
       for (const table of await planScans(statement, parameters)) foldScans.push(`${table} in: ${statement.replace(/\s+/g, ' ').slice(0, 400)}`)
