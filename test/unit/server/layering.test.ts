@@ -13,13 +13,13 @@ const SRC = path.dirname(realpathSync(path.resolve(import.meta.dirname, '../../.
 /** Packages the engine may use: pure libraries for markdown, sanitizing, number and date formats, linear-time regular expressions. No I/O. */
 const ENGINE_PACKAGES = new Set(['markdown-it', 'sanitize-html', 'numbro', 'date-fns', 'date-fns-tz', 're2js'])
 /** What may sit at the top of src/services beside the domain folders: the shared kernel. */
-const SERVICES_TOP_FILES = new Set(['README.md', 'context.ts', 'errors.ts', 'validate.ts', 'search.ts'])
+const SERVICES_TOP_FILES = new Set(['README.md', 'context.ts', 'errors.ts', 'validate.ts', 'search.ts', 'one-at-a-time.ts'])
 /**
  * DESIGN's domains (accounts, library, authoring, scenarios, publishing, delivery, files, integrations, operations)
  * and decisions (issue 26: decision records, their reading, replay and subject rights)
  * plus audit, the kernel's files and this README: a new domain is a decision, so it has to move this number too.
  */
-const SERVICES_TOP_LIMIT = 16
+const SERVICES_TOP_LIMIT = 17
 
 interface Violation { file: string; imports: string; rule: string }
 
