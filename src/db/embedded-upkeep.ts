@@ -9,24 +9,80 @@ const CHECK_EVERY_MS = 10_000
 /** Runs a piece of upkeep when PGlite may take it; behind the wire protocol, only between transactions. */
 export type UpkeepRunner = <T>(task: () => Promise<T>) => Promise<T>
 
+/** Where the upkeep runs: between the app's work, and how busy that work keeps the database. */
+export interface UpkeepHost {
+  runWhenIdle: UpkeepRunner
+  /** Milliseconds PGlite has spent on work so far, the upkeep's own included (it takes its own off). */
+  busyMs: () => number
+}
+
 /** Vacuum looks once in this many checkpoint looks (a minute): tables do not fill with dead rows in seconds. */
 const VACUUM_EVERY_LOOKS = 6
 
 /**
- * The embedded database's upkeep until stopped: every 10 s a look at the log (a checkpoint when it grew), and every
- * minute a table vacuumed or analysed if one is due (embedded-vacuum.ts). A failed look (the database closing) waits
- * for the next one. `runWhenIdle` keeps each step out of a connection's transaction when PGlite serves one
- * (embedded-server/bridge.ts): statements of its own sent in the middle of that transaction would run inside it.
+ * Above this share of the last 10 s spent on the app's work, a vacuum or analysis waits for a quieter look. It holds
+ * PGlite's one backend for its whole run: an analysis of a month's decision records read cold pages for 175-555 ms,
+ * and each time every durable answer waiting for its commit waited that long (bench:decisions' paced p99).
  */
-export function startEmbeddedUpkeep(client: PGlite, runWhenIdle: UpkeepRunner = (task) => task()): () => void {
+export const BUSY_SHARE_FOR_VACUUM = 0.05
+
+/** A vacuum put off this long runs however busy the database is: a table due does not wait for good. */
+export const VACUUM_PUT_OFF_MAX_MS = 10 * 60_000
+
+/**
+ * Decides at each 10 s look whether the minute's vacuum look runs: once a minute it falls due, and it waits while the
+ * app kept the database busy since the look before, for at most VACUUM_PUT_OFF_MAX_MS.
+ */
+export class VacuumPacer {
+  private looks = 0
+  private dueSince: number | null = null
+  private lastLookAt: number
+  private lastBusyMs: number
+
+  constructor(now: number, busyMs: number) {
+    this.lastLookAt = now
+    this.lastBusyMs = busyMs
+  }
+
+  /** At `now`, with PGlite's busy time so far (`busyMs`) and the upkeep's own since the look before (`ownMs`). */
+  look(now: number, busyMs: number, ownMs: number): boolean {
+    const busyShare = (busyMs - this.lastBusyMs - ownMs) / Math.max(1, now - this.lastLookAt)
+    this.lastLookAt = now
+    this.lastBusyMs = busyMs
+    if (++this.looks % VACUUM_EVERY_LOOKS === 0) this.dueSince ??= now
+    if (this.dueSince === null) return false
+    if (busyShare >= BUSY_SHARE_FOR_VACUUM && now - this.dueSince < VACUUM_PUT_OFF_MAX_MS) return false
+    this.dueSince = null
+    return true
+  }
+}
+
+/** In the app's own process PGlite has no connections to wait for, and nothing measures its work: never put off. */
+const IN_PROCESS: UpkeepHost = { runWhenIdle: (task) => task(), busyMs: () => 0 }
+
+/**
+ * The embedded database's upkeep until stopped: every 10 s a look at the log (a checkpoint when it grew), and every
+ * minute a table vacuumed or analysed if one is due (embedded-vacuum.ts), put off while the app keeps the database busy
+ * (VacuumPacer). A failed look (the database closing) waits for the next one. `runWhenIdle` keeps each step out of a
+ * connection's transaction when PGlite serves one (embedded-server/bridge.ts): statements of its own sent in the middle
+ * of that transaction would run inside it.
+ */
+export function startEmbeddedUpkeep(client: PGlite, host: UpkeepHost = IN_PROCESS): () => void {
   let running = false
-  let looks = 0
+  const pacer = new VacuumPacer(performance.now(), host.busyMs())
+  let ownMs = 0
+  /** A step of the upkeep, its time on PGlite kept apart from the app's. */
+  const step = <T>(task: () => Promise<T>) => host.runWhenIdle(async () => {
+    const started = performance.now()
+    try { return await task() } finally { ownMs += performance.now() - started }
+  })
   const timer = setInterval(() => {
     if (running || client.closed) return
     running = true
-    const vacuumToo = ++looks % VACUUM_EVERY_LOOKS === 0
-    runWhenIdle(() => checkpointIfLogGrew(client))
-      .then(() => (vacuumToo ? runWhenIdle(() => vacuumIfDue(client)) : null))
+    const vacuumNow = pacer.look(performance.now(), host.busyMs(), ownMs)
+    ownMs = 0
+    step(() => checkpointIfLogGrew(client))
+      .then(() => (vacuumNow ? step(() => vacuumIfDue(client)) : null))
       .catch(() => null)
       .finally(() => { running = false })
   }, CHECK_EVERY_MS)

@@ -56,6 +56,8 @@ export interface Bridge {
    * is neither inside a transaction nor between parsing and binding a statement.
    */
   whenIdle<T>(task: () => Promise<T>): Promise<T>
+  /** Milliseconds PGlite has spent on the bridge's work so far: the connections', and what whenIdle ran. */
+  busyMs(): number
   close(): Promise<void>
 }
 
@@ -64,8 +66,13 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
   let active: net.Socket | null = null
   /** Work on PGlite runs one piece at a time, in order: a connection's messages, a reset, upkeep between them. */
   let chain: Promise<unknown> = Promise.resolve()
+  let busyMs = 0
+  const timed = async <T>(task: () => Promise<T>): Promise<T> => {
+    const started = performance.now()
+    try { return await task() } finally { busyMs += performance.now() - started }
+  }
   const run = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = chain.then(task)
+    const next = chain.then(() => timed(task))
     chain = next.catch(() => undefined)
     return next
   }
@@ -152,6 +159,7 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
             await new Promise<void>((release) => idleWaiters.push(release))
           }
         },
+        busyMs: () => busyMs,
         close: async () => {
           closing = true
           for (const socket of [active, ...waiting]) socket?.destroy()

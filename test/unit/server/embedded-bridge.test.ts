@@ -58,6 +58,14 @@ t.test('postgres.js through the bridge', async (t) => {
   const many = await Promise.all(Array.from({ length: 50 }, (_, i) => first`select ${i}::int as i`))
   t.same(many.map((r) => r[0]!.i), Array.from({ length: 50 }, (_, i) => i), 'pipelined queries each get their own answer')
 
+  // The time PGlite spends on the connection's work is counted (the upkeep's pace: embedded-upkeep.ts).
+  const busyBefore = bridge.busyMs()
+  const sent = performance.now()
+  await first`select count(*) from generate_series(1, 1000000)`
+  const roundTrip = performance.now() - sent
+  const busy = bridge.busyMs() - busyBefore
+  t.ok(busy > roundTrip / 2 && busy <= roundTrip, `busy ${busy.toFixed(1)} ms of a ${roundTrip.toFixed(1)} ms round trip`)
+
   // Upkeep waits for the transaction under way: it would otherwise run inside it.
   const order: string[] = []
   let upkeep: Promise<void> | undefined
