@@ -85,14 +85,9 @@ export function statusOf(result: EngineResult): string {
 /** What a run answered, as a record keeps it: the items with their paths, errors, the question asked next. */
 export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResult): { outcome: RecordedOutcome; status: string; adviceNodeIds: string[] } {
   const items: RecordedItem[] = []
-  const add = (group: RecordedItem['group'], list: EngineResult['advice']) => {
-    for (const item of list) {
-      items.push({ nodeId: item.nodeId, group, ...(item.customHeadline !== undefined ? { customHeadline: item.customHeadline } : {}), path: [...conditionPath(compiled, item.nodeId)] })
-    }
-  }
-  add('advice', result.advice)
-  add('assumptions', result.assumptions)
-  add('examples', result.examples)
+  addItems(items, compiled, 'advice', result.advice)
+  addItems(items, compiled, 'assumptions', result.assumptions)
+  addItems(items, compiled, 'examples', result.examples)
   const focus = result.currentFocus
   const outcome: RecordedOutcome = {
     items,
@@ -100,6 +95,17 @@ export function recordedOutcome(compiled: CompiledAdviceSet, result: EngineResul
     ...(focus ? { question: { nodeId: focus.nodeId, variable: focus.variable, path: [...conditionPath(compiled, focus.nodeId)] } } : {}),
   }
   return { outcome, status: statusOf(result), adviceNodeIds: items.filter((item) => item.group === 'advice').map((item) => item.nodeId) }
+}
+
+/**
+ * A group's items with their paths, onto `items`. At the top of the module, not a closure in recordedOutcome: `npm start`
+ * runs the sources through tsx, which names every function it makes (`__name`, a defineProperty) each time it is made,
+ * and this runs for every answer recorded.
+ */
+function addItems(items: RecordedItem[], compiled: CompiledAdviceSet, group: RecordedItem['group'], list: EngineResult['advice']): void {
+  for (const item of list) {
+    items.push({ nodeId: item.nodeId, group, ...(item.customHeadline !== undefined ? { customHeadline: item.customHeadline } : {}), path: [...conditionPath(compiled, item.nodeId)] })
+  }
 }
 
 /** When a UUIDv7 was made (its first 48 bits), to find its record in the right partition; undefined if it is not one. */
