@@ -21,7 +21,7 @@ const VACUUM_EVERY_LOOKS = 6
 
 /**
  * Above this share of the last 10 s spent on the app's work, a vacuum or analysis waits for a quieter look. It holds
- * PGlite's one backend for its whole run: an analysis of a month's decision records read cold pages for 175-555 ms,
+ * PGlite's one backend for its whole run: an analysis of a month's decision records read cold pages for 175-693 ms,
  * and each time every durable answer waiting for its commit waited that long (bench:decisions' paced p99).
  */
 export const BUSY_SHARE_FOR_VACUUM = 0.05
