@@ -12,7 +12,7 @@ export type UpkeepRunner = <T>(task: () => Promise<T>) => Promise<T>
 /** Where the upkeep runs: between the app's work, and how busy that work keeps the database. */
 export interface UpkeepHost {
   runWhenIdle: UpkeepRunner
-  /** Milliseconds PGlite has spent on work so far, the upkeep's own included (it takes its own off). */
+  /** Milliseconds PGlite has spent on the app's work so far: runWhenIdle's tasks are not counted. */
   busyMs: () => number
 }
 
@@ -44,9 +44,9 @@ export class VacuumPacer {
     this.lastBusyMs = busyMs
   }
 
-  /** At `now`, with PGlite's busy time so far (`busyMs`) and the upkeep's own since the look before (`ownMs`). */
-  look(now: number, busyMs: number, ownMs: number): boolean {
-    const busyShare = (busyMs - this.lastBusyMs - ownMs) / Math.max(1, now - this.lastLookAt)
+  /** At `now`, with the time PGlite has spent on the app's work so far (`busyMs`). */
+  look(now: number, busyMs: number): boolean {
+    const busyShare = (busyMs - this.lastBusyMs) / Math.max(1, now - this.lastLookAt)
     this.lastLookAt = now
     this.lastBusyMs = busyMs
     if (++this.looks % VACUUM_EVERY_LOOKS === 0) this.dueSince ??= now
@@ -70,19 +70,12 @@ const IN_PROCESS: UpkeepHost = { runWhenIdle: (task) => task(), busyMs: () => 0 
 export function startEmbeddedUpkeep(client: PGlite, host: UpkeepHost = IN_PROCESS): () => void {
   let running = false
   const pacer = new VacuumPacer(performance.now(), host.busyMs())
-  let ownMs = 0
-  /** A step of the upkeep, its time on PGlite kept apart from the app's. */
-  const step = <T>(task: () => Promise<T>) => host.runWhenIdle(async () => {
-    const started = performance.now()
-    try { return await task() } finally { ownMs += performance.now() - started }
-  })
   const timer = setInterval(() => {
     if (running || client.closed) return
     running = true
-    const vacuumNow = pacer.look(performance.now(), host.busyMs(), ownMs)
-    ownMs = 0
-    step(() => checkpointIfLogGrew(client))
-      .then(() => (vacuumNow ? step(() => vacuumIfDue(client)) : null))
+    const vacuumNow = pacer.look(performance.now(), host.busyMs())
+    host.runWhenIdle(() => checkpointIfLogGrew(client))
+      .then(() => (vacuumNow ? host.runWhenIdle(() => vacuumIfDue(client)) : null))
       .catch(() => null)
       .finally(() => { running = false })
   }, CHECK_EVERY_MS)

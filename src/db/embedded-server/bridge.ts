@@ -50,13 +50,18 @@ export function leavesUnnamedStatement(messages: Buffer, before: boolean): boole
   return pending
 }
 
+export interface IdleTaskOptions {
+  /** False for the database's own upkeep, so that busyMs() says how busy the app keeps it. Default true. */
+  countAsBusy?: boolean
+}
+
 export interface Bridge {
   /**
    * Runs `task` (statements of the bridge's own: checkpoints, decision records) between the connection's work, when it
    * is neither inside a transaction nor between parsing and binding a statement.
    */
-  whenIdle<T>(task: () => Promise<T>): Promise<T>
-  /** Milliseconds PGlite has spent on the bridge's work so far: the connections', and what whenIdle ran. */
+  whenIdle<T>(task: () => Promise<T>, options?: IdleTaskOptions): Promise<T>
+  /** Milliseconds PGlite has spent on the app's work so far: the connections', and what whenIdle ran as counted. */
   busyMs(): number
   close(): Promise<void>
 }
@@ -71,8 +76,8 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
     const started = performance.now()
     try { return await task() } finally { busyMs += performance.now() - started }
   }
-  const run = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = chain.then(() => timed(task))
+  const run = <T>(task: () => Promise<T>, countAsBusy = true): Promise<T> => {
+    const next = chain.then(() => (countAsBusy ? timed(task) : task()))
     chain = next.catch(() => undefined)
     return next
   }
@@ -151,10 +156,10 @@ export function serveOverSocket(client: PGlite, socketPath: string, onError: (er
     server.listen(socketPath, () => {
       server.off('error', reject)
       resolve({
-        whenIdle: async (task) => {
+        whenIdle: async (task, options) => {
           // The check and the task are one piece of work; between tries, the connection's work goes on.
           for (;;) {
-            const done = await run(async () => (idle() ? { value: await task() } : NOT_YET))
+            const done = await run(async () => (idle() ? { value: await task() } : NOT_YET), options?.countAsBusy)
             if (done !== NOT_YET) return done.value
             await new Promise<void>((release) => idleWaiters.push(release))
           }

@@ -17,7 +17,7 @@ const bridge = await serveOverSocket(client, options.socketPath, (err) => {
   tell({ type: 'failed', message: err instanceof Error ? err.stack ?? err.message : String(err) })
   process.exit(1)
 })
-const stopUpkeep = startEmbeddedUpkeep(client, { runWhenIdle: bridge.whenIdle, busyMs: bridge.busyMs })
+const stopUpkeep = startEmbeddedUpkeep(client, { runWhenIdle: (task) => bridge.whenIdle(task, { countAsBusy: false }), busyMs: bridge.busyMs })
 port.on('message', (message: WorkerMessage) => {
   if (message.type === 'decisions') {
     // Between the connection's transactions, or the COPY would join (and wait on) whichever is open.
