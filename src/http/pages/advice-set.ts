@@ -18,7 +18,7 @@ import { canCreate, changeRefusal } from '../../services/accounts/visibility.ts'
 import { scenarioCounts } from '../../services/scenarios/scenarios.ts'
 import { analyticsDays } from '../../services/delivery/interview-analytics.ts'
 import { setInsights } from '../../services/library/set-insights.ts'
-import { linkedTo } from '../../services/files/links.ts'
+import { setSupplements } from '../../services/files/links.ts'
 import { MAX_UPLOAD_BYTES } from '../../services/files/uploads.ts'
 import { itemId } from '../api/ids.ts'
 import { dateFormatter } from '../format.ts'
@@ -66,8 +66,8 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     set.updatedBy === set.createdBy ? createdBy : userName(app, actor, set.updatedBy),
     isProviderAdmin(actor) ? listOwnersForAdmin(app.deps, actor) : Promise.resolve([]),
     setRuleList(app.deps, set.id),
-    scenarioCounts(app.deps, actor, set.id),
-    set.canCollaborate ? linkedTo(app.deps, actor, { targetType: 'adviceSet', targetId: set.id }) : Promise.resolve([]),
+    scenarioCounts(app.deps, actor, set),
+    set.canCollaborate ? setSupplements(app.deps, actor, set) : Promise.resolve([]),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
   return {

@@ -2,11 +2,11 @@
 // calls): for one advice set over 1, 5, 15, 30, 60 or 90 days (SPEC §9 timeframes), the embed's interviews started
 // and completed per day with a funnel by question (shown, answered, abandoned there), and apart from them the
 // partners' Advice API runs (interview-events.ts says why they are not interviews). The set's team reads it.
-import { findAdviceSet } from '../../db/queries/advice-sets.ts'
 import { eventCountsSince } from '../../db/queries/interview-events.ts'
 import type { Actor, Deps } from '../context.ts'
 import { canCollaborateOnSet } from '../accounts/visibility.ts'
-import { NotFoundError, ValidationError } from '../errors.ts'
+import { ValidationError } from '../errors.ts'
+import { setAllowed, type SetRef } from '../library/set-ref.ts'
 
 export const ANALYTICS_TIMEFRAMES = [1, 5, 15, 30, 60, 90] as const
 /** SPEC §9 says 1 for recent activity; a funnel over one day says little, so analytics open on 30. */
@@ -34,9 +34,8 @@ export function analyticsDays(raw: unknown): number {
   return days
 }
 
-export async function interviewAnalytics(deps: Deps, actor: Actor, adviceSetId: number, days: number, now = new Date()): Promise<InterviewAnalytics> {
-  const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
+export async function interviewAnalytics(deps: Deps, actor: Actor, adviceSet: SetRef, days: number, now = new Date()): Promise<InterviewAnalytics> {
+  const adviceSetId = (await setAllowed(deps.db, adviceSet, (set) => canCollaborateOnSet(actor, set))).id
   const today = Math.floor(now.getTime() / DAY_MS)
   const perDay = Array.from({ length: days }, (_, i) => ({ day: new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10), started: 0, completed: 0, apiRuns: 0 }))
   const byDay = new Map(perDay.map((d) => [d.day, d]))

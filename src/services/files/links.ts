@@ -11,6 +11,7 @@ import { readableRule } from '../authoring/rules.ts'
 import { audit } from '../audit/audit.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
+import type { SetFacts } from '../library/set-ref.ts'
 import { readableSupplement } from './access.ts'
 import { createLinkSupplement, listedView, publicView, type LinkInput } from './supplements.ts'
 import { defaultTypeFor, supplementType } from './validate.ts'
@@ -115,8 +116,14 @@ export async function createLinkSupplementFor(deps: Deps, actor: Actor, input: L
  */
 export async function linkedTo(deps: Deps, actor: Actor, target: LinkTarget) {
   const resolved = await readableTarget(deps.db, actor, target)
-  if (target.targetType === 'adviceSet' && !canCollaborateOnSet(actor, resolved.set)) throw new NotFoundError('No advice set with this id')
+  if (target.targetType === 'adviceSet') return setSupplements(deps, actor, resolved.set)
   return (await listLinkedSupplements(deps.db, target.targetType, target.targetId)).map(listedView)
+}
+
+/** A set's own supplements, the set given as the caller read it in this request (set-ref.ts): its team's only. */
+export async function setSupplements(deps: Deps, actor: Actor, set: SetFacts) {
+  if (!canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
+  return (await listLinkedSupplements(deps.db, 'adviceSet', set.id)).map(listedView)
 }
 
 /**

@@ -13,6 +13,7 @@ import { canCollaborateOnSet, canWriteOwned } from '../accounts/visibility.ts'
 import type { Actor, Deps } from '../context.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
 import { requireOneOf, requireText } from '../validate.ts'
+import { setAllowed, type SetRef } from './set-ref.ts'
 
 export const ENTITY_ADVICE_REQUEST = 'ai-user-request'
 export const ADVICE_REQUEST_STATUSES: readonly AdviceRequestStatus[] = ['open', 'planned', 'answered']
@@ -36,9 +37,9 @@ function snapshot(r: AdviceRequestRow) {
   return { text: r.text, status: r.status, answeredByRuleId: r.answeredByRuleId, source: r.source }
 }
 
-export async function listRequestsForSet(deps: Deps, actor: Actor, adviceSetId: number, status?: AdviceRequestStatus) {
-  await teamSetOf(deps, actor, adviceSetId)
-  return (await listAdviceRequests(deps.db, adviceSetId, status)).map((r) => ({ ...r.request, ruleName: r.ruleName, createdByName: r.createdByName }))
+export async function listRequestsForSet(deps: Deps, actor: Actor, adviceSet: SetRef, status?: AdviceRequestStatus) {
+  const set = await setAllowed(deps.db, adviceSet, (s) => canCollaborateOnSet(actor, s))
+  return (await listAdviceRequests(deps.db, set.id, status)).map((r) => ({ ...r.request, ruleName: r.ruleName, createdByName: r.createdByName }))
 }
 
 export async function getAdviceRequest(deps: Deps, actor: Actor, adviceSetId: number, id: number) {

@@ -5,14 +5,15 @@ import type { Actor, Deps } from '../context.ts'
 import { canCollaborateOnSet } from '../accounts/visibility.ts'
 import { ANALYTICS_TIMEFRAMES, completionsChart, interviewAnalytics } from '../delivery/interview-analytics.ts'
 import { listRequestsForSet } from './advice-requests.ts'
+import type { SetFacts } from './set-ref.ts'
 import { decisionInsights } from '../decisions/insights.ts'
 import { decisionExportSubject } from '../decisions/export.ts'
 import { jobsPanel } from '../operations/jobs.ts'
 
-export async function setInsights(deps: Deps, actor: Actor, set: { id: number; ownerId: string }, days: number) {
+export async function setInsights(deps: Deps, actor: Actor, set: SetFacts, days: number) {
   if (!canCollaborateOnSet(actor, set)) return null
   const [requests, analytics, decisions, decisionJobs] = await Promise.all([
-    listRequestsForSet(deps, actor, set.id), interviewAnalytics(deps, actor, set.id, days),
+    listRequestsForSet(deps, actor, set), interviewAnalytics(deps, actor, set, days),
     decisionInsights(deps, actor, set), jobsPanel(deps, actor, decisionExportSubject(set.id)),
   ])
   const maxShown = Math.max(1, ...analytics.funnel.map((q) => q.shown))

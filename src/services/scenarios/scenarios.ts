@@ -10,7 +10,8 @@ import { compileAdviceSet } from '../../engine/index.ts'
 import { buildAdviceSetModel } from '../authoring/advice-set-model.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
 import { audit } from '../audit/audit.ts'
-import { canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
+import { setAllowed, type SetRef } from '../library/set-ref.ts'
 import type { Actor, Deps } from '../context.ts'
 import { NotFoundError, ValidationError } from '../errors.ts'
 import {
@@ -116,8 +117,8 @@ export async function deletedScenarioOf(deps: Deps, actor: Actor, adviceSetId: n
 }
 
 /** How many scenarios a set has and how many fail (or cannot run): the set page's "Scenarios" entry. */
-export async function scenarioCounts(deps: Deps, actor: Actor, adviceSetId: number) {
-  const set = await readableSetOf(deps.db, actor, adviceSetId)
+export async function scenarioCounts(deps: Deps, actor: Actor, adviceSet: SetRef) {
+  const set = await setAllowed(deps.db, adviceSet, (s) => canReadSet(actor, s))
   const counts = await countScenariosByStatus(deps.db, set.id)
   return { ...counts, total: counts.pass + counts.fail + counts.error + counts.notRun, failing: counts.fail + counts.error }
 }
