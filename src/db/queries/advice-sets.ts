@@ -158,6 +158,15 @@ export async function findAdviceSetsByIds(db: Db, ids: number[], visibility: Set
   return rows
 }
 
+/** One live set as its page shows it, with who made and last changed it; undefined when it is missing or not visible. */
+export async function findAdviceSetEntry(db: Db, id: number, visibility: SetVisibility): Promise<(AdviceSetListRow & Pick<AdviceSetRow, 'createdBy' | 'updatedBy'>) | undefined> {
+  const [row] = await db.select({ ...listColumns, createdBy: adviceSets.createdBy, updatedBy: adviceSets.updatedBy }).from(adviceSets)
+    .innerJoin(owners, eq(owners.id, adviceSets.ownerId))
+    .leftJoin(adviceCategories, eq(adviceCategories.id, adviceSets.categoryId))
+    .where(and(eq(adviceSets.id, id), isNull(adviceSets.deletedAt), visibleTo(visibility))).limit(1)
+  return row
+}
+
 export async function listDeletedAdviceSets(db: Db, ownerId: string): Promise<AdviceSetRow[]> {
   return db.select().from(adviceSets).where(and(eq(adviceSets.ownerId, ownerId), isNotNull(adviceSets.deletedAt)))
     .orderBy(desc(adviceSets.deletedAt))

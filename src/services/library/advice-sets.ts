@@ -1,7 +1,7 @@
 // Advice sets: the library, create/edit, copy, transfer, delete and recover, tags. Every write is audited.
 import type { Db } from '../../db/client.ts'
 import {
-  adviceSetStats, findAdviceSet, findAdviceSetsByIds, findCategory, insertAdviceSet, listAdviceSets,
+  adviceSetStats, findAdviceSet, findAdviceSetEntry, findAdviceSetsByIds, findCategory, insertAdviceSet, listAdviceSets,
   listDeletedAdviceSets, setTagLinks, tagIdsFor, updateAdviceSet as updateAdviceSetRow,
   type AdviceSetFields, type AdviceSetListRow, type AdviceSetRow, type ListAdviceSetsParams,
 } from '../../db/queries/advice-sets.ts'
@@ -79,11 +79,11 @@ async function withTags(db: Db, actor: Actor, rows: AdviceSetListRow[]): Promise
 
 /** One visible advice set with its tags, owner and category names; 404 when it is not visible. */
 export async function getAdviceSet(deps: Deps, actor: Actor, id: number) {
-  const set = await findAdviceSet(deps.db, id)
-  if (!set || !canReadSet(actor, set)) throw new NotFoundError('No advice set with this id')
-  const [entry] = await withTags(deps.db, actor, await findAdviceSetsByIds(deps.db, [id], setVisibility(actor)))
-  if (!entry) throw new NotFoundError('No advice set with this id')
-  return { ...entry, createdBy: set.createdBy, updatedBy: set.updatedBy }
+  // Visibility is the query's condition (visibleTo, the rule canReadSet states), so one read finds and checks the set.
+  const set = await findAdviceSetEntry(deps.db, id, setVisibility(actor))
+  if (!set) throw new NotFoundError('No advice set with this id')
+  const [entry] = await withTags(deps.db, actor, [set])
+  return { ...entry!, createdBy: set.createdBy, updatedBy: set.updatedBy }
 }
 
 export async function getAdviceSetsByIds(deps: Deps, actor: Actor, ids: number[]): Promise<LibraryEntry[]> {
