@@ -109,7 +109,7 @@ async function openPgliteWorker(dataDir: string | undefined, onCrash: (reason: E
       fns.add(onNotify)
       return async () => { fns.delete(onNotify) }
     },
-    copyDecisionRecords: (rows) => server.copyDecisionRecords(rows),
+    copyDecisionRecords: (encoded) => server.copyDecisionRecords(encoded),
     transactionsOpen: prepared.transactionsOpen,
   })
   return {

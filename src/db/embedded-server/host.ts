@@ -4,7 +4,6 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { NewDecisionRecord } from '../queries/decisions.ts'
 import type { WorkerMessage, WorkerOptions } from './messages.ts'
 import { makeSocketDir } from './socket-dir.ts'
 
@@ -16,8 +15,8 @@ export interface EmbeddedServer {
   socketDir: string
   /** The thread itself (a test ends it to see a crash handled). */
   worker: Worker
-  /** Writes decision records on the worker's side, in one COPY; settles once they are committed. */
-  copyDecisionRecords(rows: NewDecisionRecord[]): Promise<void>
+  /** Writes decision records (a JSON array of encoded ones) on the worker's side, in one COPY; settles once they are committed. */
+  copyDecisionRecords(encoded: string): Promise<void>
   /** Closes the database and ends the thread. */
   stop(): Promise<void>
 }
@@ -78,11 +77,11 @@ export async function startEmbeddedServer(dataDir: string | undefined, onCrash: 
   return {
     socketDir,
     worker,
-    copyDecisionRecords: (rows) => new Promise<void>((resolve, reject) => {
+    copyDecisionRecords: (encoded) => new Promise<void>((resolve, reject) => {
       if (ended) { reject(new Error('the embedded database has stopped')); return }
       const id = nextWrite++
       writes.set(id, { resolve, reject })
-      worker.postMessage({ type: 'decisions', id, rows } satisfies WorkerMessage)
+      worker.postMessage({ type: 'decisions', id, encoded } satisfies WorkerMessage)
     }),
     stop: async () => {
       stopping = true

@@ -1,6 +1,4 @@
 // What the embedded database's host and its worker thread say to each other.
-import type { NewDecisionRecord } from '../queries/decisions.ts'
-
 export interface WorkerOptions {
   /** None: in memory (benches). */
   dataDir?: string
@@ -15,6 +13,10 @@ export type WorkerMessage =
   | { type: 'failed'; message: string }
   /** From the host: close the database and end. */
   | { type: 'close' }
-  /** From the host: write these decision records (one COPY, one commit); answered with `written` and the same id. */
-  | { type: 'decisions'; id: number; rows: NewDecisionRecord[] }
+  /**
+   * From the host: write these decision records, a JSON array of encoded ones (one COPY, one commit); answered with
+   * `written` and the same id. One string crosses to the thread as a copy of its bytes, where the rows as objects were
+   * cloned one by one on the thread serving HTTP.
+   */
+  | { type: 'decisions'; id: number; encoded: string }
   | { type: 'written'; id: number; error?: string }

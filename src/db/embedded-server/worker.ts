@@ -21,7 +21,7 @@ const stopUpkeep = startEmbeddedUpkeep(client, { runWhenIdle: (task) => bridge.w
 port.on('message', (message: WorkerMessage) => {
   if (message.type === 'decisions') {
     // Between the connection's transactions, or the COPY would join (and wait on) whichever is open.
-    bridge.whenIdle(() => copyDecisionRecords(client, message.rows)).then(
+    bridge.whenIdle(() => copyDecisionRecords(client, message.encoded)).then(
       () => tell({ type: 'written', id: message.id }),
       (err: unknown) => tell({ type: 'written', id: message.id, error: err instanceof Error ? err.message : String(err) }),
     )

@@ -11,24 +11,42 @@ export type DecisionRecordRow = typeof decisionRecords.$inferSelect
 export type NewDecisionRecord = typeof decisionRecords.$inferInsert
 
 /**
- * One insert for the whole batch, which commits or fails as one (the recorder's group commit); on the embedded
- * database, a COPY (decision-copy.ts), which on its worker thread the worker runs itself. The rows go as one JSON
- * parameter unpacked by jsonb_to_recordset: a thousand rows cost a fifth of what a thousand-row VALUES list does to
- * build and parse (measured on PGlite, where that work runs on the thread serving requests). The json columns get their
- * text as a string, so they keep it as written: the inputs in the canonical order the record was built in, the
- * outcome in its compact form.
+ * A record as the writers take it: its columns in DECISION_RECORD_COLUMNS' order as one JSON array, the json columns
+ * (inputs, outcome) as their text, so they keep it as written: the inputs in the canonical order the record was built
+ * in, the outcome in its compact form. The recorder encodes each answer's record at once: a buffered record is then
+ * one string until its write, where the row's tree of objects had lived through garbage collections (a tenth of a
+ * second in best effort, or a commit's wait) and been copied and marked by each.
  */
+export interface EncodedDecisionRecord { ownerId: string; json: string }
+
+export function encodeDecisionRecord(row: NewDecisionRecord): EncodedDecisionRecord {
+  return {
+    ownerId: row.ownerId,
+    json: JSON.stringify([
+      row.id, row.receivedAt, row.ownerId, row.adviceSetId, row.versionId, row.versionNumber, row.apiKeyId, row.environment, row.endpoint,
+      row.contentType, JSON.stringify(row.inputs), row.personalHashes ?? [], row.status, row.adviceNodeIds ?? [], row.hasErrors ?? false,
+      encodeOutcome(row.outcome), row.engineMicros,
+    ]),
+  }
+}
+
 export async function insertDecisionRecords(db: Db, rows: NewDecisionRecord[]): Promise<void> {
-  if (rows.length === 0) return
+  await writeDecisionRecords(db, rows.map(encodeDecisionRecord))
+}
+
+/**
+ * One statement for the whole batch, which commits or fails as one (the recorder's group commit). On PostgreSQL, an
+ * insert of the rows as one JSON parameter unpacked by jsonb_array_elements: a thousand rows cost a fifth of what a
+ * thousand-row VALUES list does to build and parse. On the embedded database, a COPY (decision-copy.ts), which on its
+ * worker thread the worker runs itself: the batch crosses to it as one string.
+ */
+export async function writeDecisionRecords(db: Db, records: readonly EncodedDecisionRecord[]): Promise<void> {
+  if (records.length === 0) return
+  const json = `[${records.map((record) => record.json).join(',')}]`
   const embedded = embeddedClientOf(db)
-  if (embedded) return copyDecisionRecords(embedded, rows)
+  if (embedded) return copyDecisionRecords(embedded, json)
   const served = embeddedServerOf(db)
-  if (served) return served.copyDecisionRecords(rows)
-  const json = JSON.stringify(rows.map((row) => [
-    row.id, row.receivedAt, row.ownerId, row.adviceSetId, row.versionId, row.versionNumber, row.apiKeyId, row.environment, row.endpoint,
-    row.contentType, JSON.stringify(row.inputs), row.personalHashes ?? [], row.status, row.adviceNodeIds ?? [], row.hasErrors ?? false,
-    encodeOutcome(row.outcome), row.engineMicros,
-  ]))
+  if (served) return served.copyDecisionRecords(json)
   await db.execute(sql`
     insert into decision_records (${sql.raw(DECISION_RECORD_COLUMNS)})
     select (r->>0)::uuid, (r->>1)::timestamptz, r->>2, (r->>3)::int, (r->>4)::int, (r->>5)::int, (r->>6)::int, r->>7, r->>8,

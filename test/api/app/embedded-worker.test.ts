@@ -92,6 +92,6 @@ if (testDriver() === 'postgres') {
     await waitFor('the crash to be reported', () => (crashes.length > 0 ? true : undefined))
     t.equal(crashes.length, 1)
     t.match(crashes[0]!.message, /the embedded database stopped unexpectedly/)
-    await t.rejects(server.copyDecisionRecords([]), /the embedded database has stopped/, 'a write after the crash fails at once')
+    await t.rejects(server.copyDecisionRecords('[]'), /the embedded database has stopped/, 'a write after the crash fails at once')
   })
 }
