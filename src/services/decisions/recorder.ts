@@ -93,14 +93,13 @@ export class DecisionRecorder {
   private take(run: DecisionRun, mode: string, personal: ReadonlySet<string>): Recorded | null {
     if (mode === 'off') return null
     const row = buildDecisionRecord(run, personal, this.options.secret)
-    const record = encodeDecisionRecord(row)
-    if (mode === 'durable') return { id: row.id!, committed: this.commit(record) }
+    if (mode === 'durable') return { id: row.id!, committed: this.commit(encodeDecisionRecord(row)) }
     if (this.buffer.length >= this.maxBuffered) {
       this.dropped.set(row.ownerId, (this.dropped.get(row.ownerId) ?? 0) + 1)
       // The answer still goes out; its record is the one counted as dropped, so no id is given for it.
       return null
     }
-    this.buffer.push(record)
+    this.buffer.push(encodeDecisionRecord(row))
     return { id: row.id!, committed: null }
   }
 
