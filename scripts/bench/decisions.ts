@@ -104,26 +104,42 @@ try {
   }
 
   /**
-   * CPU the server has used so far, in µs: this process (the app, and PGlite with it) and, on PostgreSQL, the backends
-   * serving the bench's database (from /proc; the load generator is a process of its own and is not counted). What a
-   * mode costs an answer in CPU says what its req/s ratio would be where the API had its cores to itself; on this
-   * machine the load generator and the database take the same two cores.
+   * CPU the server has used since `mark` (serverCpuMark), in µs: this process (the app, and PGlite with it) and, on
+   * PostgreSQL, the backends serving the bench's database (from /proc; the load generator is a process of its own and
+   * is not counted). What a mode costs an answer in CPU says what its req/s ratio would be where the API had its cores to
+   * itself; on this machine the load generator and the database take the same two cores.
    */
-  async function serverCpu(): Promise<number> {
+  async function serverCpuMark() {
     const usage = process.cpuUsage()
-    return usage.user + usage.system + await backendsCpu()
+    return { process: usage.user + usage.system, backends: await backendsCpu() }
   }
 
-  /** CPU of the PostgreSQL backends serving the bench's database so far, in µs (0 on PGlite). */
-  async function backendsCpu(): Promise<number> {
-    if (bench.driver !== 'PostgreSQL') return 0
-    let micros = 0
+  async function serverCpuSince(mark: Awaited<ReturnType<typeof serverCpuMark>>): Promise<number> {
+    const usage = process.cpuUsage()
+    return usage.user + usage.system - mark.process + await backendsCpuSince(mark.backends)
+  }
+
+  /** CPU of each PostgreSQL backend serving the bench's database so far, in µs, by pid (none on PGlite). */
+  async function backendsCpu(): Promise<Map<number, number>> {
+    const micros = new Map<number, number>()
+    if (bench.driver !== 'PostgreSQL') return micros
     const backends = rowsOf<{ pid: number }>(await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`))
     for (const { pid } of backends) {
       try {
-        micros += procStatCpu(`/proc/${pid}/stat`)
+        micros.set(pid, procStatCpu(`/proc/${pid}/stat`))
       } catch { /* a backend that has just ended */ }
     }
+    return micros
+  }
+
+  /**
+   * The backends' CPU since `before`, each backend's own difference: one that started meanwhile counts whole, and one
+   * that ended meanwhile (an autovacuum worker) counts nothing, where the sums' difference had taken its whole past off
+   * (off's paced CPU once came out at 21 µs an answer).
+   */
+  async function backendsCpuSince(before: Map<number, number>): Promise<number> {
+    let micros = 0
+    for (const [pid, now] of await backendsCpu()) micros += now - (before.get(pid) ?? 0)
     return micros
   }
 
@@ -135,6 +151,15 @@ try {
     const usage = process.cpuUsage()
     const serving = servingThreadCpu()
     return { serving, otherThreads: usage.user + usage.system - serving, backends: await backendsCpu(), loadGenerator: childrenCpu() }
+  }
+
+  /** Each part's CPU since `before` (cpuParts). */
+  async function cpuPartsSince(before: Awaited<ReturnType<typeof cpuParts>>) {
+    const after = await cpuParts()
+    return {
+      serving: after.serving - before.serving, otherThreads: after.otherThreads - before.otherThreads,
+      backends: await backendsCpuSince(before.backends), loadGenerator: after.loadGenerator - before.loadGenerator,
+    }
   }
 
   /**
@@ -174,27 +199,27 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const mode of MODES) {
       await setMode(mode)
-      let best: { result: Cannon; cpu: Record<keyof Awaited<ReturnType<typeof cpuParts>>, number> } | undefined
+      let best: { result: Cannon; cpu: Awaited<ReturnType<typeof cpuPartsSince>> } | undefined
       const tried: string[] = []
       for (const connections of FLAT_OUT_CONNECTIONS) {
         const before = await cpuParts()
         const tryResult = await cannon(connections)
-        const after = await cpuParts()
+        const used = await cpuPartsSince(before)
         tried.push(`${connections} connections ${tryResult.requests.average.toFixed(0)}`)
         if (best && best.result.requests.average >= tryResult.requests.average) continue
-        const split = (Object.keys(after) as Array<keyof typeof after>).map((part) => [part, (after[part] - before[part]) / tryResult.requests.total] as const)
-        best = { result: tryResult, cpu: Object.fromEntries(split) as Record<keyof typeof after, number> }
+        const split = (Object.keys(used) as Array<keyof typeof used>).map((part) => [part, used[part] / tryResult.requests.total] as const)
+        best = { result: tryResult, cpu: Object.fromEntries(split) as typeof used }
       }
       const result = best!.result
       flat[mode].push(result.requests.average)
       flatCpu[mode].push(best!.cpu)
       await checkpoint()
-      const cpu = await serverCpu()
+      const cpu = await serverCpuMark()
       const serving = servingThreadCpu()
       const pacedResult = await cannon(PACED_CONNECTIONS, ['-R', '1000'])
       // The records of the paced phase are written before its CPU is read, so each mode pays for its own.
       await app.partner.recorder.flush()
-      const micros = (await serverCpu()) - cpu
+      const micros = await serverCpuSince(cpu)
       const servingMicros = servingThreadCpu() - serving
       servingCpuPerAnswer[mode].push(servingMicros / pacedResult.requests.total)
       paced[mode].push(pacedResult.latency.p99)
