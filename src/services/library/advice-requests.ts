@@ -19,10 +19,9 @@ export const ENTITY_ADVICE_REQUEST = 'ai-user-request'
 export const ADVICE_REQUEST_STATUSES: readonly AdviceRequestStatus[] = ['open', 'planned', 'answered']
 export const MAX_REQUEST_LENGTH = 2000
 
-async function teamSetOf(deps: Deps, actor: Actor, adviceSetId: number) {
-  const set = await findAdviceSet(deps.db, adviceSetId)
-  if (!set || !canCollaborateOnSet(actor, set)) throw new NotFoundError('No advice set with this id')
-  return set
+/** The set, when the actor is of its team (or a provider admin); 404 otherwise. */
+function teamSetOf(deps: Deps, actor: Actor, adviceSet: SetRef) {
+  return setAllowed(deps.db, adviceSet, (set) => canCollaborateOnSet(actor, set))
 }
 
 async function writableRequest(deps: Deps, actor: Actor, adviceSetId: number, id: number) {
@@ -38,7 +37,7 @@ function snapshot(r: AdviceRequestRow) {
 }
 
 export async function listRequestsForSet(deps: Deps, actor: Actor, adviceSet: SetRef, status?: AdviceRequestStatus) {
-  const set = await setAllowed(deps.db, adviceSet, (s) => canCollaborateOnSet(actor, s))
+  const set = await teamSetOf(deps, actor, adviceSet)
   return (await listAdviceRequests(deps.db, set.id, status)).map((r) => ({ ...r.request, ruleName: r.ruleName, createdByName: r.createdByName }))
 }
 
