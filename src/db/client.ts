@@ -129,7 +129,10 @@ async function openPostgres(url: string, onQuery?: (statement: string, parameter
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
   // No JIT: with a big tenant's row estimates the planner's costs pass jit_above_cost on queries that then read a few
   // pages, and compiling took 800 ms of a search's 840 (bench:scale); the app's queries are all short.
-  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { jit: 'off' }, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
+  // No parallel plans, for the same reason: on the big tenant's estimates the planner gave a dictionary lookup of 19,892
+  // estimated rows (0 found) two workers, whose start took 45 of its 64 ms (bench:scale, on 2 cores); the app's reads
+  // are index-driven and paged, and a request's workers would only take cores from the requests beside it.
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { jit: 'off', max_parallel_workers_per_gather: '0' }, ...(onQuery ? { debug: (_connection: number, statement: string, parameters: unknown[]) => onQuery(statement, parameters) } : {}) })
   // Prepared statements (prepared-statements.ts): behind PgBouncer, that needs transaction pooling with
   // max_prepared_statements (PgBouncer 1.21 and later), or session pooling.
   const db = drizzle(preparedByDefault(client).client, { schema }) as unknown as Db

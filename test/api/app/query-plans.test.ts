@@ -18,6 +18,7 @@ import { SCALE_ADMIN_EMAIL, seedScaleTenant } from '../../../scripts/scale/seed.
 import { SCALE_PAGES } from '../../../scripts/scale/pages.ts'
 import { searchRuntime } from '../../../src/services/search.ts'
 import { foldPastDecisionCounts } from '../../../src/services/decisions/maintenance.ts'
+import { rowsOf } from '../../../src/db/queries/rule-nodes.ts'
 import { openTestDatabase, testDriver } from '../../helpers/database.ts'
 import { Agent } from '../../helpers/agent.ts'
 
@@ -54,6 +55,16 @@ function patternColumns(node: PlanNode, found: string[] = []): string[] {
 if (testDriver() !== 'postgres') {
   t.plan(0, 'query plans are PostgreSQL\'s: this test runs in the PostgreSQL suite')
 } else {
+  t.test('the app\'s connections plan without JIT and without parallel workers (their start costs more than its reads)', async (t) => {
+    const testDb = await openTestDatabase()
+    t.teardown(() => testDb.close())
+    const database = await openDatabase({ kind: 'postgres', url: testDb.url! })
+    t.teardown(() => database.close())
+    const setting = async (name: string) => String(Object.values(rowsOf(await database.db.execute(sql.raw(`show ${name}`)))[0]!)[0])
+    t.equal(await setting('jit'), 'off')
+    t.equal(await setting('max_parallel_workers_per_gather'), '0')
+  })
+
   t.test('the big tenant\'s pages: no sequential scan on a table that grows with it', async (t) => {
     const testDb = await openTestDatabase()
     t.teardown(() => testDb.close())
