@@ -25,7 +25,7 @@ export const SCALE_ADMIN_EMAIL = 'admin@scale.example'
 /** Rows at scale 1. */
 export const FULL_SIZE = {
   adviceSets: 50_000, rulesPerSet: 5, nodesPerRule: 8, users: 5_000, activity: 2_000_000, scenariosPerSet: 4,
-  decisionRecords: 2_000_000, apiKeys: 200, tags: 300, keywordMaps: 2_000, jobs: 20_000, categories: 40,
+  decisionRecords: 2_000_000, apiKeys: 2_000, tags: 300, keywordMaps: 2_000, jobs: 20_000, categories: 40,
 } as const
 
 /** Sets with a published version: the decision records are theirs, half of them on the first. */

@@ -84,6 +84,23 @@ export async function findApiKeyWithHistory(db: Db, id: number): Promise<KeyWith
   return row
 }
 
+/** A key as records name it: deleted keys too, since their records stay. */
+export interface ApiKeyName { id: number; name: string; deleted: boolean }
+
+const nameColumns = { id: apiKeys.id, name: apiKeys.name, deleted: sql<boolean>`${apiKeys.deletedAt} is not null` }
+
+/** The names of an owner's keys among `ids`; another owner's key is not named. */
+export async function apiKeyNamesByIds(db: Db, ownerId: string, ids: readonly number[]): Promise<ApiKeyName[]> {
+  if (ids.length === 0) return []
+  return db.select(nameColumns).from(apiKeys).where(and(eq(apiKeys.ownerId, ownerId), inArray(apiKeys.id, [...ids])))
+}
+
+/** An owner's keys to choose from, at most `limit`: live ones first, those used most recently first, then deleted ones. */
+export async function apiKeyChoices(db: Db, ownerId: string, limit: number): Promise<ApiKeyName[]> {
+  return db.select(nameColumns).from(apiKeys).where(eq(apiKeys.ownerId, ownerId))
+    .orderBy(sql`${apiKeys.deletedAt} is not null`, sql`${apiKeys.lastUsedAt} desc nulls last`, desc(apiKeys.id)).limit(limit)
+}
+
 /** Deleted keys, most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
 export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams = {}): Promise<KeyWithHistory[]> {
   const query = db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
@@ -129,12 +146,12 @@ export async function requestsOnDay(db: Db, keyIds: number[], day: string): Prom
   return new Map(rows.map((r) => [r.keyId, r.requests]))
 }
 
-export interface UsageRow { day: string; adviceSetId: number; adviceSetName: string | null; requests: number; errors: number; latencyBuckets: number[] }
+export interface UsageRow { day: string; adviceSetId: number; adviceSetName: string | null; adviceSetOwnerId: string | null; requests: number; errors: number; latencyBuckets: number[] }
 
 /** A key's usage rows from `sinceDay` on, with the names of their advice sets. */
 export async function usageRowsSince(db: Db, keyId: number, sinceDay: string): Promise<UsageRow[]> {
   return db.select({
-    day: apiKeyUsage.day, adviceSetId: apiKeyUsage.adviceSetId, adviceSetName: adviceSets.name,
+    day: apiKeyUsage.day, adviceSetId: apiKeyUsage.adviceSetId, adviceSetName: adviceSets.name, adviceSetOwnerId: adviceSets.ownerId,
     requests: apiKeyUsage.requests, errors: apiKeyUsage.errors, latencyBuckets: apiKeyUsage.latencyBuckets,
   }).from(apiKeyUsage).leftJoin(adviceSets, eq(adviceSets.id, apiKeyUsage.adviceSetId))
     .where(and(eq(apiKeyUsage.keyId, keyId), gte(apiKeyUsage.day, sinceDay)))

@@ -3,7 +3,7 @@
 // record its own key caused (GET /api/decision/{id}). Node ids are put into words from the version the record names.
 import type { Db } from '../../db/client.ts'
 import type { AdviceSetRow } from '../../db/queries/advice-sets.ts'
-import { listDeletedApiKeys, listLiveApiKeys } from '../../db/queries/api-keys.ts'
+import { apiKeyChoices, apiKeyNamesByIds, type ApiKeyName } from '../../db/queries/api-keys.ts'
 import { findDecisionRecord, listDecisionRecords, type DecisionRecordRow } from '../../db/queries/decisions.ts'
 import { listVersions } from '../../db/queries/versions.ts'
 import type { AuthenticatedKey } from '../delivery/api-keys.ts'
@@ -50,10 +50,14 @@ function recordJson(row: DecisionRecordRow, labels: VersionLabels) {
 
 export type DecisionJson = ReturnType<typeof recordJson>
 
-/** The names of the keys of an owner, deleted ones too (their records stay). */
-async function keyNamesOf(db: Db, ownerId: string): Promise<Array<{ id: number; name: string; deleted: boolean }>> {
-  const [live, deleted] = await Promise.all([listLiveApiKeys(db, ownerId), listDeletedApiKeys(db, ownerId)])
-  return [...live.map((k) => ({ id: k.id, name: k.name, deleted: false })), ...deleted.map((k) => ({ id: k.id, name: k.name, deleted: true }))]
+/** The keys the filter offers: an owner can have thousands, so the most recently used, and the one chosen. */
+export const KEY_CHOICES = 100
+
+async function keyChoicesOf(db: Db, ownerId: string, chosen: number | undefined): Promise<{ keys: ApiKeyName[]; moreKeys: boolean }> {
+  const listed = await apiKeyChoices(db, ownerId, KEY_CHOICES + 1)
+  const keys = listed.slice(0, KEY_CHOICES)
+  if (chosen !== undefined && !keys.some((k) => k.id === chosen)) keys.push(...await apiKeyNamesByIds(db, ownerId, [chosen]))
+  return { keys, moreKeys: listed.length > KEY_CHOICES }
 }
 
 async function pageOf(db: Db, set: AdviceSetRow, filter: ParsedDecisionQuery) {
@@ -86,12 +90,14 @@ export async function decisionsPage(deps: Deps, actor: Actor, adviceSetId: numbe
     if (!(error instanceof ValidationError)) throw error
     problem = { field: error.field, message: error.message }
   }
-  const [{ page, labels, next }, keys, versions] = await Promise.all([
+  const [{ page, labels, next }, { keys, moreKeys }, versions] = await Promise.all([
     filter ? pageOf(db, set, filter) : { page: [], labels: new Map<number, VersionLabels>(), next: null },
-    keyNamesOf(db, set.ownerId), listVersions(db, set.id),
+    keyChoicesOf(db, set.ownerId, filter?.apiKeyId), listVersions(db, set.id),
   ])
   const published = versions.find((v) => v.state === 'published')
   const keyName = new Map(keys.map((k) => [k.id, k.name]))
+  const unnamed = [...new Set(page.map((row) => row.apiKeyId))].filter((id) => !keyName.has(id))
+  for (const k of await apiKeyNamesByIds(db, set.ownerId, unnamed)) keyName.set(k.id, k.name)
   const shown = published?.id ?? versions[0]?.id
   const adviceOptions = shown === undefined ? [] : adviceNodesOf(await versionLabels(db, shown))
   return {
@@ -105,7 +111,7 @@ export async function decisionsPage(deps: Deps, actor: Actor, adviceSetId: numbe
       }
     }),
     next, problem, filtered: Object.values(query).some((v) => v !== undefined && v !== ''),
-    keys, versions: versions.map((v) => v.number), adviceOptions,
+    keys, moreKeys, versions: versions.map((v) => v.number), adviceOptions,
   }
 }
 
@@ -132,8 +138,7 @@ export async function decisionPage(deps: Deps, actor: Actor, adviceSetId: number
   const db = deps.db
   const set = await teamSet(db, actor, adviceSetId)
   const row = await recordOfSet(db, set, decisionId)
-  const [labels, keys, extras] = await Promise.all([versionLabels(db, row.versionId), keyNamesOf(db, set.ownerId), recordPageExtras(deps, actor, set, row, run)])
-  const key = keys.find((k) => k.id === row.apiKeyId)
+  const [labels, [key], extras] = await Promise.all([versionLabels(db, row.versionId), apiKeyNamesByIds(db, set.ownerId, [row.apiKeyId]), recordPageExtras(deps, actor, set, row, run)])
   return {
     set,
     record: {

@@ -92,7 +92,7 @@ export interface UsageReport {
   /** The last USAGE_DAYS UTC days, newest first, days without requests included. */
   days: Array<{ day: string; requests: number; errors: number }>
   /** Per advice set over those days, busiest first; adviceSetId 0 gathers requests that named no valid set. */
-  adviceSets: Array<UsageFigures & { adviceSetId: number; name: string | null }>
+  adviceSets: Array<UsageFigures & { adviceSetId: number; name: string | null; ownerId: string | null }>
   total: UsageFigures
 }
 
@@ -108,7 +108,7 @@ export async function usageReport(db: Db, keyId: number, now = new Date()): Prom
   // UTC days are always 24 hours long, so stepping back in milliseconds lands on each previous day.
   const days = Array.from({ length: USAGE_DAYS }, (_, i) => ({ day: new Date(now.getTime() - i * DAY_MS).toISOString().slice(0, 10), requests: 0, errors: 0 }))
   const byDay = new Map(days.map((d) => [d.day, d]))
-  const bySet = new Map<number, { name: string | null; requests: number; errors: number; buckets: number[] }>()
+  const bySet = new Map<number, { name: string | null; ownerId: string | null; requests: number; errors: number; buckets: number[] }>()
   const all = { requests: 0, errors: 0, buckets: [] as number[] }
   for (const row of await usageRowsSince(db, keyId, days[USAGE_DAYS - 1]!.day)) {
     const day = byDay.get(row.day)
@@ -116,7 +116,7 @@ export async function usageReport(db: Db, keyId: number, now = new Date()): Prom
     day.requests += row.requests
     day.errors += row.errors
     let set = bySet.get(row.adviceSetId)
-    if (!set) bySet.set(row.adviceSetId, set = { name: row.adviceSetName, requests: 0, errors: 0, buckets: [] })
+    if (!set) bySet.set(row.adviceSetId, set = { name: row.adviceSetName, ownerId: row.adviceSetOwnerId, requests: 0, errors: 0, buckets: [] })
     for (const into of [set, all]) {
       into.requests += row.requests
       into.errors += row.errors
@@ -125,7 +125,7 @@ export async function usageReport(db: Db, keyId: number, now = new Date()): Prom
   }
   return {
     days,
-    adviceSets: [...bySet].map(([adviceSetId, s]) => ({ adviceSetId, name: s.name, ...figures(s.requests, s.errors, s.buckets) }))
+    adviceSets: [...bySet].map(([adviceSetId, s]) => ({ adviceSetId, name: s.name, ownerId: s.ownerId, ...figures(s.requests, s.errors, s.buckets) }))
       .sort((a, b) => b.requests - a.requests || a.adviceSetId - b.adviceSetId),
     total: figures(all.requests, all.errors, all.buckets),
   }

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { decisionIdAt } from '../../../src/services/decisions/decision-id.ts'
-import { decisionRecords, entities } from '../../../src/db/schema/index.ts'
+import { apiKeys, decisionRecords, entities } from '../../../src/db/schema/index.ts'
 import { insertDecisionRecords, type NewDecisionRecord } from '../../../src/db/queries/decisions.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { signedInAgent } from '../../helpers/agent.ts'
@@ -267,4 +267,36 @@ t.test('partner read-back: the key that caused the record reads it; any other ke
   t.notMatch(other.body, 'Max out')
   t.equal((await partnerCall(ctx, undefined)({ url: `/api/decision/${maxOut}` })).statusCode, 401, 'no key')
   t.equal((await team.api('GET', `/api/decision/${maxOut}`)).statusCode, 401, 'a session is no key')
+})
+
+t.test('the key filter lists the 100 keys used most recently; the chosen key and each row’s key are named all the same', async (t) => {
+  // Last in this file: it gives the owner 120 more keys and a newer record.
+  const bulk = []
+  for (let i = 0; i < 120; i++) bulk.push((await createApiKey(db, { ownerId: f.ownerId, name: `Bulk key ${i}` })).key)
+  const [unlisted, recent] = [bulk[0]!, bulk[5]!]
+  await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, recent.id))
+  const keyOptions = (body: string) => [...(/<select name="key"[^>]*>([\s\S]*?)<\/select>/.exec(body)?.[1] ?? '').matchAll(/<option value="(\d+)"[^>]*>([^<]*)</g)].map((m) => ({ id: Number(m[1]), name: m[2] }))
+
+  const page = await team.get(pagePath)
+  const offered = keyOptions(page.body)
+  t.equal(offered.length, 100, 'at most 100 keys, of the owner’s 122')
+  t.same(offered[0], { id: recent.id, name: 'Bulk key 5' }, 'the key used most recently first')
+  t.notOk(offered.some((k) => k.id === unlisted.id), 'a key never used, made first, is not among them')
+  t.match(page.body, 'The 100 keys used most recently.', 'the form says the list is cut')
+
+  const chosen = await team.get(`${pagePath}?key=${unlisted.id}`)
+  t.match(chosen.body, `<option value="${unlisted.id}" selected>Bulk key 0</option>`, 'a key chosen from elsewhere (its usage page) is named and kept')
+
+  const at = new Date()
+  const record: NewDecisionRecord = { ...erred, id: decisionIdAt(at.getTime()), receivedAt: at, apiKeyId: unlisted.id, hasErrors: false, outcome: { items: [], errors: [] } }
+  await insertDecisionRecords(db, [record])
+  await db.update(apiKeys).set({ deletedAt: new Date() }).where(eq(apiKeys.id, unlisted.id))
+  const newest = await team.get(pagePath)
+  t.match(newest.body, new RegExp(`<tr data-decision-id="${record.id}">[\\s\\S]*?>Bulk key 0<`), 'a row’s key outside the list is named')
+  t.match((await team.get(`${pagePath}/${record.id}`)).body, 'Bulk key 0 (deleted)', 'and on the record’s page, deleted')
+
+  const { key: rivalKey } = await createApiKey(db, { ownerId: otherOwner, name: 'Rival secret project' })
+  const foreign = await team.get(`${pagePath}?key=${rivalKey.id}`)
+  t.equal(foreign.statusCode, 200)
+  t.notMatch(foreign.body, 'Rival secret project', 'another owner’s key is never named')
 })

@@ -47,6 +47,8 @@ t.test('the usage page and the list show the flushed counts', async (t) => {
   t.same([1, 2, 3, 4].map((c) => cell(page.body, `data-advice-set-id="${set.id}"`, c)), ['102', '1', '≤ 10 ms', '≤ 2000 ms'])
   t.equal(cell(page.body, `data-advice-set-id="${set.id}"`, 0), 'Mortgage check')
   t.same([0, 1, 2].map((c) => cell(page.body, 'data-advice-set-id="0"', c)), ['No valid advice set', '1', '1'])
+  t.match(page.body, new RegExp(`<tr data-advice-set-id="${set.id}">[\\s\\S]*?<a href="/adviceset/${set.id}/decisions\\?key=${key.id}">This key's decisions</a>`), 'the set’s row links the records this key caused there')
+  t.equal(cell(page.body, 'data-advice-set-id="0"', 5), '', 'no set, no link')
   t.same([1, 2].map((c) => cell(page.body, `data-day="${day(now)}"`, c)), ['100', '2'])
   t.same([1, 2].map((c) => cell(page.body, `data-day="${day(yesterday)}"`, c)), ['3', '0'])
   t.equal((page.body.match(/<tr data-day=/g) ?? []).length, 30, 'thirty days, quiet ones included')
@@ -55,6 +57,17 @@ t.test('the usage page and the list show the flushed counts', async (t) => {
   const list = await admin.get('/admin/apikey')
   t.match(list.body, new RegExp(`<tr data-key-id="${key.id}">[\\s\\S]*?data-requests-today>100<`), 'requests today')
   t.notMatch(list.body, new RegExp(`<tr data-key-id="${key.id}">[\\s\\S]*?never[\\s\\S]*?</tr>`), 'last used is set')
+})
+
+t.test('a public set of another owner is listed without a link to its records: they are its owner’s', async (t) => {
+  const elsewhere = await createAdviceSet(db, { ownerId: await createOwner(db), name: 'Shared calculator', isPublic: true })
+  const meter = createUsageMeter(() => now)
+  meter.record({ keyId: key.id, adviceSetId: elsewhere.id, status: 200, durationMs: 4 })
+  await meter.flush(db)
+  const page = await admin.get(`/admin/apikey/${key.id}/usage`)
+  t.equal(cell(page.body, `data-advice-set-id="${elsewhere.id}"`, 0), 'Shared calculator')
+  t.equal(cell(page.body, `data-advice-set-id="${elsewhere.id}"`, 5), '')
+  t.notMatch(page.body, `/adviceset/${elsewhere.id}/decisions`)
 })
 
 t.test('a deleted key’s usage stays readable for its owner’s admins, reached from the list’s Deleted keys', async (t) => {
