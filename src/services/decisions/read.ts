@@ -53,11 +53,12 @@ export type DecisionJson = ReturnType<typeof recordJson>
 /** The keys the filter offers: an owner can have thousands, so the most recently used, and the one chosen. */
 export const KEY_CHOICES = 100
 
-async function keyChoicesOf(db: Db, ownerId: string, chosen: number | undefined): Promise<{ keys: ApiKeyName[]; moreKeys: boolean }> {
+/** The keys offered, and how many of them are the most recently used when the owner has more (else null). */
+async function keyChoicesOf(db: Db, ownerId: string, chosen: number | undefined): Promise<{ keys: ApiKeyName[]; recentKeysOnly: number | null }> {
   const listed = await apiKeyChoices(db, ownerId, KEY_CHOICES + 1)
   const keys = listed.slice(0, KEY_CHOICES)
   if (chosen !== undefined && !keys.some((k) => k.id === chosen)) keys.push(...await apiKeyNamesByIds(db, ownerId, [chosen]))
-  return { keys, moreKeys: listed.length > KEY_CHOICES }
+  return { keys, recentKeysOnly: listed.length > KEY_CHOICES ? KEY_CHOICES : null }
 }
 
 async function pageOf(db: Db, set: AdviceSetRow, filter: ParsedDecisionQuery) {
@@ -90,7 +91,7 @@ export async function decisionsPage(deps: Deps, actor: Actor, adviceSetId: numbe
     if (!(error instanceof ValidationError)) throw error
     problem = { field: error.field, message: error.message }
   }
-  const [{ page, labels, next }, { keys, moreKeys }, versions] = await Promise.all([
+  const [{ page, labels, next }, { keys, recentKeysOnly }, versions] = await Promise.all([
     filter ? pageOf(db, set, filter) : { page: [], labels: new Map<number, VersionLabels>(), next: null },
     keyChoicesOf(db, set.ownerId, filter?.apiKeyId), listVersions(db, set.id),
   ])
@@ -111,7 +112,7 @@ export async function decisionsPage(deps: Deps, actor: Actor, adviceSetId: numbe
       }
     }),
     next, problem, filtered: Object.values(query).some((v) => v !== undefined && v !== ''),
-    keys, moreKeys, versions: versions.map((v) => v.number), adviceOptions,
+    keys, recentKeysOnly, versions: versions.map((v) => v.number), adviceOptions,
   }
 }
 

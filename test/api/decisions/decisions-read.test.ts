@@ -283,9 +283,11 @@ t.test('the key filter lists the 100 keys used most recently; the chosen key and
   t.same(offered[0], { id: recent.id, name: 'Bulk key 5' }, 'the key used most recently first')
   t.notOk(offered.some((k) => k.id === unlisted.id), 'a key never used, made first, is not among them')
   t.match(page.body, 'The 100 keys used most recently.', 'the form says the list is cut')
+  t.match(page.body, /<select name="key" aria-describedby="d-key-hint">/, 'and the key field is described by it')
 
   const chosen = await team.get(`${pagePath}?key=${unlisted.id}`)
   t.match(chosen.body, `<option value="${unlisted.id}" selected>Bulk key 0</option>`, 'a key chosen from elsewhere (its usage page) is named and kept')
+  t.match(chosen.body, 'The 100 keys used most recently.', 'the chosen key is not counted among them')
 
   const at = new Date()
   const record: NewDecisionRecord = { ...erred, id: decisionIdAt(at.getTime()), receivedAt: at, apiKeyId: unlisted.id, hasErrors: false, outcome: { items: [], errors: [] } }
