@@ -51,7 +51,7 @@ function recordJson(row: DecisionRecordRow, labels: VersionLabels) {
 export type DecisionJson = ReturnType<typeof recordJson>
 
 /** The keys the filter offers: an owner can have thousands, so the most recently used, and the one chosen. */
-export const KEY_CHOICES = 100
+const KEY_CHOICES = 100
 
 /** The keys offered, and how many of them are the most recently used when the owner has more (else null). */
 async function keyChoicesOf(db: Db, ownerId: string, chosen: number | undefined): Promise<{ keys: ApiKeyName[]; recentKeysOnly: number | null }> {
