@@ -101,26 +101,24 @@ export async function apiKeyChoices(db: Db, ownerId: string, limit: number): Pro
     .orderBy(sql`${apiKeys.deletedAt} is not null`, sql`${apiKeys.lastUsedAt} desc nulls last`, desc(apiKeys.id)).limit(limit)
 }
 
-/** Deleted keys, most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams = {}): Promise<KeyWithHistory[]> {
-  const query = db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+/** A page of deleted keys, most recently deleted first; `ownerId` undefined lists every owner's (provider admins). */
+export async function listDeletedApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams & { limit: number }): Promise<KeyWithHistory[]> {
+  return db.select({ ...listedColumns, deletedAt: apiKeys.deletedAt }).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(
       isNotNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),
       page.afterId === undefined ? undefined : sql`(${apiKeys.deletedAt}, ${apiKeys.id}) < (select k.deleted_at, k.id from ${apiKeys} k where k.id = ${page.afterId})`,
     ))
-    .orderBy(desc(apiKeys.deletedAt), desc(apiKeys.id))
-  return page.limit === undefined ? query : query.limit(page.limit)
+    .orderBy(desc(apiKeys.deletedAt), desc(apiKeys.id)).limit(page.limit)
 }
 
-/** Live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */
-export async function listLiveApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams = {}): Promise<ListedApiKey[]> {
-  const query = db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
+/** A page of live keys, newest first; `ownerId` undefined lists every owner's (provider admins). */
+export async function listLiveApiKeys(db: Db, ownerId: string | undefined, page: KeysetParams & { limit: number }): Promise<ListedApiKey[]> {
+  return db.select(listedColumns).from(apiKeys).innerJoin(owners, eq(owners.id, apiKeys.ownerId))
     .where(and(
       isNull(apiKeys.deletedAt), ownerId === undefined ? undefined : eq(apiKeys.ownerId, ownerId),
       page.afterId === undefined ? undefined : sql`(${apiKeys.createdAt}, ${apiKeys.id}) < (select k.created_at, k.id from ${apiKeys} k where k.id = ${page.afterId})`,
     ))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-  return page.limit === undefined ? query : query.limit(page.limit)
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit)
 }
 
 export async function updateApiKey(db: Db, id: number, p: Omit<ApiKeySettings, 'environment'>): Promise<void> {
