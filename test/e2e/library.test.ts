@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { startServer } from '../helpers/server.ts'
 import { createOwner } from '../helpers/factories.ts'
 import { createAdviceSet } from '../helpers/advice-sets.ts'
+import { tags } from '../../src/db/schema/index.ts'
 import { axeViolationsInMain, chromiumMissing, islandsSettled, launchBrowser, newQuietContext, signInByApi } from '../helpers/browser.ts'
 
 t.test('library journey', { skip: chromiumMissing }, async (t) => {
@@ -126,6 +127,34 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   const card = page.locator('.set-card').filter({ has: page.getByRole('link', { name: 'Budget basics' }) })
   t.equal(await card.count(), 1, 'the restored set is back in the library')
   t.equal(await card.locator('.tag').textContent(), 'Example', 'with its tag')
+
+  // An owner with more tags than a select shows finds one by typing part of its name
+  await server.db.insert(tags).values(Array.from({ length: 55 }, (_, i) => ({ ownerId, slug: `topic-${i + 10}`, label: `Topic ${i + 10}` })))
+  await open(`/adviceset/${pensionId}/show`)
+  const picker = page.getByRole('combobox', { name: 'Tag to add' })
+  await picker.fill('opic 4')
+  const suggestions = page.getByRole('listbox', { name: 'Tags' }).getByRole('option')
+  await suggestions.first().waitFor()
+  t.same(await suggestions.allTextContents(), ['Topic 40', 'Topic 41', 'Topic 42', 'Topic 43', 'Topic 44', 'Topic 45', 'Topic 46', 'Topic 47', 'Topic 48', 'Topic 49'],
+    'the tags whose name holds the text, by name')
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/set-tag-picker.png`, fullPage: true })
+  await picker.press('ArrowDown')
+  await picker.press('ArrowDown')
+  t.equal(await page.getByRole('option', { name: 'Topic 41' }).getAttribute('aria-selected'), 'true', 'the arrows move through them')
+  await picker.press('Enter')
+  t.equal(await picker.inputValue(), 'Topic 41', 'Enter chooses one')
+  t.equal(await page.getByRole('listbox', { name: 'Tags' }).isHidden(), true, 'and closes the list')
+  await page.getByRole('button', { name: 'Add tag' }).click()
+  await page.waitForURL(`${server.url}/adviceset/${pensionId}/show`)
+  await settled(page)
+  await alert('Tag added.').waitFor()
+  t.equal(await page.getByRole('list', { name: 'Tags' }).getByText('Topic 41').count(), 1, 'the set has the tag')
+  await page.getByRole('combobox', { name: 'Tag to add' }).fill('Topic 99')
+  await page.getByText('No tag’s name contains “Topic 99”.').waitFor()
+  await page.getByRole('button', { name: 'Add tag' }).click()
+  await page.getByText('No tag is named “Topic 99”. Admins make tags on the Tags page.').waitFor()
+  await settled(page)
+  t.equal(await page.getByRole('combobox', { name: 'Tag to add' }).inputValue(), 'Topic 99', 'a refused name stays in the field')
 
   // Every page of the journey passes axe
   for (const path of ['/library', '/library/classic', '/library/bulkeditor', '/explore', '/adviceset/new', `/adviceset/${pensionId}/show`,

@@ -267,6 +267,22 @@ export async function listTags(db: Db, ownerIds: string[], page: KeysetParams = 
   return page.limit === undefined ? query : query.limit(page.limit)
 }
 
+/**
+ * Live tags of these owners whose label contains `text` (case-insensitive), by label, at most `limit`: the tag pickers'
+ * suggestions, which an owner with hundreds of tags cannot be sent whole.
+ */
+export async function searchTags(db: Db, ownerIds: string[], text: string, limit: number): Promise<TagRow[]> {
+  return db.select().from(tags)
+    .where(and(inArray(tags.ownerId, ownerIds), isNull(tags.deletedAt), text ? ilike(tags.label, `%${escapeLike(text)}%`) : undefined))
+    .orderBy(asc(sql`lower(${tags.label})`), asc(tags.id)).limit(limit)
+}
+
+/** The live tag with this slug among these owners' (a slug is unique per owner), the first owner's before the next's. */
+export async function findLiveTagBySlug(db: Db, ownerIds: string[], slug: string): Promise<TagRow | undefined> {
+  const rows = await db.select().from(tags).where(and(inArray(tags.ownerId, ownerIds), eq(tags.slug, slug), isNull(tags.deletedAt)))
+  return ownerIds.map((ownerId) => rows.find((row) => row.ownerId === ownerId)).find((row) => row !== undefined)
+}
+
 export async function findTag(db: Db, id: number): Promise<TagRow | undefined> {
   const [row] = await db.select().from(tags).where(and(eq(tags.id, id), isNull(tags.deletedAt))).limit(1)
   return row

@@ -2,12 +2,17 @@
 // sets (SPEC §7 tags).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { setAdviceSetTag, ENTITY_ADVICE_SET } from '../../services/library/advice-sets.ts'
-import { createTag, deleteTag, listVisibleTags, mergeTags, updateTagAdmin } from '../../services/library/tags.ts'
+import { createTag, deleteTag, findVisibleTags, listVisibleTags, MAX_TAG_SUGGESTIONS, mergeTags, updateTagAdmin } from '../../services/library/tags.ts'
 import { ValidationError, NotFoundError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams } from '../schemas.ts'
 import { itemId } from './ids.ts'
 
+/** `q` or `limit`: the tags whose label contains `q`, by label, at most `limit` (10 by default): a picker's suggestions. */
+const TagsQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 60 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAG_SUGGESTIONS })),
+})
+const DEFAULT_SUGGESTIONS = 10
 const TagBody = Type.Object({ label: Type.String(), type: Type.Optional(Type.String()) }, { additionalProperties: false })
 const TagChangeBody = Type.Object({ label: Type.Optional(Type.String()), type: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }, { additionalProperties: false })
 const MergeBody = Type.Object({ into: AnyId }, { additionalProperties: false })
@@ -17,7 +22,11 @@ export const tagsApi: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', requireUser)
   const deps = app.deps
 
-  app.get('/', async (request) => ({ data: await listVisibleTags(deps, actorOf(request)) }))
+  app.get('/', { schema: { querystring: TagsQuery } }, async (request) => {
+    const { q, limit } = request.query
+    if (q === undefined && limit === undefined) return { data: await listVisibleTags(deps, actorOf(request)) }
+    return { data: await findVisibleTags(deps, actorOf(request), q ?? '', limit ?? DEFAULT_SUGGESTIONS) }
+  })
   app.post('/', { schema: { body: TagBody } }, async (request, reply) => {
     reply.code(201)
     return { data: await createTag(deps, actorOf(request), request.body) }

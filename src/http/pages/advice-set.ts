@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox'
 import {
-  ENTITY_ADVICE_SET, copyAdviceSet, createAdviceSet, deleteAdviceSet, getAdviceSet, setAdviceSetTag, transferAdviceSet,
+  ENTITY_ADVICE_SET, addAdviceSetTagNamed, copyAdviceSet, createAdviceSet, deleteAdviceSet, getAdviceSet, setAdviceSetTag, transferAdviceSet,
   updateAdviceSet, type AdviceSetInput,
 } from '../../services/library/advice-sets.ts'
 import { listVisibleCategories } from '../../services/library/categories.ts'
@@ -29,6 +29,12 @@ import { keptValues, renderFormError } from './forms.ts'
 type Body = Record<string, unknown>
 const ShowQuery = Type.Object({ deletedRule: Type.Optional(Type.Integer({ minimum: 1 })), days: Type.Optional(Type.String({ maxLength: 3 })) })
 const idRoute = { preHandler: requireUser, schema: { params: IdParams } }
+/**
+ * The most tags the set page offers in a select. An owner may have hundreds (the scale tenant: 300, 15 KB of the page);
+ * beyond this many the page has a picker that finds tags by name as they are typed.
+ */
+const TAG_SELECT_MAX = 50
+
 const idFormRoute = { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }
 
 const idOf = (params: Static<typeof IdParams>) => itemId(params.id)
@@ -60,7 +66,8 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
   const formatDate = dateFormatter(request.user!.preferences.tz)
   const createdBy = userName(app, actor, set.createdBy)
   const [allTags, createdByName, updatedByName, owners, rules, scenarios, supplements] = await Promise.all([
-    set.canWrite ? listVisibleTags(app.deps, actor) : Promise.resolve([]),
+    // Enough to tell whether the choices fit a select: the set's own tags, a select's worth, and one more.
+    set.canWrite ? listVisibleTags(app.deps, actor, { limit: set.tags.length + TAG_SELECT_MAX + 1 }) : Promise.resolve([]),
     createdBy,
     // Most sets were last changed by whoever made them: one read serves both.
     set.updatedBy === set.createdBy ? createdBy : userName(app, actor, set.updatedBy),
@@ -70,6 +77,8 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     set.canCollaborate ? setSupplements(app.deps, actor, set) : Promise.resolve([]),
   ])
   const onSet = new Set(set.tags.map((t) => t.id))
+  const tagChoices = allTags.filter((t) => !onSet.has(t.id))
+  const tagPicker = tagChoices.length > TAG_SELECT_MAX
   return {
     title: set.name,
     set,
@@ -83,7 +92,8 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     canCopy: canCreate(actor),
     canTransfer: isProviderAdmin(actor),
     owners: owners.filter((o) => o.id !== set.ownerId),
-    tagChoices: allTags.filter((t) => !onSet.has(t.id)),
+    tagChoices: tagPicker ? [] : tagChoices,
+    tagPicker: tagPicker ? { inputId: `tag-add-${set.id}`, name: 'tagLabel', label: 'Tag to add', exclude: [...onSet] } : null,
     createdByName: createdByName ?? `a member of ${set.ownerName}`,
     updatedByName: updatedByName ?? `a member of ${set.ownerName}`,
     created: formatDate(set.createdAt),
@@ -212,7 +222,9 @@ export const adviceSetPages: FastifyPluginAsyncTypebox = async (app) => {
       const id = idOf(request.params)
       const body = request.body ?? {}
       try {
-        await setAdviceSetTag(app.deps, actorOf(request), id, itemId(body.tagId, 'tagId'), linked)
+        // The picker (an owner with more tags than a select shows) sends the tag's name; the select, its id.
+        if (linked && body.tagLabel !== undefined) await addAdviceSetTagNamed(app.deps, actorOf(request), id, body.tagLabel)
+        else await setAdviceSetTag(app.deps, actorOf(request), id, itemId(body.tagId, 'tagId'), linked)
       } catch (error) {
         return renderFormError(reply, error, 'adviceset/show', { ...(await showData(app, request, id)), values: keptValues(body) })
       }

@@ -13,7 +13,7 @@ import { isProviderAdmin, type Actor, type Deps } from '../context.ts'
 import { countOpenAdviceRequests } from '../../db/queries/advice-requests.ts'
 import { assertNoDependents } from '../authoring/dependents.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts'
-import { tagsById, visibleTagIds } from './tags.ts'
+import { tagNamed, tagsById, visibleTagIds } from './tags.ts'
 import { checkSentFields, optionalText, requireText } from '../validate.ts'
 import { assertWritable, canCollaborateOnSet, canCreate, canReadSet, canWriteOwned, setVisibility } from '../accounts/visibility.ts'
 
@@ -287,6 +287,13 @@ function parseTagId(field: string, raw: unknown, allowed: Set<number>): number |
 }
 
 /** Links or unlinks one tag (SPEC §7 tags {id}/link and {id}/unlink); recorded as an update of the set. */
+/** Adds the tag a typed name means (tagNamed) to a set: the set page's picker, for owners with many tags. */
+export async function addAdviceSetTagNamed(deps: Deps, actor: Actor, setId: number, name: unknown): Promise<number[]> {
+  const set = await writableSet(deps.db, actor, setId)
+  const tag = await tagNamed(deps.db, set.ownerId, name, 'tagLabel')
+  return setAdviceSetTag(deps, actor, setId, tag.id, true)
+}
+
 export async function setAdviceSetTag(deps: Deps, actor: Actor, setId: number, tagId: number, linked: boolean): Promise<number[]> {
   const set = await writableSet(deps.db, actor, setId)
   if (!(await visibleTagIds(deps.db, set.ownerId)).has(tagId)) throw new NotFoundError('No tag with this id')

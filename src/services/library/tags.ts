@@ -5,7 +5,8 @@
 import type { Db } from '../../db/client.ts'
 import { keysetPage, type KeysetPage, type KeysetParams } from '../../db/queries/keyset-page.ts'
 import {
-  countTagUses, deleteTagLinks, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, setsWithTag, updateTag, type TagRow,
+  countTagUses, deleteTagLinks, findLiveTagBySlug, findTag, findTagBySlug, findTagsByIds, insertTag, listAllTags, listTags, moveTagLinks, searchTags,
+  setsWithTag, updateTag, type TagRow,
 } from '../../db/queries/advice-sets.ts'
 import { listOwnedNodes } from '../../db/queries/rule-nodes.ts'
 import { findOwner } from '../../db/queries/users.ts'
@@ -20,8 +21,28 @@ export const FIXED_TAG_SLUGS: readonly string[] = ['assumption', 'collapse', 'ex
 
 export const TAG_TYPES = ['label', 'advice_group', 'advice_type'] as const
 
-export async function listVisibleTags(deps: Deps, actor: Actor): Promise<TagRow[]> {
-  return listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])])
+/** The tags the actor may use, by label; with `page.limit`, the first that many (after `page.afterId`). */
+export async function listVisibleTags(deps: Deps, actor: Actor, page: KeysetParams = {}): Promise<TagRow[]> {
+  return listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])], page)
+}
+
+/** The most tags a picker suggests at once. */
+export const MAX_TAG_SUGGESTIONS = 100
+
+/** The tags the actor may use whose label contains `text`, by label, at most `limit` (the pickers' suggestions). */
+export async function findVisibleTags(deps: Deps, actor: Actor, text: string, limit: number): Promise<TagRow[]> {
+  return searchTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])], text.trim(), limit)
+}
+
+/**
+ * The tag an owner may use that a typed name means: its slug's, so case, spacing and punctuation do not matter (the
+ * owner's own before the provider's). `field` names the form field the name came from, for the error.
+ */
+export async function tagNamed(db: Db, ownerId: string, name: unknown, field: string): Promise<TagRow> {
+  const label = requireText(field, name, 'Tag', 60)
+  const tag = await findLiveTagBySlug(db, [...new Set([ownerId, PROVIDER_OWNER_ID])], slugify(label))
+  if (!tag) throw new ValidationError(field, `No tag is named “${label}”. Admins make tags on the Tags page.`)
+  return tag
 }
 
 export async function visibleTagIds(db: Db, ownerId: string): Promise<Set<number>> {
