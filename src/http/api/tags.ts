@@ -2,8 +2,8 @@
 // sets (SPEC §7 tags).
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { setAdviceSetTag, ENTITY_ADVICE_SET } from '../../services/library/advice-sets.ts'
-import { createTag, deleteTag, findVisibleTags, listVisibleTags, MAX_TAG_SUGGESTIONS, mergeTags, updateTagAdmin } from '../../services/library/tags.ts'
-import { ValidationError, NotFoundError } from '../../services/errors.ts'
+import { createTag, deleteTag, findVisibleTags, listVisibleTags, MAX_TAG_SUGGESTIONS, mergeTags, updateTagAdmin, visibleTag } from '../../services/library/tags.ts'
+import { ValidationError } from '../../services/errors.ts'
 import { actorOf, requireUser } from '../plugins/auth.ts'
 import { AnyId, IdParams } from '../schemas.ts'
 import { itemId } from './ids.ts'
@@ -31,12 +31,7 @@ export const tagsApi: FastifyPluginAsyncTypebox = async (app) => {
     reply.code(201)
     return { data: await createTag(deps, actorOf(request), request.body) }
   })
-  app.get('/:id', { schema: { params: IdParams } }, async (request) => {
-    const id = itemId(request.params.id)
-    const tag = (await listVisibleTags(deps, actorOf(request))).find((t) => t.id === id)
-    if (!tag) throw new NotFoundError('No tag with this id')
-    return { data: tag }
-  })
+  app.get('/:id', { schema: { params: IdParams } }, async (request) => ({ data: await visibleTag(deps, actorOf(request), itemId(request.params.id)) }))
   app.patch('/:id', { schema: { params: IdParams, body: TagChangeBody } }, async (request) => ({
     data: await updateTagAdmin(deps, actorOf(request), itemId(request.params.id), request.body),
   }))

@@ -26,6 +26,13 @@ export async function listVisibleTags(deps: Deps, actor: Actor, page: KeysetPara
   return listTags(deps.db, [...new Set([actor.ownerId, PROVIDER_OWNER_ID])], page)
 }
 
+/** A tag the actor may use (its owner's or the provider's), else 404. */
+export async function visibleTag(deps: Deps, actor: Actor, id: number): Promise<TagRow> {
+  const tag = await findTag(deps.db, id)
+  if (!tag || (tag.ownerId !== actor.ownerId && tag.ownerId !== PROVIDER_OWNER_ID)) throw new NotFoundError('No tag with this id')
+  return tag
+}
+
 /** The most tags a picker suggests at once. */
 export const MAX_TAG_SUGGESTIONS = 100
 

@@ -81,3 +81,13 @@ t.test('GET /api/tags?q= finds tags by a part of their name, in name order, at m
     t.match(refused.body, 'limit', 'naming the field')
   }
 })
+
+t.test('GET /api/tags/{id}: a tag of the team or the provider; another team’s is not found', async (t) => {
+  const own = (await manyAgent.api('GET', '/api/tags?q=Topic 01')).json().data[0]
+  const example = (await manyAgent.api('GET', '/api/tags?q=Example')).json().data[0]
+  const theirs = (await fewAgent.api('GET', '/api/tags?q=Only Few')).json().data[0]
+  t.same((await manyAgent.api('GET', `/api/tags/${own.id}`)).json().data.label, 'Topic 01')
+  t.same((await manyAgent.api('GET', `/api/tags/${example.id}`)).json().data.slug, 'example')
+  t.equal((await manyAgent.api('GET', `/api/tags/${theirs.id}`)).statusCode, 404)
+  t.equal((await manyAgent.api('GET', '/api/tags/999999')).statusCode, 404)
+})
