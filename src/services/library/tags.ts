@@ -134,10 +134,12 @@ export async function listTagsForAdmin(deps: Deps, actor: Actor, page: KeysetPar
 /** The edit page: the tag, where it is used (sets; for fixed tags also the rule nodes carrying its slug), merge targets. */
 export async function tagDetails(deps: Deps, actor: Actor, id: number) {
   const tag = await adminTag(deps, actor, id)
-  const [sets, nodes, all] = await Promise.all([
+  const [sets, nodes, sameTeam] = await Promise.all([
     setsWithTag(deps.db, id),
     isFixedTag(tag) ? listOwnedNodes(deps.db, { tag: tag.slug, ownerIds: isProviderAdmin(actor) ? undefined : [actor.ownerId] }) : Promise.resolve([]),
-    listTagsForAdmin(deps, actor),
+    // A tag merges only into another of its own team: those are read, not every tag the actor administers (for a
+    // provider admin, every team's) with their counts of uses.
+    canManageTag(actor, tag) && !isFixedTag(tag) ? listTags(deps.db, [tag.ownerId]) : Promise.resolve([]),
   ])
   const visibleSets = sets.filter((s) => isProviderAdmin(actor) || s.ownerId === actor.ownerId)
   return {
@@ -145,7 +147,7 @@ export async function tagDetails(deps: Deps, actor: Actor, id: number) {
     sets: visibleSets,
     nodes: nodes.slice(0, 100).map((n) => ({ id: n.id, adviceSetId: n.adviceSetId, adviceSetName: n.adviceSetName, ruleId: n.ruleId, ruleName: n.ruleName, headline: n.headline ?? n.type })),
     nodeCount: nodes.length,
-    mergeTargets: all.filter((t) => t.id !== id && t.ownerId === tag.ownerId),
+    mergeTargets: sameTeam.filter((t) => t.id !== id),
   }
 }
 

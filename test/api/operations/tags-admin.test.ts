@@ -97,3 +97,17 @@ t.test('authors and other owners are refused', async (t) => {
   t.notMatch((await other.get('/admin/tag')).body, 'Private')
   t.match((await (await signedInAgent(app, providerAdmin)).get('/admin/tag')).body, 'Private', 'provider admins see every team’s tags')
 })
+
+t.test('the edit page offers to merge into the other tags of the tag’s own team only', async (t) => {
+  const [one] = await db.insert(tags).values([
+    { ownerId: acme, slug: 'merge-one', label: 'Merge one' }, { ownerId: acme, slug: 'merge-two', label: 'Merge two' },
+  ]).returning()
+  await db.insert(tags).values({ ownerId: globexAdmin.ownerId, slug: 'globex-only', label: 'Globex only' })
+  const targets = (body: string) => [...(/<select id="merge-into" name="into">([\s\S]*?)<\/select>/.exec(body)?.[1] ?? '').matchAll(/<option value="\d+">([^<]+)<\/option>/g)].map((m) => m[1])
+  for (const [who, user] of [['the team’s admin', acmeAdmin], ['a provider admin', providerAdmin]] as const) {
+    const offered = targets((await (await signedInAgent(app, user)).get(`/admin/tag/${one!.id}/edit`)).body)
+    t.ok(offered.includes('Merge two'), `${who}: another tag of the team`)
+    t.notOk(offered.includes('Merge one'), `${who}: not the tag itself`)
+    t.notOk(offered.includes('Follow-on') || offered.includes('Globex only'), `${who}: neither the provider’s nor another team’s`)
+  }
+})
