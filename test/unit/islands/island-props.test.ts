@@ -3,6 +3,7 @@ import { parseInlineEditorProps } from '../../../islands/inline-editor/props.ts'
 import { parseNotificationsProps } from '../../../islands/notifications/props.ts'
 import { parseScenarioRunAllProps } from '../../../islands/scenario-run-all/props.ts'
 import { parseTaskProgressProps } from '../../../islands/task-progress/props.ts'
+import { parseTagPickerProps } from '../../../islands/tag-picker/props.ts'
 import { InvalidPropsError } from '../../../islands/shared/define-island.ts'
 
 t.test('inline-editor props as the profile page renders them', async (t) => {
@@ -47,4 +48,11 @@ t.test('task-progress props as the gen-branches page renders them; a missing URL
   t.match(parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', resultsUrl: 'r', state: 'done' }), { done: 0, total: 0, unit: 'paths' })
   t.throws(() => parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', state: 'running' }), InvalidPropsError)
   t.throws(() => parseTaskProgressProps({ statusUrl: 's', cancelUrl: 'c', resultsUrl: 'r', state: 'sleeping' }), InvalidPropsError)
+})
+
+t.test('tag-picker props as the set page renders them; ids not numbers are dropped from exclude', async (t) => {
+  t.same(parseTagPickerProps({ inputId: 'tag-add-4', name: 'tagLabel', label: 'Tag to add', exclude: [3, 'x', 1.5, 9], value: 'Top', errorId: 'tag-add-4-error' }),
+    { inputId: 'tag-add-4', name: 'tagLabel', label: 'Tag to add', exclude: [3, 9], value: 'Top', errorId: 'tag-add-4-error' })
+  t.same(parseTagPickerProps({ inputId: 'a', name: 'b' }), { inputId: 'a', name: 'b', label: 'Tag', exclude: [], value: '', errorId: null })
+  t.throws(() => parseTagPickerProps({ name: 'tagLabel' }), InvalidPropsError)
 })
