@@ -13,6 +13,9 @@ export interface TagPickerProps {
   value: string
   /** The id of the field's error message, when the server refused the name. */
   errorId: string | null
+  /** A name must be given (adding a tag); a filter's field may be left empty (any tag). */
+  required: boolean
+  placeholder: string
 }
 
 export function parseTagPickerProps(raw: unknown): TagPickerProps {
@@ -21,5 +24,6 @@ export function parseTagPickerProps(raw: unknown): TagPickerProps {
   return {
     inputId: raw.inputId, name: raw.name, label: typeof raw.label === 'string' ? raw.label : 'Tag', exclude,
     value: typeof raw.value === 'string' ? raw.value : '', errorId: typeof raw.errorId === 'string' ? raw.errorId : null,
+    required: raw.required !== false, placeholder: typeof raw.placeholder === 'string' ? raw.placeholder : 'Type a tag’s name',
   }
 }

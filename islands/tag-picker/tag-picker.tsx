@@ -8,7 +8,7 @@ import type { TagPickerProps } from './props.ts'
 /** Typing pauses this long before the tags are asked for. */
 const TYPING_PAUSE_MS = 150
 
-export function TagPicker({ inputId, name, label, exclude, value, errorId }: TagPickerProps) {
+export function TagPicker({ inputId, name, label, exclude, value, errorId, required, placeholder }: TagPickerProps) {
   const [text, setText] = useState(value)
   const [options, setOptions] = useState<TagOption[] | null>(null)
   const [open, setOpen] = useState(false)
@@ -66,7 +66,7 @@ export function TagPicker({ inputId, name, label, exclude, value, errorId }: Tag
     <div className="tag-picker">
       <label htmlFor={inputId} className="visually-hidden">{label}</label>
       <input
-        id={inputId} name={name} type="text" required maxLength={60} autoComplete="off" spellCheck={false} placeholder="Type a tag’s name"
+        id={inputId} name={name} type="text" required={required} maxLength={60} autoComplete="off" spellCheck={false} placeholder={placeholder}
         role="combobox" aria-autocomplete="list" aria-expanded={shown && options.length > 0} aria-controls={listId} aria-activedescendant={activeId}
         aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? undefined}
         value={text}

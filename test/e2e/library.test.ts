@@ -156,6 +156,18 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   await settled(page)
   t.equal(await page.getByRole('combobox', { name: 'Tag to add' }).inputValue(), 'Topic 99', 'a refused name stays in the field')
 
+  // The library's filter takes a tag's name the same way
+  await open('/library')
+  const filterTag = page.getByRole('combobox', { name: 'Tag' })
+  await filterTag.fill('topic 41')
+  await page.getByRole('option', { name: 'Topic 41' }).click()
+  t.equal(await filterTag.inputValue(), 'Topic 41', 'a click chooses a suggestion')
+  await page.getByRole('button', { name: 'Apply filters' }).click()
+  await page.waitForURL(/[?&]tagName=Topic\+41/)
+  await settled(page)
+  t.same(await page.locator('.set-card__name').allTextContents(), ['Pension essentials'], 'only the set with the tag')
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/library-tag-filter.png`, fullPage: true })
+
   // Every page of the journey passes axe
   for (const path of ['/library', '/library/classic', '/library/bulkeditor', '/explore', '/adviceset/new', `/adviceset/${pensionId}/show`,
     `/adviceset/${pensionId}/edit`, `/adviceset/${pensionId}/confirm-delete`, '/activity']) {

@@ -12,7 +12,7 @@ import { findDependents } from '../../services/authoring/dependents.ts'
 import { DeleteNotAllowedError, ForbiddenError, NotFoundError } from '../../services/errors.ts'
 import { noteSetOpened } from '../../services/library/recent-items.ts'
 import { deletedRuleOf, setRuleList } from '../../services/authoring/rule-page.ts'
-import { listVisibleTags } from '../../services/library/tags.ts'
+import { listVisibleTags, TAG_SELECT_MAX } from '../../services/library/tags.ts'
 import { getProfile, listOwnersForAdmin } from '../../services/accounts/users.ts'
 import { canCreate, changeRefusal } from '../../services/accounts/visibility.ts'
 import { scenarioCounts } from '../../services/scenarios/scenarios.ts'
@@ -29,12 +29,6 @@ import { keptValues, renderFormError } from './forms.ts'
 type Body = Record<string, unknown>
 const ShowQuery = Type.Object({ deletedRule: Type.Optional(Type.Integer({ minimum: 1 })), days: Type.Optional(Type.String({ maxLength: 3 })) })
 const idRoute = { preHandler: requireUser, schema: { params: IdParams } }
-/**
- * The most tags the set page offers in a select. An owner may have hundreds (the scale tenant: 300, 15 KB of the page);
- * beyond this many the page has a picker that finds tags by name as they are typed.
- */
-const TAG_SELECT_MAX = 50
-
 const idFormRoute = { preHandler: requireUser, schema: { params: IdParams, body: FormBody } }
 
 const idOf = (params: Static<typeof IdParams>) => itemId(params.id)

@@ -10,7 +10,7 @@ import { createCategory, deleteCategory, getCategory, listVisibleCategories } fr
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor } from '../../services/context.ts'
 import { DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
 import { listRecent } from '../../services/library/recent-items.ts'
-import { listVisibleTags } from '../../services/library/tags.ts'
+import { listVisibleTags, tagNamed, TAG_SELECT_MAX, visibleTag } from '../../services/library/tags.ts'
 import { listOwnersForAdmin, ownerName } from '../../services/accounts/users.ts'
 import { canCreate, canWriteOwned } from '../../services/accounts/visibility.ts'
 import { itemId, itemIds } from '../api/ids.ts'
@@ -22,11 +22,16 @@ import { keptValues, renderFormError } from './forms.ts'
 
 type Body = Record<string, unknown>
 
-const FILTER_KEYS = ['category', 'tag', 'owner', 'public', 'starter', 'q', 'sort'] as const
+const FILTER_KEYS = ['category', 'tag', 'tagName', 'owner', 'public', 'starter', 'q', 'sort'] as const
 const LINK_KEYS = [...FILTER_KEYS, 'page'] as const
 const EXCERPT_LENGTH = 160
 
-const LibraryPageQuery = Type.Object({ ...LibraryQuery.properties, deleted: Type.Optional(Type.Integer({ minimum: 1 })) })
+const LibraryPageQuery = Type.Object({
+  ...LibraryQuery.properties,
+  // The tag picker's field (an owner with more tags than the filter's select offers): a tag's name, not its id.
+  tagName: Type.Optional(Type.String({ maxLength: 60 })),
+  deleted: Type.Optional(Type.Integer({ minimum: 1 })),
+})
 type Query = Static<typeof LibraryPageQuery>
 /** Keys a link replaces; undefined removes a key. */
 type LinkOverrides = Partial<Record<(typeof LINK_KEYS)[number], unknown>>
@@ -62,14 +67,36 @@ async function ownerOptions(app: FastifyInstance, actor: Actor) {
 
 interface ListOptions { base: string; pageSize: number; shared?: boolean }
 
+/**
+ * The tag the library is filtered by: `tag` (an id, the select's and links') or `tagName` (the picker's, resolved as the
+ * set page resolves it). A name that is no tag filters to nothing and is told at the field; `name` is what the picker shows.
+ */
+async function tagFilterOf(app: FastifyInstance, actor: Actor, query: Query): Promise<{ tagId?: number; name: string; error: string | null }> {
+  if (query.tagName !== undefined) {
+    try {
+      const tag = await tagNamed(app.deps.db, actor.ownerId, query.tagName, 'tagName')
+      return { tagId: tag.id, name: tag.label, error: null }
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      // No tag has id 0: the list is empty, as a filter by a tag that does not exist should be.
+      return { tagId: 0, name: query.tagName, error: error.message }
+    }
+  }
+  if (query.tag === undefined) return { name: '', error: null }
+  const tag = await visibleTag(app.deps, actor, query.tag).catch(() => undefined)
+  return { tagId: query.tag, name: tag?.label ?? '', error: null }
+}
+
 /** Everything a library-style page shows: the entries of this page, filter choices and link builders. */
 export async function libraryData(app: FastifyInstance, request: FastifyRequest, query: Query, o: ListOptions) {
   const actor = actorOf(request)
   const formatDate = dateFormatter(request.user!.preferences.tz)
+  const tagFilter = await tagFilterOf(app, actor, query)
   const [result, categories, tags, owners] = await Promise.all([
-    listLibrary(app.deps, actor, { ...libraryFiltersFrom(query), pageSize: o.pageSize, shared: o.shared }),
+    listLibrary(app.deps, actor, { ...libraryFiltersFrom(query), tagId: tagFilter.tagId, pageSize: o.pageSize, shared: o.shared }),
     listVisibleCategories(app.deps, actor),
-    listVisibleTags(app.deps, actor),
+    // Enough to tell whether the tags fit the filter's select.
+    listVisibleTags(app.deps, actor, { limit: TAG_SELECT_MAX + 1 }),
     ownerOptions(app, actor),
   ])
   const entries = result.entries.map((entry: LibraryEntry) => ({
@@ -83,6 +110,10 @@ export async function libraryData(app: FastifyInstance, request: FastifyRequest,
   return {
     entries, total: result.total, page: result.page, pageCount: result.pageCount, pageSize: result.pageSize,
     filters: query, hasFilters, categories, tags, owners, base: o.base,
+    tagPicker: tags.length > TAG_SELECT_MAX
+      ? { inputId: 'filter-tag', name: 'tagName', label: 'Tag', exclude: [], value: tagFilter.name, errorId: tagFilter.error ? 'filter-tag-error' : null, required: false, placeholder: 'Any tag' }
+      : null,
+    tagError: tagFilter.error,
     url: (overrides: LinkOverrides = {}) => `${o.base}${filterQuery(query, overrides)}`,
     /** The filters without the page, for links to the other library views. */
     keep: filterQuery(query, { page: undefined }),
@@ -156,7 +187,9 @@ async function describeBulk(app: FastifyInstance, actor: Actor, { changes }: Bul
 async function bulkEditorPage(app: FastifyInstance, request: FastifyRequest, query: Query) {
   const data = await libraryData(app, request, query, { base: '/library/bulkeditor', pageSize: CLASSIC_PAGE_SIZE })
   const actor = actorOf(request)
-  return { title: 'Bulk editor', ...data, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
+  // The bulk changes' selects offer every tag (the filter above them, a select's worth).
+  const tags = data.tagPicker ? await listVisibleTags(app.deps, actor) : data.tags
+  return { title: 'Bulk editor', ...data, tags, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
 }
 
 function selectedIdsOf(body: Body): string[] {

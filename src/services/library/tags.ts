@@ -33,6 +33,12 @@ export async function visibleTag(deps: Deps, actor: Actor, id: number): Promise<
   return tag
 }
 
+/**
+ * The most tags a page offers in a select (the set page's "add", the library's filter). An owner may have hundreds (the
+ * scale tenant: 300, 15 KB of a page); beyond this many the page has a picker that finds tags by name as they are typed.
+ */
+export const TAG_SELECT_MAX = 50
+
 /** The most tags a picker suggests at once. */
 export const MAX_TAG_SUGGESTIONS = 100
 

@@ -91,3 +91,35 @@ t.test('GET /api/tags/{id}: a tag of the team or the provider; another team’s 
   t.equal((await manyAgent.api('GET', `/api/tags/${theirs.id}`)).statusCode, 404)
   t.equal((await manyAgent.api('GET', '/api/tags/999999')).statusCode, 404)
 })
+
+t.test('the library filters by a tag’s name when the team has more tags than its select offers', async (t) => {
+  await createAdviceSet(deps, actorOf(many), { name: 'Untagged one' })
+  // A set's card (/library) or row (/library/classic), not the recently viewed list beside them.
+  const shows = (body: string, name: string) => new RegExp(`<(li class="set-card"|tr)>[\\s\\S]{0,400}?>${name}</a>`).test(body)
+  const plain = (await manyAgent.get('/library')).body
+  t.match(plain, /<input id="filter-tag" name="tagName" type="text" maxlength="60"/)
+  t.notMatch(plain, '<select name="tag">', 'no select')
+  t.notMatch(plain, 'Topic 60', 'and not every tag in the page')
+  t.ok(shows(plain, 'Many') && shows(plain, 'Untagged one'), 'unfiltered, every set')
+
+  const filtered = await manyAgent.get('/library?tagName=topic+07')
+  t.equal(filtered.statusCode, 200)
+  t.ok(shows(filtered.body, 'Many') && !shows(filtered.body, 'Untagged one'), 'by the name, the sets with the tag')
+  t.match(filtered.body, 'value="Topic 07"', 'the field shows the tag’s own name')
+  t.match(filtered.body, 'href="/library/classic?tagName=topic+07"', 'the view links keep the filter')
+
+  const topic07 = (await manyAgent.api('GET', '/api/tags?q=Topic 07')).json().data[0]
+  const byId = (await manyAgent.get(`/library/classic?tag=${topic07.id}`)).body
+  t.ok(shows(byId, 'Many') && !shows(byId, 'Untagged one'), 'a link with the tag’s id filters as before')
+  t.match(byId, 'value="Topic 07"', 'and names it in the field')
+
+  const unknown = await manyAgent.get('/library?tagName=Nope')
+  t.equal(unknown.statusCode, 200)
+  t.match(unknown.body, '<p class="field-error" role="alert" id="filter-tag-error">No tag is named “Nope”.')
+  t.ok(!shows(unknown.body, 'Many') && !shows(unknown.body, 'Untagged one'), 'a name that is no tag finds no set')
+
+  const bulk = (await manyAgent.get('/library/bulkeditor')).body
+  t.match(bulk, 'name="tagName"', 'the bulk editor’s filter has the field too')
+  t.match(bulk, />Topic 60<\/option>/, 'while its changes still offer every tag')
+  t.match((await fewAgent.get('/library')).body, '<select name="tag">', 'a team with few tags keeps the select')
+})

@@ -52,7 +52,8 @@ t.test('task-progress props as the gen-branches page renders them; a missing URL
 
 t.test('tag-picker props as the set page renders them; ids not numbers are dropped from exclude', async (t) => {
   t.same(parseTagPickerProps({ inputId: 'tag-add-4', name: 'tagLabel', label: 'Tag to add', exclude: [3, 'x', 1.5, 9], value: 'Top', errorId: 'tag-add-4-error' }),
-    { inputId: 'tag-add-4', name: 'tagLabel', label: 'Tag to add', exclude: [3, 9], value: 'Top', errorId: 'tag-add-4-error' })
-  t.same(parseTagPickerProps({ inputId: 'a', name: 'b' }), { inputId: 'a', name: 'b', label: 'Tag', exclude: [], value: '', errorId: null })
+    { inputId: 'tag-add-4', name: 'tagLabel', label: 'Tag to add', exclude: [3, 9], value: 'Top', errorId: 'tag-add-4-error', required: true, placeholder: 'Type a tag’s name' })
+  t.same(parseTagPickerProps({ inputId: 'a', name: 'b', required: false, placeholder: 'Any tag' }),
+    { inputId: 'a', name: 'b', label: 'Tag', exclude: [], value: '', errorId: null, required: false, placeholder: 'Any tag' })
   t.throws(() => parseTagPickerProps({ name: 'tagLabel' }), InvalidPropsError)
 })
