@@ -168,6 +168,16 @@ t.test('library journey', { skip: chromiumMissing }, async (t) => {
   t.same(await page.locator('.set-card__name').allTextContents(), ['Pension essentials'], 'only the set with the tag')
   if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/library-tag-filter.png`, fullPage: true })
 
+  // And the bulk editor's changes
+  await open('/library/bulkeditor')
+  await page.getByLabel('Select Savings basics').check()
+  await page.getByRole('combobox', { name: 'Add tag' }).fill('opic 42')
+  await page.getByRole('option', { name: 'Topic 42' }).click()
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/bulk-tag-picker.png`, fullPage: true })
+  await page.getByRole('button', { name: 'Review changes' }).click()
+  await settled(page)
+  t.ok(await page.getByText('Add the tag “Topic 42”').isVisible(), 'the confirmation names the tag picked by name')
+
   // Every page of the journey passes axe
   for (const path of ['/library', '/library/classic', '/library/bulkeditor', '/explore', '/adviceset/new', `/adviceset/${pensionId}/show`,
     `/adviceset/${pensionId}/edit`, `/adviceset/${pensionId}/confirm-delete`, '/activity']) {

@@ -162,6 +162,20 @@ function bulkRequestFrom(body: Body): BulkRequest {
   return { ids, changes }
 }
 
+/**
+ * The bulk form with its tag pickers' names (a team with more tags than a select offers) as the tag ids the selects
+ * send, so the confirmation carries ids as for a select. A name that is no tag is refused at its field.
+ */
+async function withTagIdsFromNames(app: FastifyInstance, actor: Actor, body: Body): Promise<Body> {
+  const named: Body = { ...body }
+  for (const [nameField, idField] of [['addTagName', 'addTagId'], ['removeTagName', 'removeTagId']] as const) {
+    const name = body[nameField]
+    delete named[nameField]
+    if (typeof name === 'string' && name.trim() !== '') named[idField] = String((await tagNamed(app.deps.db, actor.ownerId, name, nameField)).id)
+  }
+  return named
+}
+
 /** What the confirmation page says will happen, in words. */
 async function describeBulk(app: FastifyInstance, actor: Actor, { changes }: BulkRequest): Promise<string[]> {
   const [categories, tags] = await Promise.all([listVisibleCategories(app.deps, actor), listVisibleTags(app.deps, actor)])
@@ -187,9 +201,7 @@ async function describeBulk(app: FastifyInstance, actor: Actor, { changes }: Bul
 async function bulkEditorPage(app: FastifyInstance, request: FastifyRequest, query: Query) {
   const data = await libraryData(app, request, query, { base: '/library/bulkeditor', pageSize: CLASSIC_PAGE_SIZE })
   const actor = actorOf(request)
-  // The bulk changes' selects offer every tag (the filter above them, a select's worth).
-  const tags = data.tagPicker ? await listVisibleTags(app.deps, actor) : data.tags
-  return { title: 'Bulk editor', ...data, tags, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
+  return { title: 'Bulk editor', ...data, ownCategories: data.categories.filter((c) => c.ownerId === actor.ownerId) }
 }
 
 function selectedIdsOf(body: Body): string[] {
@@ -220,11 +232,12 @@ export const libraryPages: FastifyPluginAsyncTypebox = async (app) => {
     const body = request.body ?? {}
     const actor = actorOf(request)
     try {
-      const bulk = bulkRequestFrom(body)
+      const named = await withTagIdsFromNames(app, actor, body)
+      const bulk = bulkRequestFrom(named)
       const sets = await getAdviceSetsByIds(app.deps, actor, bulk.ids)
       if (sets.length !== bulk.ids.length || sets.some((s) => !s.canWrite)) throw new ValidationError('ids', 'Some selected advice sets cannot be changed by you.')
       return reply.page('library/bulk-confirm', {
-        title: 'Confirm bulk change', sets, changes: await describeBulk(app, actor, bulk), values: keptValues(body), ids: bulk.ids, fieldNames: BULK_FIELDS,
+        title: 'Confirm bulk change', sets, changes: await describeBulk(app, actor, bulk), values: keptValues(named), ids: bulk.ids, fieldNames: BULK_FIELDS,
       })
     } catch (error) {
       return renderFormError(reply, error, 'library/bulk-editor', { ...(await bulkEditorPage(app, request, request.query)), values: keptValues(body), selectedIds: selectedIdsOf(body) })

@@ -118,8 +118,29 @@ t.test('the library filters by a tag’s name when the team has more tags than i
   t.match(unknown.body, '<p class="field-error" role="alert" id="filter-tag-error">No tag is named “Nope”.')
   t.ok(!shows(unknown.body, 'Many') && !shows(unknown.body, 'Untagged one'), 'a name that is no tag finds no set')
 
-  const bulk = (await manyAgent.get('/library/bulkeditor')).body
-  t.match(bulk, 'name="tagName"', 'the bulk editor’s filter has the field too')
-  t.match(bulk, />Topic 60<\/option>/, 'while its changes still offer every tag')
   t.match((await fewAgent.get('/library')).body, '<select name="tag">', 'a team with few tags keeps the select')
+})
+
+t.test('the bulk editor adds and removes tags by name when the team has more tags than a select offers', async (t) => {
+  const sets = await Promise.all(['Bulk one', 'Bulk two'].map((name) => createAdviceSet(deps, actorOf(many), { name })))
+  const editor = (await manyAgent.get('/library/bulkeditor')).body
+  t.match(editor, 'name="tagName"', 'its filter takes a name')
+  for (const field of ['addTagName', 'removeTagName']) t.match(editor, new RegExp(`<input id="f-${field}" name="${field}" type="text"`), `${field} is a field`)
+  t.notMatch(editor, 'Topic 60', 'and the page lists no tags')
+
+  const ids = sets.map((s) => String(s.id))
+  const form = (fields: Record<string, string>) => new URLSearchParams([...ids.map((id) => ['ids', id]), ...Object.entries(fields), ['_csrf', manyAgent.csrfToken]]).toString()
+  const post = (url: string, fields: Record<string, string>) => manyAgent.request({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) })
+  const review = await post('/library/bulkeditor', { addTagName: 'TOPIC 12', removeTagName: '' })
+  t.equal(review.statusCode, 200)
+  t.match(review.body, 'Add the tag “Topic 12”', 'the confirmation names the tag')
+  const topic12 = (await manyAgent.api('GET', '/api/tags?q=Topic 12')).json().data[0]
+  t.match(review.body, `<input type="hidden" name="addTagId" value="${topic12.id}">`, 'and carries its id')
+  t.equal((await post('/library/bulkeditor/confirm', { addTagId: String(topic12.id) })).statusCode, 303)
+  for (const set of sets) t.same(await tagLabels(many, set.id), ['Topic 12'], `${set.name} has the tag`)
+
+  const unknown = await post('/library/bulkeditor', { removeTagName: 'Topic 99' })
+  t.equal(unknown.statusCode, 400)
+  t.match(unknown.body, '<p class="field-error" id="f-removeTagName-error">No tag is named “Topic 99”. Admins make tags on the Tags page.</p>')
+  t.match(unknown.body, /name="removeTagName" type="text"[^>]*value="Topic 99"/, 'the name typed is kept')
 })
