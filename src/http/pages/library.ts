@@ -8,7 +8,7 @@ import {
 } from '../../services/library/advice-sets.ts'
 import { createCategory, deleteCategory, getCategory, listVisibleCategories } from '../../services/library/categories.ts'
 import { PROVIDER_OWNER_ID, isProviderAdmin, type Actor } from '../../services/context.ts'
-import { DeleteNotAllowedError, ValidationError } from '../../services/errors.ts'
+import { DeleteNotAllowedError, NotFoundError, ValidationError } from '../../services/errors.ts'
 import { listRecent } from '../../services/library/recent-items.ts'
 import { listVisibleTags, tagNamed, TAG_SELECT_MAX, visibleTag } from '../../services/library/tags.ts'
 import { listOwnersForAdmin, ownerName } from '../../services/accounts/users.ts'
@@ -83,7 +83,11 @@ async function tagFilterOf(app: FastifyInstance, actor: Actor, query: Query): Pr
     }
   }
   if (query.tag === undefined) return { name: '', error: null }
-  const tag = await visibleTag(app.deps, actor, query.tag).catch(() => undefined)
+  // A tag the reader may not use (or none) filters as before; the field then shows no name.
+  const tag = await visibleTag(app.deps, actor, query.tag).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined
+    throw error
+  })
   return { tagId: query.tag, name: tag?.label ?? '', error: null }
 }
 

@@ -286,7 +286,6 @@ function parseTagId(field: string, raw: unknown, allowed: Set<number>): number |
   return id
 }
 
-/** Links or unlinks one tag (SPEC §7 tags {id}/link and {id}/unlink); recorded as an update of the set. */
 /** Adds the tag a typed name means (tagNamed) to a set: the set page's picker, for owners with many tags. */
 export async function addAdviceSetTagNamed(deps: Deps, actor: Actor, setId: number, name: unknown): Promise<number[]> {
   const set = await writableSet(deps.db, actor, setId)
@@ -294,6 +293,7 @@ export async function addAdviceSetTagNamed(deps: Deps, actor: Actor, setId: numb
   return setAdviceSetTag(deps, actor, setId, tag.id, true)
 }
 
+/** Links or unlinks one tag (SPEC §7 tags {id}/link and {id}/unlink); recorded as an update of the set. */
 export async function setAdviceSetTag(deps: Deps, actor: Actor, setId: number, tagId: number, linked: boolean): Promise<number[]> {
   const set = await writableSet(deps.db, actor, setId)
   if (!(await visibleTagIds(deps.db, set.ownerId)).has(tagId)) throw new NotFoundError('No tag with this id')

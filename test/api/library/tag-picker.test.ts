@@ -112,6 +112,10 @@ t.test('the library filters by a tag’s name when the team has more tags than i
   const byId = (await manyAgent.get(`/library/classic?tag=${topic07.id}`)).body
   t.ok(shows(byId, 'Many') && !shows(byId, 'Untagged one'), 'a link with the tag’s id filters as before')
   t.match(byId, 'value="Topic 07"', 'and names it in the field')
+  const theirs = (await fewAgent.api('GET', '/api/tags?q=Only Few')).json().data[0]
+  const notOurs = await manyAgent.get(`/library?tag=${theirs.id}`)
+  t.equal(notOurs.statusCode, 200, 'another team’s tag id filters as before')
+  t.match(notOurs.body, /<input id="filter-tag" name="tagName"[^>]*value="">/, 'without naming it')
 
   const unknown = await manyAgent.get('/library?tagName=Nope')
   t.equal(unknown.statusCode, 200)
