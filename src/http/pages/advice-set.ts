@@ -87,7 +87,7 @@ async function showData(app: FastifyInstance, request: FastifyRequest, id: numbe
     canTransfer: isProviderAdmin(actor),
     owners: owners.filter((o) => o.id !== set.ownerId),
     tagChoices: tagPicker ? [] : tagChoices,
-    tagPicker: tagPicker ? { inputId: `tag-add-${set.id}`, name: 'tagLabel', label: 'Tag to add', exclude: [...onSet] } : null,
+    tagPicker: tagPicker ? { inputId: `tag-add-${set.id}`, name: 'tagLabel', label: 'Tag to add', exclude: [...onSet], required: true, placeholder: 'Type a tag’s name' } : null,
     createdByName: createdByName ?? `a member of ${set.ownerName}`,
     updatedByName: updatedByName ?? `a member of ${set.ownerName}`,
     created: formatDate(set.createdAt),
